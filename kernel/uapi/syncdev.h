@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * syncdev: a synchronous virtual device.  Bytes written to the master
+ * device come out of a slave device, possibly on another machine, carried
+ * by an in-kernel TCP connection.
+ *
+ *	m = open("/dev/master_device", O_RDWR);	s = open("/dev/slave_device", O_RDWR);
+ *	ioctl(m, SYNCDEV_IOC_ACCEPT);		ioctl(s, SYNCDEV_IOC_CONNECT, &c);
+ *	write(m, data, n);			read(s, data, n);
+ *	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+ *	memcpy(buf, data, n); ioctl(m, SYNCDEV_IOC_SEND, &x);	ioctl(s, SYNCDEV_IOC_RECV, &x);
+ *
+ * Every open file is its own session with its own connection and buffer.
+ * See docs/protocol.md for the whole contract.
+ */
+#ifndef _UAPI_SYNCDEV_H
+#define _UAPI_SYNCDEV_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define SYNCDEV_MASTER_PATH	"/dev/master_device"
+#define SYNCDEV_SLAVE_PATH	"/dev/slave_device"
+#define SYNCDEV_DEFAULT_PORT	2325
+
+/* SYNCDEV_IOC_CONNECT: where the slave connects to. */
+struct syncdev_connect {
+	__u32 addr;		/* IPv4 address, network byte order */
+	__u16 port;		/* host byte order; 0 = the module's port */
+	__u16 flags;		/* must be 0 */
+	__u32 timeout_ms;	/* 0 = the module's connect_timeout_ms */
+	__u32 reserved;		/* must be 0 */
+};
+
+/*
+ * SYNCDEV_IOC_SEND (master): send len bytes starting at offset of the
+ * mmapped buffer.  Returns 0 when every byte was sent.
+ * SYNCDEV_IOC_RECV (slave): receive into the buffer at offset, up to len
+ * bytes; with SYNCDEV_RECV_WAITALL until len bytes or end of stream.
+ * Returns the number of bytes received, 0 at end of stream.
+ * offset + len must lie inside the buffer.
+ */
+struct syncdev_xfer {
+	__u64 offset;
+	__u64 len;
+	__u32 flags;
+	__u32 reserved;		/* must be 0 */
+};
+
+#define SYNCDEV_RECV_WAITALL	(1U << 0)
+
+/* SYNCDEV_IOC_INFO: the state of this session. */
+struct syncdev_info {
+	__u64 buf_size;		/* bytes mappable at offset 0 */
+	__u64 bytes_sent;	/* on the current connection */
+	__u64 bytes_received;
+	__u32 connected;	/* 1 while a connection is established */
+	__u32 peer_addr;	/* IPv4, network byte order; 0 if none */
+	__u16 peer_port;	/* host byte order */
+	__u16 local_port;
+	__u32 reserved;
+};
+
+#define SYNCDEV_IOC_MAGIC	0xB5
+
+/* Master: wait for one slave to connect. */
+#define SYNCDEV_IOC_ACCEPT	_IO(SYNCDEV_IOC_MAGIC, 1)
+/* Slave: connect to a master. */
+#define SYNCDEV_IOC_CONNECT	_IOW(SYNCDEV_IOC_MAGIC, 2, struct syncdev_connect)
+#define SYNCDEV_IOC_SEND	_IOW(SYNCDEV_IOC_MAGIC, 3, struct syncdev_xfer)
+#define SYNCDEV_IOC_RECV	_IOW(SYNCDEV_IOC_MAGIC, 4, struct syncdev_xfer)
+/* Close this session's connection (idempotent); it may connect again. */
+#define SYNCDEV_IOC_DISCONNECT	_IO(SYNCDEV_IOC_MAGIC, 5)
+/*
+ * Print the page descriptor of the page mapped at a user address
+ * (__u64 *arg; 0 means the session's buffer) to the kernel log.
+ */
+#define SYNCDEV_IOC_PRINT_PAGE	_IOW(SYNCDEV_IOC_MAGIC, 6, __u64)
+#define SYNCDEV_IOC_INFO	_IOR(SYNCDEV_IOC_MAGIC, 7, struct syncdev_info)
+
+/*
+ * The numbers of the 2020 course's programs, accepted unchanged so that
+ * those programs run without recompiling.  arg is passed by value:
+ *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
+ *   LEGACY_XFER     master: send arg bytes from buffer offset 0, return 0;
+ *                   slave: receive at offset 0 until min(arg, buffer size)
+ *                   bytes or end of stream, return the count
+ *   LEGACY_CLOSE    close the connection (idempotent)
+ *   LEGACY_PRINT    print the page descriptor at user address arg
+ *                   (0: the session's buffer)
+ */
+#define SYNCDEV_LEGACY_PRINT	0x12345676
+#define SYNCDEV_LEGACY_CONNECT	0x12345677
+#define SYNCDEV_LEGACY_XFER	0x12345678
+#define SYNCDEV_LEGACY_CLOSE	0x12345679
+
+#endif /* _UAPI_SYNCDEV_H */

@@ -1,0 +1,36 @@
+# shellcheck shell=sh
+# Helpers for the shell tests, on the host (bash) and in the VM (busybox sh).
+# Every check prints exactly one "PASS name" or "FAIL name: why" line;
+# tests/run counts them.  Source it, run checks, end with "finish".
+
+failures=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
+
+# check NAME COMMAND...: the command succeeds.
+check() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "'$*' failed: $(echo "$out" | tail -n 3)"; fi
+}
+
+# check_exit NAME CODE COMMAND...: the command exits with exactly CODE.
+check_exit() {
+	name=$1; want=$2; shift 2
+	out=$("$@" 2>&1); got=$?
+	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "'$*' exited $got, want $want: $(echo "$out" | tail -n 3)"; fi
+}
+
+# check_output NAME PATTERN COMMAND...: output (stdout+stderr) matches a grep -E pattern.
+check_output() {
+	name=$1; pat=$2; shift 2
+	out=$("$@" 2>&1)
+	if echo "$out" | grep -Eq -- "$pat"; then pass "$name"; else fail "$name" "output of '$*' does not match /$pat/: $(echo "$out" | tail -n 3)"; fi
+}
+
+# check_same NAME FILE1 FILE2: byte-for-byte equal.
+check_same() {
+	if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 differ"; fi
+}
+
+finish() { [ "$failures" -eq 0 ]; exit $?; }

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the shared helper library (user/lib). */
+#include "check.h"
+#include "report.h"
+#include "stats.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_parse_size(void)
+{
+	uint64_t v = 0;
+
+	CHECK(parse_size("0", &v) == 0 && v == 0, "parse_size 0");
+	CHECK(parse_size("4096", &v) == 0 && v == 4096, "parse_size 4096");
+	CHECK(parse_size("4K", &v) == 0 && v == 4096, "parse_size 4K");
+	CHECK(parse_size("4k", &v) == 0 && v == 4096, "parse_size 4k");
+	CHECK(parse_size("1M", &v) == 0 && v == 1048576, "parse_size 1M");
+	CHECK(parse_size("128MiB", &v) == 0 && v == 128ull << 20,
+	      "parse_size 128MiB");
+	CHECK(parse_size("2G", &v) == 0 && v == 2ull << 30, "parse_size 2G");
+	CHECK(parse_size("", &v) == -1 && errno == EINVAL, "parse_size empty");
+	CHECK(parse_size("-1", &v) == -1 && errno == EINVAL,
+	      "parse_size negative");
+	CHECK(parse_size("12Q", &v) == -1 && errno == EINVAL,
+	      "parse_size bad suffix");
+	CHECK(parse_size("4Kx", &v) == -1 && errno == EINVAL,
+	      "parse_size trailing junk");
+	CHECK(parse_size("99999999999999999999", &v) == -1 && errno == ERANGE,
+	      "parse_size overflow");
+	CHECK(parse_size("17179869184T", &v) == -1 && errno == ERANGE,
+	      "parse_size suffix overflow");
+}
+
+static void test_parse_uint(void)
+{
+	uint64_t v = 0;
+
+	CHECK(parse_uint("10", 1, 10, &v) == 0 && v == 10, "parse_uint max");
+	CHECK(parse_uint("0", 1, 10, &v) == -1 && errno == ERANGE,
+	      "parse_uint below min");
+	CHECK(parse_uint("11", 1, 10, &v) == -1 && errno == ERANGE,
+	      "parse_uint above max");
+	CHECK(parse_uint("1x", 1, 10, &v) == -1 && errno == EINVAL,
+	      "parse_uint junk");
+}
+
+static void test_stats(void)
+{
+	const double s[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	const double odd[] = { 3, 1, 2 };
+	const double bad[] = { 1, NAN };
+	struct stats st;
+
+	CHECK(stats_compute(s, 8, &st) == 0, "stats even n");
+	CHECK(st.n == 8 && st.mean == 5 && st.median == 4.5 && st.min == 2 &&
+	      st.max == 9, "stats mean/median/min/max");
+	CHECK(fabs(st.stddev - 2.138089935) < 1e-6, "stats sample stddev");
+	CHECK(fabs(st.ci95_hi - st.mean - 2.365 * st.stddev / sqrt(8)) < 1e-9,
+	      "stats 95%% CI uses t(7)");
+	CHECK(stats_compute(odd, 3, &st) == 0 && st.median == 2,
+	      "stats odd median");
+	CHECK(stats_compute(odd, 1, &st) == 0 && st.stddev == 0 &&
+	      st.ci95_lo == 3 && st.ci95_hi == 3, "stats single sample");
+	CHECK(stats_compute(s, 0, &st) == -1 && errno == EINVAL,
+	      "stats rejects n=0");
+	CHECK(stats_compute(bad, 2, &st) == -1 && errno == EINVAL,
+	      "stats rejects NaN");
+}
+
+static char *render(enum report_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report *r = report_new("demo", fmt, f);
+
+	report_column(r, "name", NULL);
+	report_column(r, "rate", "MiB/s");
+	report_note(r, "file", "%s", "a,b");
+	report_str(r, "x\"y");
+	report_num(r, 1.5);
+	report_str(r, "z");
+	report_none(r);
+	report_end(r);
+	fclose(f);
+	return buf;
+}
+
+static void test_report(void)
+{
+	char *t = render(REPORT_TEXT);
+	char *c = render(REPORT_CSV);
+	char *j = render(REPORT_JSON);
+
+	CHECK(strstr(t, "# file: a,b\n") && strstr(t, "rate (MiB/s)") &&
+	      strstr(t, "1.5"), "report text has notes, units, values");
+	CHECK(!strcmp(c, "# file: a,b\nname,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
+	      "report csv exact");
+	CHECK(!strcmp(j, "{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
+			 "\"columns\":[{\"name\":\"name\",\"unit\":null},"
+			 "{\"name\":\"rate\",\"unit\":\"MiB/s\"}],"
+			 "\"rows\":[{\"name\":\"x\\\"y\",\"rate\":1.5},"
+			 "{\"name\":\"z\",\"rate\":null}]}\n"),
+	      "report json exact");
+	free(t);
+	free(c);
+	free(j);
+}
+
+static void test_full_io(void)
+{
+	int p[2];
+	char out[100], in[100];
+	size_t i;
+
+	for (i = 0; i < sizeof(out); i++)
+		out[i] = (char)i;
+	CHECK(pipe(p) == 0, "pipe");
+	CHECK(write_full(p[1], out, sizeof(out)) == sizeof(out), "write_full");
+	close(p[1]);
+	CHECK(read_full(p[0], in, sizeof(in)) == sizeof(in) &&
+	      !memcmp(in, out, sizeof(in)), "read_full content");
+	CHECK(read_full(p[0], in, sizeof(in)) == 0, "read_full at EOF");
+	close(p[0]);
+}
+
+int main(void)
+{
+	test_parse_size();
+	test_parse_uint();
+	test_stats();
+	test_report();
+	test_full_io();
+	return check_done();
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cell {
+	char *text;		/* formatted for text/CSV; NULL = no value */
+	bool numeric;
+};
+
+struct report {
+	char *title;
+	enum report_format fmt;
+	FILE *out;
+	char **col_names;
+	char **col_units;
+	size_t ncols;
+	char **note_keys;
+	char **note_vals;
+	size_t nnotes;
+	struct cell *cells;	/* row-major */
+	size_t ncells;
+	size_t cap;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die(EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		die(EXIT_FAIL, "out of memory");
+	return d;
+}
+
+int report_format_arg(const char *arg, enum report_format *fmt)
+{
+	if (!strcmp(arg, "--csv"))
+		*fmt = REPORT_CSV;
+	else if (!strcmp(arg, "--json"))
+		*fmt = REPORT_JSON;
+	else
+		return 0;
+	return 1;
+}
+
+struct report *report_new(const char *title, enum report_format fmt,
+			  FILE *out)
+{
+	struct report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		die(EXIT_FAIL, "out of memory");
+	r->title = xstrdup(title);
+	r->fmt = fmt;
+	r->out = out;
+	return r;
+}
+
+void report_column(struct report *r, const char *name, const char *unit)
+{
+	r->col_names = xrealloc(r->col_names, (r->ncols + 1) * sizeof(char *));
+	r->col_units = xrealloc(r->col_units, (r->ncols + 1) * sizeof(char *));
+	r->col_names[r->ncols] = xstrdup(name);
+	r->col_units[r->ncols] = unit ? xstrdup(unit) : NULL;
+	r->ncols++;
+}
+
+void report_note(struct report *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *val;
+
+	va_start(ap, fmt);
+	if (vasprintf(&val, fmt, ap) < 0)
+		die(EXIT_FAIL, "out of memory");
+	va_end(ap);
+	r->note_keys = xrealloc(r->note_keys, (r->nnotes + 1) * sizeof(char *));
+	r->note_vals = xrealloc(r->note_vals, (r->nnotes + 1) * sizeof(char *));
+	r->note_keys[r->nnotes] = xstrdup(key);
+	r->note_vals[r->nnotes] = val;
+	r->nnotes++;
+}
+
+static void add_cell(struct report *r, char *text, bool numeric)
+{
+	if (r->ncells == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->cells = xrealloc(r->cells, r->cap * sizeof(*r->cells));
+	}
+	r->cells[r->ncells].text = text;
+	r->cells[r->ncells].numeric = numeric;
+	r->ncells++;
+}
+
+void report_str(struct report *r, const char *value)
+{
+	add_cell(r, xstrdup(value), false);
+}
+
+void report_num(struct report *r, double v)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		report_none(r);
+		return;
+	}
+	/* Integers print exactly; other values with 4 significant digits
+	 * for people and full precision for machines.
+	 */
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	else if (r->fmt == REPORT_TEXT)
+		snprintf(buf, sizeof(buf), "%.4g", v);
+	else
+		snprintf(buf, sizeof(buf), "%.9g", v);
+	add_cell(r, xstrdup(buf), true);
+}
+
+void report_none(struct report *r)
+{
+	add_cell(r, NULL, true);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static char *header_text(const struct report *r, size_t c)
+{
+	char *h;
+
+	if (!r->col_units[c])
+		return xstrdup(r->col_names[c]);
+	if (asprintf(&h, "%s (%s)", r->col_names[c], r->col_units[c]) < 0)
+		die(EXIT_FAIL, "out of memory");
+	return h;
+}
+
+static void print_text(const struct report *r)
+{
+	size_t *width = calloc(r->ncols ? r->ncols : 1, sizeof(*width));
+	size_t i, c;
+
+	if (!width)
+		die(EXIT_FAIL, "out of memory");
+	for (i = 0; i < r->nnotes; i++)
+		fprintf(r->out, "# %s: %s\n", r->note_keys[i], r->note_vals[i]);
+	for (c = 0; c < r->ncols; c++) {
+		char *h = header_text(r, c);
+
+		width[c] = strlen(h);
+		free(h);
+	}
+	for (i = 0; i < r->ncells; i++) {
+		const char *t = r->cells[i].text ? r->cells[i].text : "-";
+
+		if (strlen(t) > width[i % r->ncols])
+			width[i % r->ncols] = strlen(t);
+	}
+	for (c = 0; c < r->ncols; c++) {
+		char *h = header_text(r, c);
+
+		fprintf(r->out, "%s%-*s", c ? "  " : "",
+			c + 1 < r->ncols ? (int)width[c] : 0, h);
+		free(h);
+	}
+	fputc('\n', r->out);
+	for (i = 0; i < r->ncells; i++) {
+		const struct cell *cell = &r->cells[i];
+		const char *t = cell->text ? cell->text : "-";
+		int w = (int)width[i % r->ncols];
+
+		c = i % r->ncols;
+		if (c)
+			fputs("  ", r->out);
+		if (cell->numeric)
+			fprintf(r->out, "%*s", w, t);
+		else
+			fprintf(r->out, "%-*s", c + 1 < r->ncols ? w : 0, t);
+		if (c + 1 == r->ncols)
+			fputc('\n', r->out);
+	}
+	free(width);
+}
+
+static void print_csv(const struct report *r)
+{
+	size_t i, c;
+
+	for (i = 0; i < r->nnotes; i++)
+		fprintf(r->out, "# %s: %s\n", r->note_keys[i], r->note_vals[i]);
+	for (c = 0; c < r->ncols; c++) {
+		char *h = r->col_units[c] ?
+			  NULL : xstrdup(r->col_names[c]);
+
+		if (!h && asprintf(&h, "%s_%s", r->col_names[c],
+				   r->col_units[c]) < 0)
+			die(EXIT_FAIL, "out of memory");
+		if (c)
+			fputc(',', r->out);
+		csv_field(r->out, h);
+		free(h);
+	}
+	fputc('\n', r->out);
+	for (i = 0; i < r->ncells; i++) {
+		if (i % r->ncols)
+			fputc(',', r->out);
+		if (r->cells[i].text)
+			csv_field(r->out, r->cells[i].text);
+		if (i % r->ncols + 1 == r->ncols)
+			fputc('\n', r->out);
+	}
+}
+
+static void print_json(const struct report *r)
+{
+	size_t i, c;
+
+	fputs("{\"title\":", r->out);
+	json_string(r->out, r->title);
+	fputs(",\"notes\":{", r->out);
+	for (i = 0; i < r->nnotes; i++) {
+		if (i)
+			fputc(',', r->out);
+		json_string(r->out, r->note_keys[i]);
+		fputc(':', r->out);
+		json_string(r->out, r->note_vals[i]);
+	}
+	fputs("},\"columns\":[", r->out);
+	for (c = 0; c < r->ncols; c++) {
+		fprintf(r->out, "%s{\"name\":", c ? "," : "");
+		json_string(r->out, r->col_names[c]);
+		fputs(",\"unit\":", r->out);
+		if (r->col_units[c])
+			json_string(r->out, r->col_units[c]);
+		else
+			fputs("null", r->out);
+		fputc('}', r->out);
+	}
+	fputs("],\"rows\":[", r->out);
+	for (i = 0; i < r->ncells; i++) {
+		const struct cell *cell = &r->cells[i];
+
+		c = i % r->ncols;
+		if (c == 0)
+			fputs(i ? ",{" : "{", r->out);
+		else
+			fputc(',', r->out);
+		json_string(r->out, r->col_names[c]);
+		fputc(':', r->out);
+		if (!cell->text)
+			fputs("null", r->out);
+		else if (cell->numeric)
+			fputs(cell->text, r->out);
+		else
+			json_string(r->out, cell->text);
+		if (c + 1 == r->ncols)
+			fputc('}', r->out);
+	}
+	fputs("]}\n", r->out);
+}
+
+int report_end(struct report *r)
+{
+	size_t i;
+	int ret;
+
+	if (r->ncols && r->ncells % r->ncols)
+		die(EXIT_FAIL, "report %s: incomplete row", r->title);
+	if (r->fmt == REPORT_CSV)
+		print_csv(r);
+	else if (r->fmt == REPORT_JSON)
+		print_json(r);
+	else
+		print_text(r);
+	ret = fflush(r->out) ? -1 : 0;
+	ret = ferror(r->out) ? -1 : ret;
+
+	for (i = 0; i < r->ncells; i++)
+		free(r->cells[i].text);
+	for (i = 0; i < r->ncols; i++) {
+		free(r->col_names[i]);
+		free(r->col_units[i]);
+	}
+	for (i = 0; i < r->nnotes; i++) {
+		free(r->note_keys[i]);
+		free(r->note_vals[i]);
+	}
+	free(r->cells);
+	free(r->col_names);
+	free(r->col_units);
+	free(r->note_keys);
+	free(r->note_vals);
+	free(r->title);
+	free(r);
+	return ret;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One place that turns results into output: an aligned text table for
+ * people, CSV or JSON for machines.  Experiments only add columns, rows and
+ * notes (the conditions of the measurement); they never print tables.
+ *
+ *	struct report *r = report_new("sweep", fmt, stdout);
+ *	report_column(r, "block_bytes", NULL);
+ *	report_column(r, "rate", "MiB/s");
+ *	report_note(r, "file", "%s", path);
+ *	report_num(r, 4096); report_num(r, 812.5);	   (one row)
+ *	report_end(r);					   (prints, frees)
+ *
+ * Text: notes as "# key: value" lines, then the table.
+ * CSV: notes as "# key: value" lines, a header, then rows.
+ * JSON: {"title":…, "notes":{…}, "columns":[…], "rows":[{…}, …]}.
+ */
+#ifndef SYNCDEV_REPORT_H
+#define SYNCDEV_REPORT_H
+
+#include <stdio.h>
+
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON };
+
+struct report;
+
+/* Parse "--csv"/"--json": returns 1 and sets *fmt when arg is one of them. */
+int report_format_arg(const char *arg, enum report_format *fmt);
+
+struct report *report_new(const char *title, enum report_format fmt,
+			  FILE *out);
+/* Columns must all be declared before the first cell; unit may be NULL. */
+void report_column(struct report *r, const char *name, const char *unit);
+void report_note(struct report *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Cells fill rows left to right; a row ends after its last column. */
+void report_str(struct report *r, const char *value);
+void report_num(struct report *r, double value);
+/* A number that could not be measured (printed as "-", CSV empty, null). */
+void report_none(struct report *r);
+/* Print everything and free the report. Returns 0, or -1 on write error. */
+int report_end(struct report *r);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Summary statistics of a set of samples: every benchmark produces samples
+ * and hands them here, so that all of them report the same figures.
+ */
+#ifndef SYNCDEV_STATS_H
+#define SYNCDEV_STATS_H
+
+#include <stddef.h>
+
+struct stats {
+	size_t n;
+	double mean;
+	double median;
+	double stddev;		/* sample standard deviation (n - 1) */
+	double min;
+	double max;
+	double ci95_lo;		/* 95% confidence interval of the mean */
+	double ci95_hi;		/* (Student's t); equal to mean when n < 2 */
+};
+
+/*
+ * Compute the summary of n samples (the array is not modified).
+ * Returns 0, or -1 with errno = EINVAL when n == 0 or a sample is not finite.
+ */
+int stats_compute(const double *samples, size_t n, struct stats *out);
+
+/* Two-sided 95% Student's t quantile for the given degrees of freedom. */
+double stats_t95(size_t dof);
+
+#endif

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog_name = "syncdev";
+
+void set_progname(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	prog_name = slash ? slash + 1 : argv0;
+}
+
+const char *progname(void)
+{
+	return prog_name;
+}
+
+static void vmsg(int errnum, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}
+
+void msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+}
+
+void msg_errno(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(saved, fmt, ap);
+	va_end(ap);
+	exit(EXIT_FAIL);
+}
+
+static int parse_digits(const char **sp, uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*sp = s;
+	*out = v;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+	uint64_t v;
+	int shift = 0;
+	int err = parse_digits(&s, &v);
+
+	if (err)
+		goto fail;
+	if (*s) {
+		u = strchr(units, toupper((unsigned char)*s));
+		if (!u) {
+			err = -EINVAL;
+			goto fail;
+		}
+		shift = 10 * (int)(u - units + 1);
+		s++;
+		if (!strcasecmp(s, "iB") || !strcasecmp(s, "B"))
+			s += strlen(s);
+		if (*s) {
+			err = -EINVAL;
+			goto fail;
+		}
+		if (v > (UINT64_MAX >> shift)) {
+			err = -ERANGE;
+			goto fail;
+		}
+	}
+	*out = v << shift;
+	return 0;
+fail:
+	errno = -err;
+	return -1;
+}
+
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int err = parse_digits(&s, &v);
+
+	if (!err && *s)
+		err = -EINVAL;
+	if (!err && (v < min || v > max))
+		err = -ERANGE;
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by every syncdev program: error reporting, number
+ * parsing, clocks and full reads/writes that survive EINTR and short counts.
+ */
+#ifndef SYNCDEV_UTIL_H
+#define SYNCDEV_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit codes shared by all programs, so scripts can tell failures apart. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the operation failed (I/O, network, peer) */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_CORRUPT = 3,	/* data arrived but did not verify */
+};
+
+/* Name used as the prefix of every message; set once from argv[0]. */
+void set_progname(const char *argv0);
+const char *progname(void);
+
+/* "prog: <message>" on stderr. */
+void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: <message>: strerror(errno)" on stderr; errno is preserved. */
+void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg() then exit(code). */
+void die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* msg_errno() then exit(EXIT_FAIL). */
+void die_errno(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Parse a non-negative integer with an optional binary suffix
+ * (K, M, G, T, also KiB/MiB/...; case-insensitive).  Returns 0 or -1 with
+ * errno = EINVAL (not a number) or ERANGE (overflow).
+ */
+int parse_size(const char *s, uint64_t *out);
+/* Plain unsigned decimal integer in [min, max]; -1 with errno on error. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t now_ns(void);
+
+/*
+ * Read/write exactly len bytes, retrying on EINTR and short counts.
+ * read_full returns the bytes read (less than len only at EOF) or -1.
+ * write_full returns len or -1.
+ */
+ssize_t read_full(int fd, void *buf, size_t len);
+ssize_t write_full(int fd, const void *buf, size_t len);
+
+#endif
