@@ -34,6 +34,9 @@ ALIASES  := run run2 fast
 
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Test tools (one .c file each) also run inside the VM.
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
 .SECONDARY:
 .PHONY: all module user unit clean test demo vm bench-transfer bench-io \
@@ -43,7 +46,7 @@ all: module user
 help:
 	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'
 
-user: $(BINS) $(ALIASES:%=$(BUILD)/%)
+user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -63,6 +66,10 @@ $(ALIASES:%=$(BUILD)/%): $(BUILD)/osbench
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
