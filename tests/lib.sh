@@ -33,6 +33,11 @@ check_same() {
 	if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 differ"; fi
 }
 
+# check_equal NAME GOT WANT: two strings are equal.
+check_equal() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
+
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
 # wait_for_peer [SECONDS]: in the two-VM mode, wait until the other guest

@@ -36,17 +36,12 @@ LOG
 
 # shellcheck source=/dev/null
 . scripts/vm-common.sh
-got=$(vm_log_problems "$tmp/warn.log")
-[ "$got" = "[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2" ] &&
-	pass "kernel WARNING found, test text ignored" ||
-	fail "kernel WARNING found, test text ignored" "got '$got'"
-got=$(vm_log_problems "$tmp/clean.log")
-[ -z "$got" ] && pass "clean kernel log has no problems" || fail "clean kernel log has no problems" "got '$got'"
-got=$(vm_log_problems "$tmp/panic.log")
-[ "$got" = "[    3.352081] Kernel panic - not syncing: sysrq triggered crash" ] &&
-	pass "panic on the console found" || fail "panic on the console found" "got '$got'"
-got="$(vm_exit_status "$tmp/warn.log")/$(vm_exit_status "$tmp/panic.log")"
-[ "$got" = "0/" ] && pass "exit status read, none when missing" || fail "exit status read, none when missing" "got '$got'"
-got=$(vm_current_test "$tmp/panic.log")
-[ "$got" = vm/20-y.sh ] && pass "current test read" || fail "current test read" "got '$got'"
+check_equal "kernel WARNING found, test text ignored" "$(vm_log_problems "$tmp/warn.log")" \
+	"[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2"
+check_equal "clean kernel log has no problems" "$(vm_log_problems "$tmp/clean.log")" ""
+check_equal "panic on the console found" "$(vm_log_problems "$tmp/panic.log")" \
+	"[    3.352081] Kernel panic - not syncing: sysrq triggered crash"
+check_equal "exit status read" "$(vm_exit_status "$tmp/warn.log")" 0
+check_equal "no exit status when the guest died" "$(vm_exit_status "$tmp/panic.log")" ""
+check_equal "current test read" "$(vm_current_test "$tmp/panic.log")" vm/20-y.sh
 finish
