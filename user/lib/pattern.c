@@ -3,14 +3,21 @@
 
 #include <string.h>
 
-static inline uint32_t word_at(uint64_t i)
+uint32_t pattern_word(uint64_t i)
 {
-	return (uint32_t)i ^ PATTERN_KEY;
+	uint32_t h = (uint32_t)i ^ PATTERN_KEY;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
 }
 
 static inline unsigned char byte_at(uint64_t o)
 {
-	return (unsigned char)(word_at(o / 4) >> (8 * (o % 4)));
+	return (unsigned char)(pattern_word(o / 4) >> (8 * (o % 4)));
 }
 
 void pattern_fill(void *buf, size_t len, uint64_t offset)
@@ -22,7 +29,7 @@ void pattern_fill(void *buf, size_t len, uint64_t offset)
 	for (; i < len && (offset + i) % 4; i++)
 		p[i] = byte_at(offset + i);
 	for (; i + 4 <= len; i += 4) {
-		uint32_t w = word_at((offset + i) / 4);
+		uint32_t w = pattern_word((offset + i) / 4);
 		unsigned char le[4] = {
 			(unsigned char)w, (unsigned char)(w >> 8),
 			(unsigned char)(w >> 16), (unsigned char)(w >> 24),
@@ -34,38 +41,15 @@ void pattern_fill(void *buf, size_t len, uint64_t offset)
 		p[i] = byte_at(offset + i);
 }
 
-/* 0 ^ 1 ^ ... ^ (n - 1) for 32-bit n: the sequence repeats every 4. */
-static uint32_t xor_upto(uint32_t n)
-{
-	uint32_t last = n - 1;
-
-	if (n == 0)
-		return 0;
-	switch (last % 4) {
-	case 0:
-		return last;
-	case 1:
-		return 1;
-	case 2:
-		return last + 1;
-	default:
-		return 0;
-	}
-}
-
 uint32_t pattern_xor(uint64_t len)
 {
-	uint64_t words = len / 4;
+	uint64_t words = (len / 4) % (1ull << 32), i;
 	unsigned int rest = (unsigned int)(len % 4);
-	/*
-	 * A full cycle of 2^32 indices XORs to 0, so only words mod 2^32
-	 * matters; the key survives an odd number of times.
-	 */
-	uint32_t x = xor_upto((uint32_t)words);
+	uint32_t x = 0;
 
-	if (words & 1)
-		x ^= PATTERN_KEY;
+	for (i = 0; i < words; i++)
+		x ^= pattern_word(i);
 	if (rest)
-		x ^= word_at(words) & ((1u << (8 * rest)) - 1);
+		x ^= pattern_word(words) & ((1u << (8 * rest)) - 1);
 	return x;
 }
