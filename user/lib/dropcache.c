@@ -18,7 +18,7 @@ static int drop_all(void)
 	return n == 1 ? 0 : -1;
 }
 
-int dropcache(int fd)
+int dropcache(int fd, int global)
 {
 	int err;
 
@@ -26,7 +26,7 @@ int dropcache(int fd)
 	if (fdatasync(fd) && errno != EINVAL && errno != EROFS)
 		return -1;
 	sync();
-	if (drop_all() == 0)
+	if (global && drop_all() == 0)
 		return DROPCACHE_PROC;
 	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (err) {

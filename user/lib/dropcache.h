@@ -15,11 +15,12 @@ enum dropcache_method {
 };
 
 /*
- * Write back and drop the cached pages of fd's file.  Tries
- * /proc/sys/vm/drop_caches first, then posix_fadvise.  Returns the method
- * used, or -1 with errno set when neither worked.
+ * Write back and drop the cached pages of fd's file.  With global, tries
+ * /proc/sys/vm/drop_caches first (it works only for root, and empties the
+ * cache of every process on the machine), then posix_fadvise.  Returns
+ * the method used, or -1 with errno set when neither worked.
  */
-int dropcache(int fd);
+int dropcache(int fd, int global);
 
 /* "drop_caches" or "fadvise(DONTNEED)", for report notes. */
 const char *dropcache_name(int method);

@@ -52,21 +52,22 @@ struct plot *plot_new(const char *title, const char *xlabel,
 	return p;
 }
 
-void plot_series(struct plot *p, const char *name)
+size_t plot_series(struct plot *p, const char *name)
 {
 	p->names = xalloc(p->names, (p->nseries + 1) * sizeof(char *));
-	p->names[p->nseries++] = xdup(name);
+	p->names[p->nseries] = xdup(name);
+	return p->nseries++;
 }
 
-void plot_point(struct plot *p, double x, double y)
+void plot_point(struct plot *p, size_t series, double x, double y)
 {
-	if (!p->nseries)
-		plot_series(p, "");
+	if (series >= p->nseries)
+		die(EXIT_FAIL, "plot: no series %zu", series);
 	if (p->npts == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 64;
 		p->pts = xalloc(p->pts, p->cap * sizeof(*p->pts));
 	}
-	p->pts[p->npts++] = (struct point){ x, y, p->nseries - 1 };
+	p->pts[p->npts++] = (struct point){ x, y, series };
 }
 
 static const char *terminal(const char *path)

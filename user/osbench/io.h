@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Entry points, registered in commands.c. */
@@ -98,5 +99,54 @@ int blockreader_rewind(struct blockreader *br);
 size_t io_parse_block(const char *what, const char *s);
 /* Parse seconds as a decimal ("0.1"); exits 2 when not positive. */
 uint64_t io_parse_seconds(const char *what, const char *s);
+
+/*
+ * One point of the sweep: read blocks of one size, size the run by
+ * doubling until it takes target_ns (also the warm-up), then time reps
+ * runs of that many blocks.  Files are re-read from offset 0 each time;
+ * the device is a stream whose XOR is checked against the pattern.
+ */
+struct point_cfg {
+	int fd;
+	bool stream;		/* the device: no rewind, no cache to drop */
+	bool cold;		/* drop the page cache before each run */
+	bool global_drop;	/* may use /proc/sys/vm/drop_caches */
+	uint64_t target_ns;	/* time of one run */
+	unsigned int reps;
+	uint64_t max_bytes;	/* bytes of one run at most */
+	uint64_t stream_offset;	/* stream: bytes consumed so far (in/out) */
+	uint32_t stream_xor;	/* stream: their XOR (in/out) */
+};
+
+struct point {
+	size_t block;
+	uint64_t bytes;		/* read by one run */
+	unsigned int reps;
+	double mib_s[3];	/* median, min, max */
+	double calls_s;		/* median read() calls per second */
+	double seconds;		/* median time of one run */
+	int drop_method;	/* dropcache() method, -1 when warm */
+};
+
+/* Measure one block size; exits on I/O errors. */
+void point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
+
+/* Sweep options shared by sweep and cache. */
+struct sweep_opts {
+	struct io_source src;
+	struct io_output out;
+	size_t min_block, max_block;
+	uint64_t target_ns;
+	unsigned int reps;
+	uint64_t max_bytes;
+	bool cold;		/* sweep --cold (cache measures both) */
+	bool fadvise_only;
+};
+
+/* Parse sweep/cache's command line (usage_fn prints --help). */
+void sweep_parse(int argc, char **argv, struct sweep_opts *o,
+		 void (*usage_fn)(FILE *f), bool allow_device);
+/* Notes common to sweep and cache reports. */
+void sweep_notes(struct report *r, const struct sweep_opts *o);
 
 #endif
