@@ -12,6 +12,7 @@ const struct command osbench_commands[] = {
 	{ "cache", io_cache_main, "the sweep from a warm and a dropped page cache" },
 	{ "syscalls", io_syscalls_main, "read/write/lseek/open/getpid calls per second" },
 	{ "feed", io_feed_main, "master side of sweep --device: stream the pattern" },
+	{ "bench-io", io_bench_main, "fast vs dd, cat and memory bandwidth (make bench-io)" },
 	{ "dropcache", io_dropcache_main, "drop files from the page cache" },
 	{ NULL, NULL, NULL },
 };

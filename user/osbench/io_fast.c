@@ -140,7 +140,7 @@ static int fast_file(struct fast *f, uint64_t threads, uint32_t *xor,
 
 	if (threads > windows)
 		threads = windows ? windows : 1;
-	snprintf(how, howlen, "mmap, %llu threads, %zu KiB windows",
+	snprintf(how, howlen, "mmap, threads: %llu, window: %zu KiB",
 		 (unsigned long long)threads, f->window >> 10);
 	*xor = 0;
 	if (f->size == 0)
