@@ -57,6 +57,13 @@ check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data
 check_exit "sweep bad --time" 2 $B/osbench sweep --time 0 "$T/data"
 check_exit "sweep bad --plot name" 2 $B/osbench sweep --plot out.pdf "$T/data"
 check_exit "sweep --cold on the device" 2 $B/osbench sweep --cold --device
+if [ ! -e /dev/slave_device ]; then
+	check_output "run --device without the module says so" \
+		"cannot open /dev/slave_device \(is the module loaded\?\)" \
+		$B/run --device -r 4K 1
+fi
+check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 1
+check_exit "run --master bad address" 2 $B/run --device --master 1.2.3 -r 4K 1
 check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
 check_exit "sweep --help" 0 $B/osbench sweep --help
 check_exit "cache --help" 0 $B/osbench cache --help
