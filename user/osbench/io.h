@@ -97,6 +97,10 @@ int blockreader_rewind(struct blockreader *br);
 
 /* Parse a block size in [1, IO_MAX_BLOCK] with K/M/G suffixes; exits 2. */
 size_t io_parse_block(const char *what, const char *s);
+/* Parse a repetition count in [1, max]; exits 2. */
+unsigned int io_parse_reps(const char *s, unsigned int max);
+/* Print usage to stdout and exit 0 for c == 'h' (--help), else stderr, 2. */
+void io_usage_exit(void (*usage)(FILE *f), int c) __attribute__((noreturn));
 /* Parse seconds as a decimal ("0.1"); exits 2 when not positive. */
 uint64_t io_parse_seconds(const char *what, const char *s);
 

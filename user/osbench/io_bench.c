@@ -235,7 +235,6 @@ int io_bench_main(int argc, char **argv)
 	char *cat_argv[] = { "cat", NULL, NULL };
 	const char *check;
 	struct report *r;
-	uint64_t v;
 	ssize_t n;
 	int c;
 
@@ -244,20 +243,13 @@ int io_bench_main(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'n':
-			if (parse_uint(optarg, 1, 100, &v))
-				die(EXIT_USAGE, "bad --reps '%s' (1..100)",
-				    optarg);
-			b.reps = (unsigned int)v;
+			b.reps = io_parse_reps(optarg, 100);
 			break;
 		case 'f':
 			b.global_drop = false;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	if (argc - optind != 1)

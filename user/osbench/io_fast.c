@@ -205,12 +205,8 @@ int io_fast_main(int argc, char **argv)
 		case 'r':
 			use_read = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	io_source_operand(&src, argc - optind, argv + optind);

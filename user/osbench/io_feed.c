@@ -58,12 +58,8 @@ int io_feed_main(int argc, char **argv)
 		case 'b':
 			block = io_parse_block("--block", optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	if (optind != argc)

@@ -115,12 +115,8 @@ int io_run_main(int argc, char **argv)
 				die(EXIT_USAGE, "-r and -w exclude each other");
 			mode = c;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	if (!mode)

@@ -92,12 +92,8 @@ int io_run2_main(int argc, char **argv)
 		case 'x':
 			cal.hi_ns = io_parse_seconds("--max", optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	argc -= optind;

@@ -143,3 +143,18 @@ uint64_t io_parse_seconds(const char *what, const char *s)
 		    s);
 	return (uint64_t)(v * 1e9);
 }
+
+unsigned int io_parse_reps(const char *s, unsigned int max)
+{
+	uint64_t v;
+
+	if (parse_uint(s, 1, max, &v))
+		die(EXIT_USAGE, "bad --reps '%s' (1..%u)", s, max);
+	return (unsigned int)v;
+}
+
+void io_usage_exit(void (*usage)(FILE *f), int c)
+{
+	usage(c == 'h' ? stdout : stderr);
+	exit(c == 'h' ? EXIT_OK : EXIT_USAGE);
+}

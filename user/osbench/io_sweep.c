@@ -78,10 +78,7 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 			o->target_ns = io_parse_seconds("--time", optarg);
 			break;
 		case 'n':
-			if (parse_uint(optarg, 1, 1000, &v))
-				die(EXIT_USAGE, "bad --reps '%s' (1..1000)",
-				    optarg);
-			o->reps = (unsigned int)v;
+			o->reps = io_parse_reps(optarg, 1000);
 			break;
 		case 'b':
 			if (parse_size(optarg, &v) || v == 0)
@@ -94,12 +91,8 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 		case 'f':
 			o->fadvise_only = true;
 			break;
-		case 'h':
-			usage_fn(stdout);
-			exit(EXIT_OK);
 		default:
-			usage_fn(stderr);
-			exit(EXIT_USAGE);
+			io_usage_exit(usage_fn, c);
 		}
 	}
 	if (o->min_block > o->max_block)

@@ -203,7 +203,7 @@ int io_syscalls_main(int argc, char **argv)
 	};
 	struct io_output out = { 0 };
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	uint64_t target = 200000000, v;
+	uint64_t target = 200000000;
 	unsigned int reps = 5;
 	struct sc s = { 0 };
 	struct stats loop, st;
@@ -219,20 +219,13 @@ int io_syscalls_main(int argc, char **argv)
 			target = io_parse_seconds("--time", optarg);
 			break;
 		case 'n':
-			if (parse_uint(optarg, 1, 1000, &v))
-				die(EXIT_USAGE, "bad --reps '%s' (1..1000)",
-				    optarg);
-			reps = (unsigned int)v;
+			reps = io_parse_reps(optarg, 1000);
 			break;
 		case 'd':
 			dir = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			io_usage_exit(usage, c);
 		}
 	}
 	if (optind != argc)
