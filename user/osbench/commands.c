@@ -9,5 +9,9 @@ const struct command osbench_commands[] = {
 	{ "call", mb_call, "procedure call overhead, 0-7 arguments" },
 	{ "syscall", mb_syscall, "system call cost and call rates (getpid, open, fork, ...)" },
 	{ "spawn", mb_spawn, "process and thread creation" },
+	{ "ctxsw", mb_ctxsw, "process and thread context switch" },
+	{ "memlat", mb_memlat, "memory latency by working-set size, cache levels" },
+	{ "membw", mb_membw, "memory bandwidth: read, write, copy" },
+	{ "pagefault", mb_pagefault, "minor and major page fault service time" },
 	{ NULL, NULL, NULL },
 };
