@@ -13,5 +13,8 @@ const struct command osbench_commands[] = {
 	{ "memlat", mb_memlat, "memory latency by working-set size, cache levels" },
 	{ "membw", mb_membw, "memory bandwidth: read, write, copy" },
 	{ "pagefault", mb_pagefault, "minor and major page fault service time" },
+	{ "fileaccess", mb_fileaccess, "O_SYNC writes, sequential and random reads per directory" },
+	{ "machine", mb_machine, "describe this machine (CPU, caches, RAM, disks, OS)" },
+	{ "all", mb_all, "every micro-benchmark in one run" },
 	{ NULL, NULL, NULL },
 };

@@ -26,6 +26,20 @@ int mb_machine(int argc, char **argv);
 int mb_all(int argc, char **argv);
 int mb_report(int argc, char **argv);
 
+/* Every experiment, in the order "all" and "report" run them. */
+struct mb_experiment {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+extern const struct mb_experiment mb_experiments[];	/* NULL-ended */
+
+/*
+ * Run one experiment as "osbench NAME" with the given common options
+ * (mode, format, samples, scratch dir) and extra arguments (NULL-ended).
+ */
+int mb_run_experiment(const struct mb_experiment *e,
+		      const struct benchopt *o, const char *const *extra);
+
 /* mb_begin() result that means "go on and run the experiment". */
 #define MB_GO (-1)
 
