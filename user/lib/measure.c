@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "measure.h"
+#include "timing.h"
 #include "util.h"
 
 #include <errno.h>
@@ -25,6 +26,9 @@ static uint64_t size_iters(const struct measure *m, measure_fn fn, void *arg)
 			return iters;
 		if (m->max_iters && iters >= m->max_iters)
 			return m->max_iters;
+		/* A body that does no work per iteration never gets long. */
+		if (iters >= (1ull << 40))
+			return iters;
 		/* Aim 20% past the target but never grow more than 16x at
 		 * once: the first, cold runs are slow and would undershoot.
 		 */
@@ -83,8 +87,9 @@ int measure_run(const struct measure *m, measure_fn fn, void *arg,
 	stats_compute(res->ns, m->samples, &res->st);
 	res->raw_median_ns = rs.median;
 	res->why = measure_distrust(rs.median * ops, m->overhead_ns);
+	/* A sample of fewer than 1000 clock ticks has > 0.1% quantisation. */
 	if (!res->why && rs.median * ops * (double)res->iters <
-			 m->min_sample_ns / 2)
+			 1000 * clock_resolution_ns())
 		res->why = "samples too short for the clock";
 	res->trusted = !res->why;
 	free(raw);

@@ -57,7 +57,7 @@ static int write_script(const char *path, const char *dat, const char *out,
 		p->title, p->xlabel, p->ylabel);
 	fputs("set grid\nset key top left\n", f);
 	if (p->logx)
-		fputs("set logscale x 2\nset format x '%.0s%cB'\n", f);
+		fputs("set logscale x 2\nset format x '%.0b%BB'\n", f);
 	if (p->logy)
 		fputs("set logscale y\n", f);
 	for (i = 0; i < p->nmarks; i++)

@@ -16,5 +16,6 @@ const struct command osbench_commands[] = {
 	{ "fileaccess", mb_fileaccess, "O_SYNC writes, sequential and random reads per directory" },
 	{ "machine", mb_machine, "describe this machine (CPU, caches, RAM, disks, OS)" },
 	{ "all", mb_all, "every micro-benchmark in one run" },
+	{ "report", mb_report, "run everything, write a Markdown report" },
 	{ NULL, NULL, NULL },
 };
