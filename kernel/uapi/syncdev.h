@@ -47,7 +47,7 @@ struct syncdev_xfer {
 	__u32 reserved;		/* must be 0 */
 };
 
-#define SYNCDEV_RECV_WAITALL	(1U << 0)
+#define SYNCDEV_RECV_WAITALL	0x1U
 
 /* SYNCDEV_IOC_INFO: the state of this session. */
 struct syncdev_info {

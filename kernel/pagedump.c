@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page descriptors in the kernel log, as the course's devices printed
+ * them: for a user address of the calling process, the page it maps (pfn,
+ * reference and map counts, decoded page flags) and the page-table entry
+ * that maps it.  One line, a stable format documented in docs/protocol.md:
+ *
+ *   syncdev: master#3: page vaddr=0x7f12a4c00000 pfn=0x10a2c3 refcount=2
+ *            mapcount=1 flags=0x17ffffc0000000(node=0|zone=2|...)
+ *            pte=0x800000010a2c3867 (present write dirty young)
+ */
+#include "syncdev.h"
+
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+#include <linux/sched/mm.h>
+#include <linux/uaccess.h>
+
+/*
+ * Walk the page tables of @mm to the entry that maps @addr; returns its
+ * level ("pte", "pmd" or "pud" for huge pages) or NULL if none is present.
+ * The caller holds mmap_lock, which keeps the tables from being freed; the
+ * value read is a snapshot, which is all a diagnostic needs.
+ */
+static const char *syncdev_walk(struct mm_struct *mm, unsigned long addr,
+				u64 *entry, bool *write, bool *dirty,
+				bool *young)
+{
+	pgd_t *pgd;
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd, pmdval;
+	pte_t *ptep, pte;
+
+	pgd = pgd_offset(mm, addr);
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return NULL;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return NULL;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(*pud))
+		return NULL;
+	if (pud_leaf(*pud)) {
+		*entry = pud_val(*pud);
+		return "pud";
+	}
+	if (pud_bad(*pud))
+		return NULL;
+	pmd = pmd_offset(pud, addr);
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval))
+		return NULL;
+	if (pmd_leaf(pmdval)) {
+		*entry = pmd_val(pmdval);
+		return "pmd";
+	}
+	if (pmd_bad(pmdval))
+		return NULL;
+	ptep = pte_offset_map(pmd, addr);
+	pte = ptep_get(ptep);
+	pte_unmap(ptep);
+	if (!pte_present(pte))
+		return NULL;
+	*entry = pte_val(pte);
+	*write = pte_write(pte);
+	*dirty = pte_dirty(pte);
+	*young = pte_young(pte);
+	return "pte";
+}
+
+/* @uaddr == 0: the start of the session's last mapping of its buffer. */
+int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
+{
+	struct mm_struct *mm = current->mm;
+	bool write = false, dirty = false, young = false;
+	const char *level;
+	struct page *page;
+	u64 entry = 0;
+	int ret;
+
+	if (!uaddr)
+		uaddr = READ_ONCE(s->map_addr);
+	if (!uaddr || !mm)
+		return -EINVAL;
+	uaddr &= PAGE_MASK;
+	if (!access_ok((void __user *)uaddr, PAGE_SIZE))
+		return -EFAULT;
+	/* Fault the page in if needed and hold it while we look at it. */
+	ret = get_user_pages_fast(uaddr, 1, 0, &page);
+	if (ret != 1)
+		return ret < 0 ? ret : -EFAULT;
+
+	if (mmap_read_lock_killable(mm)) {
+		put_page(page);
+		return -EINTR;
+	}
+	level = syncdev_walk(mm, uaddr, &entry, &write, &dirty, &young);
+	mmap_read_unlock(mm);
+
+	sess_info(s, "page vaddr=%#lx pfn=%#lx refcount=%d mapcount=%d flags=%pGp %s=%#llx (%s%s%s%s)\n",
+		  uaddr, page_to_pfn(page), page_ref_count(page),
+		  page_mapcount(page), &page->flags, level ?: "pte", entry,
+		  level ? "present" : "not mapped",
+		  write ? " write" : "", dirty ? " dirty" : "",
+		  young ? " young" : "");
+	put_page(page);
+	return 0;
+}

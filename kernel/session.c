@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file operations: every open() creates a session with its own
+ * connection and buffer, so several processes (or one process several
+ * times) can use a device at once.
+ *
+ * The device is a byte stream.  write() on the master sends, read() on the
+ * slave receives; both go straight between the caller's buffer and the
+ * socket (one copy, as for a userspace socket), never through a bounce
+ * buffer.  The other direction is not offered: read() on the master and
+ * write() on the slave fail with EINVAL, as for any file without them.
+ */
+#include "syncdev.h"
+
+#include <linux/atomic.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+
+static atomic_t syncdev_session_ids = ATOMIC_INIT(0);
+
+void sess_info(const struct syncdev_session *s, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("%s#%u: %pV", syncdev_role_name(s), s->id, &vaf);
+	va_end(args);
+}
+
+static int syncdev_open(struct inode *inode, struct file *file)
+{
+	struct miscdevice *misc = file->private_data;
+	struct syncdev_session *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->dev = container_of(misc, struct syncdev_device, misc);
+	s->id = atomic_inc_return(&syncdev_session_ids);
+	mutex_init(&s->lock);
+	file->private_data = s;
+	/* No file position: reads and writes are a stream, like a socket. */
+	return stream_open(inode, file);
+}
+
+/*
+ * The last reference to the file is gone: no other call can be running, and
+ * no mapping of the buffer is left (each mapping holds a file reference).
+ */
+static int syncdev_release(struct inode *inode, struct file *file)
+{
+	struct syncdev_session *s = file->private_data;
+
+	syncdev_disconnect(s);
+	syncdev_listener_put(s);
+	syncdev_buffer_free(s);
+	mutex_destroy(&s->lock);
+	kfree(s);
+	return 0;
+}
+
+static int syncdev_msg_flags(const struct kiocb *iocb)
+{
+	if ((iocb->ki_filp->f_flags & O_NONBLOCK) ||
+	    (iocb->ki_flags & IOCB_NOWAIT))
+		return MSG_DONTWAIT;
+	return 0;
+}
+
+/* Send all of it unless interrupted; a short count says how much went. */
+static ssize_t syncdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct syncdev_session *s = iocb->ki_filp->private_data;
+	ssize_t ret;
+
+	if (!iov_iter_count(from))
+		return 0;
+	if (mutex_lock_interruptible(&s->lock))
+		return -ERESTARTSYS;
+	ret = syncdev_xmit(s, true, from, syncdev_msg_flags(iocb), true);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* Return what has arrived (at least one byte), or 0 once the peer closed. */
+static ssize_t syncdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct syncdev_session *s = iocb->ki_filp->private_data;
+	ssize_t ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+	if (mutex_lock_interruptible(&s->lock))
+		return -ERESTARTSYS;
+	ret = syncdev_xmit(s, false, to, syncdev_msg_flags(iocb), false);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+const struct file_operations syncdev_master_fops = {
+	.owner = THIS_MODULE,
+	.open = syncdev_open,
+	.release = syncdev_release,
+	.write_iter = syncdev_write_iter,
+	.mmap = syncdev_mmap,
+	.unlocked_ioctl = syncdev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+const struct file_operations syncdev_slave_fops = {
+	.owner = THIS_MODULE,
+	.open = syncdev_open,
+	.release = syncdev_release,
+	.read_iter = syncdev_read_iter,
+	.mmap = syncdev_mmap,
+	.unlocked_ioctl = syncdev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * syncdev internals: the two devices, the per-open-file session and the
+ * pieces each file implements.  The userspace contract is uapi/syncdev.h.
+ */
+#ifndef SYNCDEV_H
+#define SYNCDEV_H
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/in.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/net.h>
+#include <linux/types.h>
+
+enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
+
+/* Module parameters (main.c). */
+extern unsigned short syncdev_port;
+extern unsigned long syncdev_buf_size;
+extern unsigned int syncdev_connect_timeout_ms;
+
+struct syncdev_device {
+	struct miscdevice misc;
+	enum syncdev_role role;
+};
+
+/*
+ * One per open file.  @lock serialises everything that touches the
+ * connection, and is held across blocking socket calls; it is always taken
+ * interruptibly, so a waiter can be killed.  The buffer pointer is set once
+ * (cmpxchg) and never changes until release, so mmap and the page dump can
+ * read it without @lock.
+ */
+struct syncdev_session {
+	struct syncdev_device *dev;
+	unsigned int id;		/* for log lines: master#3 */
+	struct mutex lock;
+	struct socket *sock;		/* connected socket, or NULL */
+	struct sockaddr_in peer;
+	bool listening;			/* holds a reference on the listener */
+	u64 bytes_sent;
+	u64 bytes_received;
+	void *buf;			/* vmalloc_user(), see buffer.c */
+	unsigned long map_addr;		/* start of the last mmap() of it */
+};
+
+static inline const char *syncdev_role_name(const struct syncdev_session *s)
+{
+	return s->dev->role == SYNCDEV_MASTER ? "master" : "slave";
+}
+
+/* pr_info() with the session's name ("master#3: ") in front. */
+__printf(2, 3)
+void sess_info(const struct syncdev_session *s, const char *fmt, ...);
+
+/* session.c: the file operations of both devices. */
+extern const struct file_operations syncdev_master_fops;
+extern const struct file_operations syncdev_slave_fops;
+
+/* transport.c: the TCP connection of a session; callers hold s->lock. */
+int syncdev_accept(struct syncdev_session *s);
+int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
+		    unsigned int timeout_ms);
+void syncdev_disconnect(struct syncdev_session *s);
+void syncdev_listener_put(struct syncdev_session *s);
+ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
+		     struct iov_iter *iter, int flags, bool all);
+ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			    size_t len, bool all);
+
+/* buffer.c: the mmappable buffer. */
+void *syncdev_buffer(struct syncdev_session *s);
+void syncdev_buffer_free(struct syncdev_session *s);
+int syncdev_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* ioctl.c */
+long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* pagedump.c */
+int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr);
+
+#endif /* SYNCDEV_H */

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TCP connection behind a session.
+ *
+ * The master side shares one listening socket between all of its sessions.
+ * It exists only while a master session that asked to accept is open, so
+ * the port is free again as soon as the last master file is closed and a
+ * quick rmmod/insmod cycle can bind it at once (SO_REUSEADDR covers the
+ * connections still in TIME_WAIT).
+ *
+ * Every blocking call (accept, connect, send, receive) sleeps
+ * interruptibly: a signal ends it with -ERESTARTSYS, or with what was
+ * transferred so far.
+ */
+#include "syncdev.h"
+
+#include <linux/tcp.h>
+#include <linux/uio.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#define SYNCDEV_BACKLOG	16
+
+static DEFINE_MUTEX(listener_lock);
+static struct socket *listener;		/* protected by listener_lock */
+static unsigned int listener_users;	/* protected by listener_lock */
+
+static int syncdev_listen(struct socket **res)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(syncdev_port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	struct socket *sock;
+	int ret;
+
+	/*
+	 * Kernel sockets do not pin a network namespace, so the listener
+	 * belongs to init_net, which outlives the module.
+	 */
+	ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (ret)
+		return ret;
+	sock_set_reuseaddr(sock->sk);
+	ret = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+	if (ret) {
+		pr_err("cannot bind port %u: %d\n", syncdev_port, ret);
+		goto fail;
+	}
+	ret = kernel_listen(sock, SYNCDEV_BACKLOG);
+	if (ret)
+		goto fail;
+	pr_info("listening on port %u\n", syncdev_port);
+	*res = sock;
+	return 0;
+fail:
+	sock_release(sock);
+	return ret;
+}
+
+static int syncdev_listener_get(struct syncdev_session *s)
+{
+	int ret = 0;
+
+	if (s->listening)
+		return 0;
+	if (mutex_lock_interruptible(&listener_lock))
+		return -ERESTARTSYS;
+	if (!listener)
+		ret = syncdev_listen(&listener);
+	if (!ret) {
+		listener_users++;
+		s->listening = true;
+	}
+	mutex_unlock(&listener_lock);
+	return ret;
+}
+
+void syncdev_listener_put(struct syncdev_session *s)
+{
+	if (!s->listening)
+		return;
+	/* Short: no one blocks while holding listener_lock. */
+	mutex_lock(&listener_lock);
+	if (!--listener_users) {
+		sock_release(listener);
+		listener = NULL;
+		pr_info("stopped listening on port %u\n", syncdev_port);
+	}
+	mutex_unlock(&listener_lock);
+	s->listening = false;
+}
+
+/* A fresh connection: no Nagle delay for the small file headers. */
+static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
+{
+	tcp_sock_set_nodelay(sock->sk);
+	memset(&s->peer, 0, sizeof(s->peer));
+	kernel_getpeername(sock, (struct sockaddr *)&s->peer);
+	s->sock = sock;
+	s->bytes_sent = 0;
+	s->bytes_received = 0;
+}
+
+int syncdev_accept(struct syncdev_session *s)
+{
+	struct socket *sock;
+	int ret;
+
+	if (s->sock)
+		return -EISCONN;
+	ret = syncdev_listener_get(s);
+	if (ret)
+		return ret;
+	/* Our reference keeps the listener alive while we sleep here. */
+	ret = kernel_accept(listener, &sock, 0);
+	if (ret)
+		return ret;
+	syncdev_attach(s, sock);
+	sess_info(s, "accepted connection from %pISpc on port %u\n", &s->peer,
+		  syncdev_port);
+	return 0;
+}
+
+int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
+		    unsigned int timeout_ms)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = addr,
+	};
+	struct socket *sock;
+	int ret;
+
+	if (s->sock)
+		return -EISCONN;
+	ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (ret)
+		return ret;
+	/* A blocking connect waits at most sk_sndtimeo, interruptibly. */
+	lock_sock(sock->sk);
+	sock->sk->sk_sndtimeo = timeout_ms ? msecs_to_jiffies(timeout_ms) :
+					     MAX_SCHEDULE_TIMEOUT;
+	release_sock(sock->sk);
+	ret = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (ret == -EINPROGRESS)	/* sk_sndtimeo ran out */
+		ret = -ETIMEDOUT;
+	if (ret) {
+		sock_release(sock);
+		return ret;
+	}
+	lock_sock(sock->sk);
+	sock->sk->sk_sndtimeo = MAX_SCHEDULE_TIMEOUT;
+	release_sock(sock->sk);
+	syncdev_attach(s, sock);
+	sess_info(s, "connected to %pISpc\n", &s->peer);
+	return 0;
+}
+
+void syncdev_disconnect(struct syncdev_session *s)
+{
+	if (!s->sock)
+		return;
+	sess_info(s, "closed connection with %pISpc: sent %llu bytes, received %llu bytes\n",
+		  &s->peer, s->bytes_sent, s->bytes_received);
+	/* Queued data still goes out before the FIN; nothing is dropped. */
+	sock_release(s->sock);
+	s->sock = NULL;
+}
+
+/*
+ * Move the bytes described by @iter over the session's connection, as
+ * nbd's __sock_xmit does.  With @all, loop until everything moved, the
+ * peer closed (receive) or an error or signal stopped us; without it, one
+ * call: a receive returns what has arrived.  @iter is advanced by what was
+ * moved.  Returns the bytes moved if any, else 0 at end of stream or the
+ * error.
+ */
+ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
+		     struct iov_iter *iter, int flags, bool all)
+{
+	struct msghdr msg = { };
+	size_t done = 0;
+	int ret;
+
+	if (!s->sock)
+		return -ENOTCONN;
+	msg.msg_iter = *iter;
+	msg.msg_flags = flags | MSG_NOSIGNAL;
+	if (all && !send)
+		msg.msg_flags |= MSG_WAITALL;
+	do {
+		if (send)
+			ret = sock_sendmsg(s->sock, &msg);
+		else
+			ret = sock_recvmsg(s->sock, &msg, msg.msg_flags);
+		if (ret <= 0)
+			break;
+		done += ret;
+	} while (all && msg_data_left(&msg));
+	*iter = msg.msg_iter;
+
+	if (send)
+		s->bytes_sent += done;
+	else
+		s->bytes_received += done;
+	return done ? done : ret;
+}
+
+ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			    size_t len, bool all)
+{
+	struct kvec kv = { .iov_base = data, .iov_len = len };
+	struct iov_iter iter;
+
+	iov_iter_kvec(&iter, send ? ITER_SOURCE : ITER_DEST, &kv, 1, len);
+	return syncdev_xmit(s, send, &iter, 0, all);
+}

@@ -1,0 +1,102 @@
+# shellcheck shell=sh
+# Command-line behaviour of master, slave and tcpcopy that needs no device:
+# help, usage errors and early failures, each with its exact exit code and
+# a message that names the problem.
+. tests/lib.sh
+
+B=build
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+echo data >"$T/in"
+nodev="$T/no/master_device"
+
+for p in master slave tcpcopy; do
+	check_exit "$p --help exits 0" 0 $B/$p --help
+	check_output "$p --help prints usage" "^usage: $p" $B/$p --help
+done
+check_exit "slave -h exits 0" 0 $B/slave -h
+
+# master: usage errors (2)
+check_exit "master without arguments" 2 $B/master
+check_output "master without arguments: says N is missing" "missing N" $B/master
+check_exit "master wrong N" 2 $B/master 2 "$T/in" mmap
+check_output "master wrong N: names N and the count" \
+	"N is 2 but 1 files were given" $B/master 2 "$T/in" mmap
+check_exit "master N not a number" 2 $B/master two "$T/in" mmap
+check_output "master N not a number: says so" "bad file count N 'two'" \
+	$B/master two "$T/in" mmap
+check_exit "master bad method" 2 $B/master 1 "$T/in" read
+check_output "master bad method: names it" \
+	"bad method 'read': expected fcntl or mmap" $B/master 1 "$T/in" read
+check_exit "master unknown option" 2 $B/master 1 "$T/in" mmap --bogus
+check_exit "master bad buffer size" 2 $B/master 1 "$T/in" fcntl -b 12Q
+check_exit "master rejects slave options" 2 $B/master 1 "$T/in" fcntl --wait 5
+
+# master: failures before any connection (1)
+check_exit "master missing input file" 1 $B/master 1 "$T/missing" fcntl --device "$nodev"
+check_output "master missing input file: names it and why" \
+	"cannot open input file $T/missing: No such file or directory" \
+	$B/master 1 "$T/missing" fcntl --device "$nodev"
+check_exit "master input is a directory" 1 $B/master 1 "$T" mmap --device "$nodev"
+check_output "master input is a directory: says so" "is not a regular file" \
+	$B/master 1 "$T" mmap --device "$nodev"
+check_exit "master without the device" 1 $B/master 1 "$T/in" mmap --device "$nodev"
+check_output "master without the device: is the module loaded?" \
+	"cannot open $nodev \(is the syncdev module loaded\?\): No such file or directory" \
+	$B/master 1 "$T/in" mmap --device "$nodev"
+if [ ! -e /dev/master_device ]; then
+	check_output "master default device missing: is the module loaded?" \
+		"cannot open /dev/master_device \(is the syncdev module loaded\?\)" \
+		$B/master 1 "$T/in" fcntl
+	check_output "slave default device missing: is the module loaded?" \
+		"cannot open /dev/slave_device \(is the syncdev module loaded\?\)" \
+		$B/slave 1 "$T/out" fcntl 127.0.0.1
+fi
+
+# slave: usage errors (2)
+check_exit "slave without the address" 2 $B/slave 1 "$T/out" mmap
+check_exit "slave wrong N" 2 $B/slave 3 "$T/o1" "$T/o2" fcntl 127.0.0.1
+check_output "slave wrong N: names N and the count" \
+	"N is 3 but 2 files were given" $B/slave 3 "$T/o1" "$T/o2" fcntl 127.0.0.1
+check_exit "slave bad method" 2 $B/slave 1 "$T/out" sendfile 127.0.0.1
+check_output "slave bad method: names it" "bad method 'sendfile'" \
+	$B/slave 1 "$T/out" sendfile 127.0.0.1
+for ip in localhost 127.0.0 127.0.0.1:0 127.0.0.1:70000 ::1 127.0.0.1:x; do
+	check_exit "slave bad address $ip" 2 $B/slave 1 "$T/out" fcntl "$ip"
+done
+check_output "slave bad address: names it" \
+	"bad address 'localhost': 'localhost' is not an IPv4 address" \
+	$B/slave 1 "$T/out" fcntl localhost
+check_output "slave bad port: names it" \
+	"bad address '127.0.0.1:70000': port '70000' is not a number 1..65535" \
+	$B/slave 1 "$T/out" fcntl 127.0.0.1:70000
+check_exit "slave bad timeout" 2 $B/slave 1 "$T/out" fcntl 127.0.0.1 -t 0
+
+# slave: failures before any connection (1), leaving nothing behind
+check_exit "slave output directory missing" 1 \
+	$B/slave 1 "$T/nodir/out" fcntl 127.0.0.1 --device "$nodev"
+check_output "slave output directory missing: names it" \
+	"cannot create output file $T/nodir/out in directory $T/nodir" \
+	$B/slave 1 "$T/nodir/out" fcntl 127.0.0.1 --device "$nodev"
+check_exit "slave output is a directory" 1 \
+	$B/slave 1 "$T" fcntl 127.0.0.1 --device "$nodev"
+check_exit "slave without the device" 1 \
+	$B/slave 1 "$T/out" mmap 127.0.0.1 --device "$T/no/slave_device"
+check_output "slave without the device: is the module loaded?" \
+	"is the syncdev module loaded\?" \
+	$B/slave 1 "$T/out" mmap 127.0.0.1 --device "$T/no/slave_device"
+if [ -z "$(ls -A "$T" | grep -v '^in$')" ]; then
+	pass "failed runs leave no files"
+else
+	fail "failed runs leave no files" "found: $(ls -A "$T")"
+fi
+
+# tcpcopy
+check_exit "tcpcopy without a command" 2 $B/tcpcopy
+check_exit "tcpcopy bad command" 2 $B/tcpcopy copy "$T/in"
+check_exit "tcpcopy send without a file" 2 $B/tcpcopy send
+check_exit "tcpcopy send missing file" 1 $B/tcpcopy send "$T/missing"
+check_exit "tcpcopy recv bad address" 2 $B/tcpcopy recv 1.2.3 "$T/out"
+check_exit "tcpcopy bad port" 2 $B/tcpcopy send "$T/in" -p 0
+
+finish

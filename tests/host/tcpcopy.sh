@@ -1,0 +1,41 @@
+# shellcheck shell=sh
+# tcpcopy, the benchmark baseline, copies files byte-exact over loopback.
+. tests/lib.sh
+
+B=build
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# A port of our own: other test runs may share the machine.
+port=$((20000 + $$ % 20000))
+
+for size in 0 1 4097 3000000; do
+	$B/tests/tools/gendata $size 7 >"$T/in"
+	$B/tcpcopy send "$T/in" -p $port -b 64K >"$T/send.out" 2>&1 &
+	pid=$!
+	$B/tcpcopy recv 127.0.0.1:$port "$T/out" -w 5000 >"$T/recv.out" 2>&1
+	rc=$?
+	wait $pid
+	src=$?
+	if [ $rc -eq 0 ] && [ $src -eq 0 ]; then
+		check_same "tcpcopy $size bytes identical" "$T/in" "$T/out"
+	else
+		fail "tcpcopy $size bytes" "send exit $src, recv exit $rc: $(cat "$T/send.out" "$T/recv.out")"
+	fi
+	check_output "tcpcopy $size bytes: send prints the time line" \
+		"^Transmission time: [0-9]+\.[0-9]{6} ms, File size: $size bytes$" cat "$T/send.out"
+	check_output "tcpcopy $size bytes: recv prints the time line" \
+		"^Transmission time: [0-9]+\.[0-9]{6} ms, File size: $size bytes$" cat "$T/recv.out"
+	rm -f "$T/out"
+done
+
+# Nobody listening: refused at once without --wait, exit 1, no output.
+check_exit "tcpcopy recv refused" 1 $B/tcpcopy recv 127.0.0.1:$port "$T/out"
+check_output "tcpcopy recv refused: says so" "Connection refused" \
+	$B/tcpcopy recv 127.0.0.1:$port "$T/out"
+if [ -z "$(ls -A "$T" | grep -v -e '^in$' -e '\.out$')" ]; then
+	pass "tcpcopy refused leaves no file"
+else
+	fail "tcpcopy refused leaves no file" "found: $(ls -A "$T")"
+fi
+
+finish

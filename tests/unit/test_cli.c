@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Address and command-line parsing of master and slave. */
+#include "check.h"
+#include "netaddr.h"
+#include "util.h"
+#include "xfer_cli.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+static int addr_is(const char *s, const char *want_ip, uint16_t want_port)
+{
+	struct in_addr a, w;
+	uint16_t port = 0;
+
+	inet_pton(AF_INET, want_ip, &w);
+	return parse_ipv4_port(s, 2325, &a, &port) == 0 &&
+	       a.s_addr == w.s_addr && port == want_port;
+}
+
+static int addr_bad(const char *s)
+{
+	struct in_addr a = { 0x55555555 };
+	uint16_t port = 77;
+
+	return parse_ipv4_port(s, 2325, &a, &port) == -1 &&
+	       a.s_addr == 0x55555555 && port == 77;
+}
+
+static void test_addr(void)
+{
+	static const char *bad[] = {
+		"", ":2325", "localhost", "1.2.3", "1.2.3.4.5", "256.1.1.1",
+		"01.2.3.4", "0x7f.0.0.1", "1.2.3.4:", "1.2.3.4:0",
+		"1.2.3.4:65536", "1.2.3.4:80x", "1.2.3.4:-1", "::1",
+		"[::1]:80", "1.2.3.4 ", " 1.2.3.4", "1.2.3.4:80:90",
+	};
+	size_t i, nbad = 0;
+	char buf[32];
+	struct in_addr a;
+
+	CHECK(addr_is("127.0.0.1", "127.0.0.1", 2325),
+	      "address without port gets the default");
+	CHECK(addr_is("10.0.2.15:1", "10.0.2.15", 1), "address port 1");
+	CHECK(addr_is("192.168.1.200:65535", "192.168.1.200", 65535),
+	      "address port 65535");
+	CHECK(addr_is("0.0.0.0:2326", "0.0.0.0", 2326), "address 0.0.0.0");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!addr_bad(bad[i])) {
+			printf("# accepted '%s'\n", bad[i]);
+			nbad++;
+		}
+	}
+	CHECK(nbad == 0, "%zu malformed addresses rejected, output untouched",
+	      sizeof(bad) / sizeof(bad[0]));
+	inet_pton(AF_INET, "10.1.2.3", &a);
+	CHECK(!strcmp(format_ipv4_port(buf, a, 65535), "10.1.2.3:65535"),
+	      "format_ipv4_port");
+}
+
+/* Parse a NULL-terminated list of words as the program name's argv. */
+#define PARSE(role, a, ...)						\
+	({								\
+		char *argv_[] = { "prog", __VA_ARGS__, NULL };		\
+		xfer_parse_args(sizeof(argv_) / sizeof(argv_[0]) - 1,	\
+				argv_, role, a);			\
+	})
+
+static void test_args(void)
+{
+	struct xfer_args a;
+
+	CHECK(PARSE(ROLE_MASTER, &a, "2", "f1", "f2", "mmap") == 0 &&
+	      a.nfiles == 2 && !strcmp(a.files[0], "f1") &&
+	      !strcmp(a.files[1], "f2") && a.method == METHOD_MMAP &&
+	      !strcmp(a.device, "/dev/master_device") && a.buffer == 0 &&
+	      !a.verbose, "master 2 f1 f2 mmap");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "-b", "4K", "-v",
+		    "--device", "/dev/x") == 0 &&
+	      a.method == METHOD_FCNTL && a.buffer == 4096 && a.verbose &&
+	      !strcmp(a.device, "/dev/x"), "master options after the method");
+	CHECK(PARSE(ROLE_MASTER, &a, "--buffer=2M", "1", "f1", "fcntl") == 0 &&
+	      a.buffer == 2u << 20, "master --buffer=2M before N");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "--", "-f", "fcntl") == 0 &&
+	      !strcmp(a.files[0], "-f"), "master -- before a file named -f");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "10.0.0.2:3000",
+		    "-t", "500", "--wait", "2000") == 0 &&
+	      a.nfiles == 1 && a.method == METHOD_FCNTL &&
+	      a.addr.s_addr == htonl(0x0a000002) && a.port == 3000 &&
+	      a.timeout_ms == 500 && a.wait_ms == 2000 &&
+	      !strcmp(a.device, "/dev/slave_device"), "slave with options");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1") == 0 &&
+	      a.port == 0, "slave without port: the module's port");
+
+	CHECK(PARSE(ROLE_MASTER, &a, "--help") == 1, "master --help");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "-h") == 1, "slave -h");
+
+	CHECK(PARSE(ROLE_MASTER, &a, "2", "f1", "mmap") == -1,
+	      "master N=2 with one file");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "f2", "mmap") == -1,
+	      "master N=1 with two files");
+	CHECK(PARSE(ROLE_MASTER, &a, "0", "fcntl") == -1, "master N=0");
+	CHECK(PARSE(ROLE_MASTER, &a, "x", "f1", "fcntl") == -1,
+	      "master N not a number");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "read") == -1,
+	      "master bad method");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "MMAP") == -1,
+	      "master method is case-sensitive");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "-t", "5") == -1,
+	      "master rejects -t");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "--wait", "5") == -1,
+	      "master rejects --wait");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "-b", "0") == -1,
+	      "master buffer 0");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "-b") == -1,
+	      "master -b without a value");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "--bogus") == -1,
+	      "master unknown long option");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap") == -1,
+	      "slave without an address");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "host") == -1,
+	      "slave with a host name");
+	CHECK(PARSE(ROLE_SLAVE, &a, "2", "o1", "mmap", "1.2.3.4") == -1,
+	      "slave N=2 with one file");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "1.2.3.4", "mmap") == -1,
+	      "slave method and address swapped");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "-t",
+		    "0") == -1, "slave timeout 0");
+}
+
+int main(void)
+{
+	test_addr();
+	test_args();
+	return check_done();
+}

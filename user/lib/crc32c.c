@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "crc32c.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define CRC32C_POLY	0x82F63B78u	/* reflected 0x1EDC6F41 */
+
+/*
+ * Slice-by-8: table[k][b] is the CRC of byte b followed by k zero bytes,
+ * so eight input bytes fold into the CRC with eight independent lookups
+ * instead of a chain of eight dependent ones.
+ */
+static uint32_t table[8][256];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int have_hw;
+
+static void crc32c_init(void)
+{
+	uint32_t c;
+	int b, k;
+
+	for (b = 0; b < 256; b++) {
+		c = (uint32_t)b;
+		for (k = 0; k < 8; k++)
+			c = (c >> 1) ^ (CRC32C_POLY & (0u - (c & 1)));
+		table[0][b] = c;
+	}
+	for (b = 0; b < 256; b++)
+		for (k = 1; k < 8; k++)
+			table[k][b] = (table[k - 1][b] >> 8) ^
+				      table[0][table[k - 1][b] & 0xff];
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	have_hw = __builtin_cpu_supports("sse4.2");
+#endif
+}
+
+static uint64_t load_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	/* Byte by byte so the result does not depend on the host order. */
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t v;
+
+	pthread_once(&init_once, crc32c_init);
+	crc = ~crc;
+	for (; len >= 8; len -= 8, p += 8) {
+		v = load_le64(p) ^ crc;
+		crc = table[7][v & 0xff] ^
+		      table[6][(v >> 8) & 0xff] ^
+		      table[5][(v >> 16) & 0xff] ^
+		      table[4][(v >> 24) & 0xff] ^
+		      table[3][(v >> 32) & 0xff] ^
+		      table[2][(v >> 40) & 0xff] ^
+		      table[1][(v >> 48) & 0xff] ^
+		      table[0][v >> 56];
+	}
+	while (len--)
+		crc = (crc >> 8) ^ table[0][(crc ^ *p++) & 0xff];
+	return ~crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_sse42(uint32_t crc, const unsigned char *p,
+			     size_t len)
+{
+	uint64_t c = ~crc, v;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		/* memcpy: an unaligned load without undefined behaviour. */
+		memcpy(&v, p, sizeof(v));
+		c = __builtin_ia32_crc32di(c, v);
+	}
+	while (len--)
+		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	return ~(uint32_t)c;
+}
+#endif
+
+int crc32c_hw_available(void)
+{
+	pthread_once(&init_once, crc32c_init);
+	return have_hw;
+}
+
+uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
+{
+#if defined(__x86_64__)
+	return crc32c_sse42(crc, buf, len);
+#else
+	return crc32c_sw(crc, buf, len);
+#endif
+}
+
+uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	if (crc32c_hw_available())
+		return crc32c_hw(crc, buf, len);
+	return crc32c_sw(crc, buf, len);
+}

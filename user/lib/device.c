@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "device.h"
+#include "netaddr.h"
+#include "retry.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "syncdev.h"
+
+int dev_open(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
+		msg_errno("cannot open %s (is the syncdev module loaded?)",
+			  path);
+	else if (errno == EACCES || errno == EPERM)
+		msg_errno("cannot open %s (the devices are mode 0600: run as root?)",
+			  path);
+	else
+		msg_errno("cannot open %s", path);
+	return -1;
+}
+
+int dev_accept(int fd, const char *path)
+{
+	if (ioctl(fd, SYNCDEV_IOC_ACCEPT) == 0)
+		return 0;
+	if (errno == EADDRINUSE)
+		msg_errno("%s: cannot listen (another program holds the port?)",
+			  path);
+	else
+		msg_errno("%s: waiting for a slave", path);
+	return -1;
+}
+
+struct connect_try {
+	int fd;
+	struct syncdev_connect c;
+};
+
+static int connect_once(void *arg)
+{
+	struct connect_try *t = arg;
+
+	return ioctl(t->fd, SYNCDEV_IOC_CONNECT, &t->c);
+}
+
+int dev_connect(int fd, struct in_addr addr, uint16_t port,
+		uint32_t timeout_ms, uint32_t wait_ms)
+{
+	struct connect_try t = {
+		.fd = fd,
+		.c = {
+			.addr = addr.s_addr,
+			.port = port,
+			.timeout_ms = timeout_ms,
+		},
+	};
+	char where[32];
+
+	if (retry_refused(connect_once, &t, wait_ms) == 0)
+		return 0;
+	format_ipv4_port(where, addr, port ? port : SYNCDEV_DEFAULT_PORT);
+	if (errno == ECONNREFUSED)
+		msg_errno("connect to %s (is the master running?)", where);
+	else
+		msg_errno("connect to %s", where);
+	return -1;
+}
+
+void *dev_map(int fd, size_t *len)
+{
+	struct syncdev_info info;
+	void *p;
+
+	if (ioctl(fd, SYNCDEV_IOC_INFO, &info)) {
+		msg_errno("SYNCDEV_IOC_INFO");
+		return NULL;
+	}
+	if (*len == 0 || *len > info.buf_size)
+		*len = (size_t)info.buf_size;
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		msg_errno("mmap of the %zu-byte device buffer", *len);
+		return NULL;
+	}
+	return p;
+}
+
+int dev_send(int fd, uint64_t offset, uint64_t len)
+{
+	struct syncdev_xfer x = { .offset = offset, .len = len };
+
+	return ioctl(fd, SYNCDEV_IOC_SEND, &x) ? -1 : 0;
+}
+
+ssize_t dev_recv(int fd, uint64_t offset, uint64_t len, uint32_t flags)
+{
+	struct syncdev_xfer x = { .offset = offset, .len = len,
+				  .flags = flags };
+
+	return ioctl(fd, SYNCDEV_IOC_RECV, &x);
+}
+
+void dev_print_page(int fd, const void *addr)
+{
+	__u64 a = (__u64)(uintptr_t)addr;
+
+	if (ioctl(fd, SYNCDEV_IOC_PRINT_PAGE, &a))
+		msg_errno("warning: SYNCDEV_IOC_PRINT_PAGE");
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The syncdev device calls the programs and tests share.  Each helper
+ * prints what failed and why (with a hint where a common mistake is the
+ * likely cause) and returns -1 with errno kept, so callers only exit.
+ */
+#ifndef SYNCDEV_DEVICE_H
+#define SYNCDEV_DEVICE_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* open(path, O_RDWR | O_CLOEXEC); the fd or -1. */
+int dev_open(const char *path);
+
+/* Master: block until a slave connects. */
+int dev_accept(int fd, const char *path);
+
+/*
+ * Slave: connect to addr:port (port 0 and timeout_ms 0 mean the module's
+ * defaults).  A refused connection is retried every 100 ms for up to
+ * wait_ms, so a slave started just before its master still connects.
+ */
+int dev_connect(int fd, struct in_addr addr, uint16_t port,
+		uint32_t timeout_ms, uint32_t wait_ms);
+
+/*
+ * Map the session's buffer: *len bytes, or all of it when *len is 0 or
+ * larger than the buffer; *len is set to the mapped length.
+ */
+void *dev_map(int fd, size_t *len);
+
+/* SYNCDEV_IOC_SEND / _RECV without messages: callers know the context. */
+int dev_send(int fd, uint64_t offset, uint64_t len);
+ssize_t dev_recv(int fd, uint64_t offset, uint64_t len, uint32_t flags);
+
+/*
+ * Log the page descriptor of the page mapped at addr (NULL: the session's
+ * buffer) to the kernel log.  Only a diagnostic: failure is a warning.
+ */
+void dev_print_page(int fd, const void *addr);
+
+#endif

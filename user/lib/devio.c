@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "devio.h"
+#include "device.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
+		size_t size)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = fd;
+	b->method = method;
+	if (method == METHOD_MMAP) {
+		b->buf = dev_map(fd, &size);
+		if (!b->buf)
+			return -1;
+	} else {
+		b->buf = malloc(size);
+		if (!b->buf) {
+			msg_errno("allocating a %zu-byte buffer", size);
+			return -1;
+		}
+	}
+	b->cap = size;
+	return 0;
+}
+
+void devbuf_close(struct devbuf *b)
+{
+	if (!b->buf)
+		return;
+	if (b->method == METHOD_MMAP)
+		munmap(b->buf, b->cap);
+	else
+		free(b->buf);
+	b->buf = NULL;
+}
+
+int tx_flush(struct devbuf *b)
+{
+	int ret;
+
+	if (b->end == 0)
+		return 0;
+	if (b->method == METHOD_MMAP) {
+		/* SEND returns only when every byte is on its way. */
+		do
+			ret = dev_send(b->fd, 0, b->end);
+		while (ret && errno == EINTR);
+	} else {
+		ret = write_full(b->fd, b->buf, b->end) < 0 ? -1 : 0;
+	}
+	if (ret == 0)
+		b->end = 0;
+	return ret;
+}
+
+unsigned char *tx_space(struct devbuf *b, size_t *room)
+{
+	if (b->end == b->cap && tx_flush(b))
+		return NULL;
+	*room = b->cap - b->end;
+	return b->buf + b->end;
+}
+
+void tx_commit(struct devbuf *b, size_t n)
+{
+	b->end += n;
+}
+
+int tx_put(struct devbuf *b, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	unsigned char *dst;
+	size_t room;
+
+	while (n) {
+		dst = tx_space(b, &room);
+		if (!dst)
+			return -1;
+		if (room > n)
+			room = n;
+		memcpy(dst, p, room);
+		tx_commit(b, room);
+		p += room;
+		n -= room;
+	}
+	return 0;
+}
+
+/* Receive into the empty buffer whatever has arrived (at least a byte). */
+static ssize_t rx_fill(struct devbuf *b)
+{
+	ssize_t n;
+
+	b->pos = b->end = 0;
+	do {
+		if (b->method == METHOD_MMAP)
+			n = dev_recv(b->fd, 0, b->cap, 0);
+		else
+			n = read(b->fd, b->buf, b->cap);
+	} while (n < 0 && errno == EINTR);
+	if (n > 0)
+		b->end = (size_t)n;
+	return n;
+}
+
+ssize_t rx_peek(struct devbuf *b, size_t max, const unsigned char **p)
+{
+	ssize_t n;
+
+	if (b->pos == b->end) {
+		n = rx_fill(b);
+		if (n <= 0)
+			return n;
+	}
+	*p = b->buf + b->pos;
+	return (ssize_t)(b->end - b->pos < max ? b->end - b->pos : max);
+}
+
+void rx_consume(struct devbuf *b, size_t n)
+{
+	b->pos += n;
+}
+
+ssize_t rx_read(struct devbuf *b, void *dst, size_t n)
+{
+	const unsigned char *p;
+	size_t done = 0;
+	ssize_t got;
+
+	while (done < n) {
+		got = rx_peek(b, n - done, &p);
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		memcpy((unsigned char *)dst + done, p, (size_t)got);
+		rx_consume(b, (size_t)got);
+		done += (size_t)got;
+	}
+	return (ssize_t)done;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Buffered stream I/O on a connected syncdev device, in either of the two
+ * methods of the course:
+ *
+ *   fcntl  the buffer is ours (malloc); flushing is write() to the master
+ *          device, filling is read() from the slave device.
+ *   mmap   the buffer is the device's own, mapped; flushing is
+ *          SYNCDEV_IOC_SEND, filling is SYNCDEV_IOC_RECV.
+ *
+ * Callers copy file data straight into (tx_space) or out of (rx_peek) the
+ * buffer, so each byte is copied once between the file and the device, and
+ * small frame headers share a buffer with the data instead of costing a
+ * system call each.  All functions return -1 with errno on failure; the
+ * caller, who knows which file was being moved, prints the message.
+ */
+#ifndef SYNCDEV_DEVIO_H
+#define SYNCDEV_DEVIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum xfer_method { METHOD_FCNTL, METHOD_MMAP };
+
+struct devbuf {
+	int fd;
+	enum xfer_method method;
+	unsigned char *buf;
+	size_t cap;
+	size_t pos;		/* rx: next byte to hand out */
+	size_t end;		/* tx: bytes queued; rx: bytes received */
+};
+
+/*
+ * fcntl: allocate size bytes.  mmap: map the device buffer, at most size
+ * bytes of it (0: all).  Prints a message on failure.
+ */
+int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
+		size_t size);
+void devbuf_close(struct devbuf *b);
+
+/* Free space for at least one byte (flushing a full buffer); *room set. */
+unsigned char *tx_space(struct devbuf *b, size_t *room);
+/* n bytes of the space were filled. */
+void tx_commit(struct devbuf *b, size_t n);
+int tx_put(struct devbuf *b, const void *data, size_t n);
+/* Send everything queued. */
+int tx_flush(struct devbuf *b);
+
+/*
+ * Up to max received bytes at *p, waiting for more only when none are
+ * buffered.  Returns the count, 0 at end of stream, -1 on error.
+ */
+ssize_t rx_peek(struct devbuf *b, size_t max, const unsigned char **p);
+void rx_consume(struct devbuf *b, size_t n);
+/* Copy n bytes out; returns fewer only at end of stream. */
+ssize_t rx_read(struct devbuf *b, void *dst, size_t n);
+
+#endif

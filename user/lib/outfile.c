@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "outfile.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary file that exists now, for the signal handler. */
+static char pending[PATH_MAX];
+static volatile sig_atomic_t have_pending;
+
+static void split_path(const char *path, char *dir, size_t dirlen,
+		       const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash) {
+		snprintf(dir, dirlen, ".");
+		*base = path;
+		return;
+	}
+	n = slash == path ? 1 : (size_t)(slash - path);
+	snprintf(dir, dirlen, "%.*s", (int)n, path);
+	*base = slash + 1;
+}
+
+int outfile_check(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	struct stat st;
+
+	split_path(path, dir, sizeof(dir), &base);
+	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		msg("output %s is a directory, not a file name", path);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		msg_errno("cannot create output file %s in directory %s",
+			  path, dir);
+		return -1;
+	}
+	return 0;
+}
+
+int outfile_create(struct outfile *f, const char *path, uint64_t size,
+		   int map)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	mode_t mask;
+	void *p;
+	int err;
+
+	f->path = path;
+	f->size = size;
+	f->map = NULL;
+	split_path(path, dir, sizeof(dir), &base);
+	/* Cut a long base name so the temporary name fits in NAME_MAX. */
+	if (snprintf(f->tmp, sizeof(f->tmp), "%s/.%.200s.syncdev-XXXXXX",
+		     dir, base) >= (int)sizeof(f->tmp)) {
+		msg("output path %s is too long", path);
+		return -1;
+	}
+	f->fd = mkostemp(f->tmp, O_CLOEXEC);
+	if (f->fd < 0) {
+		msg_errno("cannot create a temporary file for %s", path);
+		return -1;
+	}
+	have_pending = 0;
+	memcpy(pending, f->tmp, sizeof(pending));
+	have_pending = 1;
+
+	/* mkstemp makes 0600; give the file the mode open() would. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(f->fd, 0666 & ~mask)) {
+		msg_errno("cannot set the mode of %s", f->tmp);
+		goto fail;
+	}
+	if (!map || !size)
+		return 0;
+	/*
+	 * Allocate before mapping: a full disk then fails here with ENOSPC
+	 * instead of killing us with SIGBUS in the middle of a memcpy.
+	 */
+	err = posix_fallocate(f->fd, 0, (off_t)size);
+	if (err) {
+		errno = err;
+		msg_errno("cannot allocate %llu bytes for %s",
+			  (unsigned long long)size, path);
+		goto fail;
+	}
+	p = mmap(NULL, size, PROT_WRITE, MAP_SHARED, f->fd, 0);
+	if (p == MAP_FAILED) {
+		msg_errno("cannot mmap output file %s", f->tmp);
+		goto fail;
+	}
+	f->map = p;
+	return 0;
+fail:
+	outfile_abort(f);
+	return -1;
+}
+
+int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n)
+{
+	if (f->map) {
+		memcpy(f->map + off, p, n);
+		return 0;
+	}
+	return write_full(f->fd, p, n) < 0 ? -1 : 0;
+}
+
+static void outfile_unmap(struct outfile *f)
+{
+	if (f->map)
+		munmap(f->map, f->size);
+	f->map = NULL;
+}
+
+int outfile_commit(struct outfile *f)
+{
+	int ret = 0;
+
+	outfile_unmap(f);
+	/* close() is where a network file system reports a failed write. */
+	if (close(f->fd)) {
+		msg_errno("writing %s", f->tmp);
+		ret = -1;
+	} else if (rename(f->tmp, f->path)) {
+		msg_errno("cannot rename %s to %s", f->tmp, f->path);
+		ret = -1;
+	}
+	f->fd = -1;
+	if (ret)
+		unlink(f->tmp);
+	have_pending = 0;
+	return ret;
+}
+
+void outfile_abort(struct outfile *f)
+{
+	outfile_unmap(f);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	unlink(f->tmp);
+	have_pending = 0;
+}
+
+static void remove_and_die(int sig)
+{
+	if (have_pending)
+		unlink(pending);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void outfile_remove_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_and_die;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An output file of the slave.  It is written under a temporary name in
+ * its own directory (".NAME.syncdev-XXXXXX") and renamed to NAME only when
+ * complete and verified, so a file with its final name is never partial.
+ * One temporary file exists at a time; outfile_remove_on_signals() makes
+ * SIGINT, SIGTERM and SIGHUP remove it too.
+ */
+#ifndef SYNCDEV_OUTFILE_H
+#define SYNCDEV_OUTFILE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct outfile {
+	const char *path;
+	char tmp[PATH_MAX];
+	int fd;
+	uint64_t size;
+	unsigned char *map;	/* mmap mode, size > 0 only */
+};
+
+/*
+ * Before connecting: fail early, with a message, when path cannot become
+ * a file (its directory is missing or not writable, or it is a directory).
+ */
+int outfile_check(const char *path);
+
+/*
+ * Create the temporary file for size bytes; in mmap mode allocate and map
+ * it.  Prints a message and returns -1 on failure.
+ */
+int outfile_create(struct outfile *f, const char *path, uint64_t size,
+		   int map);
+/* Store n bytes at offset off (in order); -1 with errno on failure. */
+int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n);
+/* Close and rename to the final name; prints a message on failure. */
+int outfile_commit(struct outfile *f);
+/* Close and remove the temporary file. */
+void outfile_abort(struct outfile *f);
+
+void outfile_remove_on_signals(void);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command line of master and slave, in the course's syntax:
+ *
+ *	master N file1 ... fileN fcntl|mmap [options]
+ *	slave  N file1 ... fileN fcntl|mmap a.b.c.d[:port] [options]
+ *
+ * and the one line of output both print.
+ */
+#ifndef SYNCDEV_XFER_CLI_H
+#define SYNCDEV_XFER_CLI_H
+
+#include "devio.h"
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum xfer_role { ROLE_MASTER, ROLE_SLAVE };
+
+#define XFER_DEFAULT_BUFFER	(1u << 20)
+
+struct xfer_args {
+	enum xfer_role role;
+	unsigned int nfiles;
+	char **files;
+	enum xfer_method method;
+	struct in_addr addr;	/* slave */
+	uint16_t port;		/* slave; 0 = the module's port */
+	size_t buffer;		/* 0 = the method's default */
+	int verbose;
+	const char *device;
+	uint32_t timeout_ms;	/* slave: connect timeout, 0 = module's */
+	uint32_t wait_ms;	/* slave: retry a refused connect this long */
+};
+
+/*
+ * Parse argv.  Returns 0 when *a is ready, 1 when --help was printed, or
+ * -1 after a message (a usage error: exit with EXIT_USAGE).
+ */
+int xfer_parse_args(int argc, char **argv, enum xfer_role role,
+		    struct xfer_args *a);
+void xfer_usage(FILE *f, enum xfer_role role);
+
+/* "Transmission time: %f ms, File size: %zu bytes" on stdout. */
+void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes);
+
+#endif

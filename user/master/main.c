@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * master N file1 ... fileN fcntl|mmap [options]: wait for one slave on
+ * /dev/master_device and send it the files over that one connection.
+ */
+#include "devio.h"
+#include "device.h"
+#include "infile.h"
+#include "util.h"
+#include "xfer.h"
+#include "xfer_cli.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct xfer_opts o = { 0 };
+	struct xfer_args a;
+	struct infile *files;
+	struct devbuf b;
+	uint64_t t0, total = 0;
+	unsigned int i;
+	int fd, ret;
+
+	set_progname(argv[0]);
+	ret = xfer_parse_args(argc, argv, ROLE_MASTER, &a);
+	if (ret)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	/* A vanished slave must be an error message, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+
+	/* Every input is checked before a slave is made to wait for it. */
+	files = calloc(a.nfiles, sizeof(*files));
+	if (!files)
+		die_errno("allocating %u file descriptors", a.nfiles);
+	for (i = 0; i < a.nfiles; i++) {
+		if (infile_open(&files[i], a.files[i],
+				a.method == METHOD_MMAP))
+			return EXIT_FAIL;
+		total += files[i].size;
+	}
+
+	fd = dev_open(a.device);
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (devbuf_open(&b, fd, a.method,
+			a.buffer ? a.buffer :
+			a.method == METHOD_MMAP ? 0 : XFER_DEFAULT_BUFFER))
+		return EXIT_FAIL;
+	if (dev_accept(fd, a.device))
+		return EXIT_FAIL;
+
+	t0 = now_ns();
+	o.verbose = a.verbose;
+	o.print_pages = a.method == METHOD_MMAP;
+	ret = xfer_send(&b, files, a.nfiles, &o);
+	if (ret)
+		return ret;
+	xfer_print_time(now_ns() - t0, total);
+
+	for (i = 0; i < a.nfiles; i++)
+		infile_close(&files[i]);
+	free(files);
+	devbuf_close(&b);
+	/* The connection closes with the file: the slave sees end of stream. */
+	if (close(fd))
+		die_errno("closing %s", a.device);
+	return EXIT_OK;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpcopy send FILE [options] | tcpcopy recv IP[:port] OUT [options]
+ */
+#include "tcpcopy.h"
+#include "netaddr.h"
+#include "util.h"
+#include "xfer_cli.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS]\n\n"
+		"Copy one file over a plain userspace TCP connection: the baseline\n"
+		"that master and slave are measured against (make bench-transfer).\n"
+		"send listens on PORT (default %d), sends FILE to the first client\n"
+		"and closes; recv connects and writes everything until end of\n"
+		"stream to OUT (under a temporary name until complete).\n\n"
+		"options:\n"
+		"  -p, --port PORT    send: the port to listen on\n"
+		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
+		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
+		"                     milliseconds (default 0)\n"
+		"  -h, --help         this text\n\n"
+		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
+		"connection being established to the last byte handled.\n",
+		TCPCOPY_DEFAULT_PORT);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t port = TCPCOPY_DEFAULT_PORT, buf = XFER_DEFAULT_BUFFER, wait = 0;
+	struct in_addr addr;
+	uint16_t rport;
+	int c, send;
+
+	set_progname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:b:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_uint(optarg, 1, 65535, &port))
+				die(EXIT_USAGE, "bad port '%s' (expected 1..65535)",
+				    optarg);
+			break;
+		case 'b':
+			if (parse_size(optarg, &buf) || buf < 1 || buf > 1u << 30)
+				die(EXIT_USAGE, "bad buffer size '%s' (expected 1..1G)",
+				    optarg);
+			break;
+		case 'w':
+			if (parse_uint(optarg, 0, UINT32_MAX, &wait))
+				die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
+				    optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case ':':
+			die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
+		default:
+			die(EXIT_USAGE, "unknown option '%s' (see --help)",
+			    argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	send = argc > 0 && !strcmp(argv[0], "send");
+	if (!send && !(argc > 0 && !strcmp(argv[0], "recv"))) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc != (send ? 2 : 3))
+		die(EXIT_USAGE, send ? "usage: tcpcopy send FILE [options]" :
+			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
+	signal(SIGPIPE, SIG_IGN);
+	if (send)
+		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf);
+	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
+		return EXIT_USAGE;
+	return tcpcopy_recv(addr, rport, argv[2], (size_t)buf,
+			    (uint32_t)wait);
+}
