@@ -34,3 +34,14 @@ check_same() {
 }
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
+
+# wait_for_peer [SECONDS]: in the two-VM mode, wait until the other guest
+# ($SYNCDEV_PEER) answers ping (default 60 s); non-zero if it never does.
+wait_for_peer() {
+	n=${1:-60}
+	while [ "$n" -gt 0 ]; do
+		ping -c 1 -W 1 "$SYNCDEV_PEER" >/dev/null 2>&1 && return 0
+		n=$((n - 1))
+	done
+	return 1
+}

@@ -70,3 +70,14 @@ invalid:
 	errno = EINVAL;
 	return -1;
 }
+
+void stats_scale(struct stats *st, double k)
+{
+	st->mean *= k;
+	st->median *= k;
+	st->stddev *= k;
+	st->min *= k;
+	st->max *= k;
+	st->ci95_lo *= k;
+	st->ci95_hi *= k;
+}

@@ -25,6 +25,12 @@ struct stats {
  */
 int stats_compute(const double *samples, size_t n, struct stats *out);
 
+/*
+ * Multiply every figure by k > 0 (a change of unit: ns to us, or ns per op
+ * to ns per half round trip).  stddev and the interval scale with it.
+ */
+void stats_scale(struct stats *st, double k);
+
 /* Two-sided 95% Student's t quantile for the given degrees of freedom. */
 double stats_t95(size_t dof);
 

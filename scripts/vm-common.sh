@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# Sourced by the vm-* scripts: which kernel the guest boots, where the image
+# and logs live, and the helpers they share.  Run from the repository root.
+#
+#   VM_KVER       kernel version the guest boots (newest /boot/vmlinuz-*-amd64
+#                 whose headers are installed, so the module matches it)
+#   VM_KERNEL     its bzImage
+#   VM_INITRD     the base initramfs built by scripts/vm-build
+#   VM_LOGS       console logs, one per guest boot
+
+VM_DIR=build/vm
+VM_INITRD=$VM_DIR/initrd.img
+VM_LOGS=$VM_DIR/logs
+# Guest addresses on the two-VM link: link-local, so nothing is ever routed.
+VM_MASTER_IP=169.254.25.1
+VM_SLAVE_IP=169.254.25.2
+# Lines the guest's /init prints around the command and its kernel log.
+VM_MARK="syncdev-vm:"
+
+vm_die() {
+	echo "${0##*/}: $*" >&2
+	exit 1
+}
+
+vm_pick_kernel() {
+	local k ver
+	VM_KVER=""
+	for k in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
+		ver=${k#/boot/vmlinuz-}
+		[ -d "/lib/modules/$ver/build" ] && VM_KVER=$ver
+	done
+	[ -n "$VM_KVER" ] ||
+		vm_die "no /boot/vmlinuz-*-amd64 with headers in /lib/modules/*/build; run scripts/deps"
+	VM_KERNEL=/boot/vmlinuz-$VM_KVER
+	# Debian installs the bzImage mode 0600; QEMU only needs to read it.
+	[ -r "$VM_KERNEL" ] ||
+		vm_die "cannot read $VM_KERNEL (Debian makes it root-only: sudo chmod a+r $VM_KERNEL)"
+}
+
+# vm_log_problems LOG: print the kernel log lines of a guest console log
+# that show a kernel bug.  The kernel log is the dmesg dump the guest's
+# /init prints at the end, plus kernel lines that reached the console
+# during the run (they carry the printk timestamp), which is all there is
+# when the guest died before the dump.
+vm_log_problems() {
+	awk -v mark="$VM_MARK" '
+		index($0, mark " kernel log begins") == 1 { in_log = 1; next }
+		index($0, mark " kernel log ends") == 1 { in_log = 0; next }
+		in_log || /^\[ *[0-9]+\.[0-9]+\] / { print }
+	' "$1" | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|KASAN|Kernel panic|watchdog: .*(hard|soft) lockup|hung_task|INFO: task .* blocked' |
+		awk '!seen[$0]++' | head -n 20
+}
+
+# vm_exit_status LOG: the exit status the guest reported, or nothing.
+vm_exit_status() {
+	sed -n "s/^$VM_MARK exit status \([0-9]\{1,3\}\)\$/\1/p" "$1" | tail -n 1
+}
+
+# vm_current_test LOG: the last test the guest started (see guest/run-tests).
+vm_current_test() {
+	sed -n "s/^$VM_MARK test //p" "$1" | tail -n 1
+}
+
+# vm_free_udp_port: a UDP port on 127.0.0.1 nothing is bound to right now.
+vm_free_udp_port() {
+	local port
+	for _ in $(seq 50); do
+		port=$((20000 + RANDOM % 20000))
+		if ! ss -Hlun "sport = :$port" 2>/dev/null | grep -q .; then
+			echo "$port"
+			return 0
+		fi
+	done
+	vm_die "no free UDP port found on 127.0.0.1"
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# sweep, cache and syscalls with tiny sizes: well-formed CSV (one header,
+# the same number of fields on every row, the expected rows) and JSON.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+B=build
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+$B/tests/tools/gendata 256K 9 >"$T/data"
+quick="--time 0.002 --reps 3"
+
+# csv_ok NAME FILE COLUMNS ROWS: header + ROWS rows of COLUMNS fields.
+csv_ok() {
+	body=$(grep -v '^#' "$2")
+	got=$(echo "$body" | awk -F, -v n="$3" 'NF != n { bad++ } END { print NR, bad + 0 }')
+	if [ "$got" = "$(($4 + 1)) 0" ]; then pass "$1"; else fail "$1" "rows/bad rows '$got', want $(($4 + 1)) 0: $(head -3 "$2")"; fi
+}
+
+# json_ok NAME FILE ROWS: valid JSON with ROWS rows.
+json_ok() {
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == int(sys.argv[2]); assert all(len(r) == len(d["columns"]) for r in d["rows"])' "$2" "$3" 2>"$T/err"
+		then pass "$1"; else fail "$1" "$(tail -1 "$T/err")"; fi
+	else
+		# Structural check: one object with the four keys, balanced braces.
+		if grep -q '^{"title":.*"notes":{.*"columns":\[.*"rows":\[.*\]}$' "$2" &&
+		   [ "$(tr -cd '{' <"$2" | wc -c)" = "$(tr -cd '}' <"$2" | wc -c)" ]
+		then pass "$1"; else fail "$1" "not the report's JSON shape"; fi
+	fi
+}
+
+$B/osbench sweep $quick --max 64 --csv "$T/data" >"$T/s.csv" 2>"$T/s.err"
+check_exit "sweep --csv exits 0" 0 $B/osbench sweep $quick --max 2 --csv "$T/data"
+csv_ok "sweep csv: 7 rows of 7 fields (1..64 B)" "$T/s.csv" 7 7
+check_output "sweep csv header" "^block_bytes,run_bytes,rate_MiB/s,rate_min_MiB/s,rate_max_MiB/s,syscalls_1/s,time_s$" cat "$T/s.csv"
+check_output "sweep csv first row is 1 byte" "^1,[0-9]+," cat "$T/s.csv"
+check_output "sweep progress on stderr" "^sweep: 64 B: " cat "$T/s.err"
+$B/osbench sweep $quick --min 128K --max 512K --json "$T/data" >"$T/s.json" 2>/dev/null
+json_ok "sweep json: 3 rows (128K..512K)" "$T/s.json" 3
+check_output "sweep reads at most the file" '"block":524288,"run":262144,' cat "$T/s.json"
+$B/osbench sweep $quick --min 4K --max 8K --cold --fadvise --csv "$T/data" >"$T/c.csv" 2>/dev/null
+csv_ok "sweep --cold csv" "$T/c.csv" 7 2
+check_output "sweep --cold names its method" "^# cache drop: fadvise\(DONTNEED\)" cat "$T/c.csv"
+$B/osbench cache $quick --min 16K --max 32K --fadvise --csv "$T/data" >"$T/k.csv" 2>/dev/null
+csv_ok "cache csv: warm and cold side by side" "$T/k.csv" 9 2
+$B/osbench cache $quick --min 16K --max 16K --fadvise --json "$T/data" >"$T/k.json" 2>/dev/null
+json_ok "cache json" "$T/k.json" 1
+$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --csv >"$T/y.csv" 2>/dev/null
+csv_ok "syscalls csv: 5 calls" "$T/y.csv" 6 5
+check_output "syscalls rows" "^call,.*,read,.*write,.*lseek,.*open\+close,.*getpid," sh -c "grep -v '^#' '$T/y.csv' | tr '\n' ,"
+$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --json >"$T/y.json" 2>/dev/null
+json_ok "syscalls json" "$T/y.json" 5
+if [ -z "$(ls "$T" | grep osbench-syscalls)" ]; then pass "syscalls removes its scratch file"; else fail "syscalls removes its scratch file" "$(ls "$T")"; fi
+
+check_exit "sweep missing file" 1 $B/osbench sweep $quick "$T/nope"
+check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data"
+check_exit "sweep bad --time" 2 $B/osbench sweep --time 0 "$T/data"
+check_exit "sweep bad --plot name" 2 $B/osbench sweep --plot out.pdf "$T/data"
+check_exit "sweep --cold on the device" 2 $B/osbench sweep --cold --device
+if [ ! -e /dev/slave_device ]; then
+	check_output "run --device without the module says so" \
+		"cannot open /dev/slave_device \(is the module loaded\?\)" \
+		$B/run --device -r 4K 1
+fi
+check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 1
+check_exit "run --master bad address" 2 $B/run --device --master 1.2.3 -r 4K 1
+check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
+check_exit "sweep --help" 0 $B/osbench sweep --help
+check_exit "cache --help" 0 $B/osbench cache --help
+check_exit "syscalls --help" 0 $B/osbench syscalls --help
+check_exit "feed --help" 0 $B/osbench feed --help
+check_exit "bench-io --help" 0 $B/osbench bench-io --help
+check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"
+if command -v gnuplot >/dev/null 2>&1; then
+	$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data" >/dev/null 2>&1
+	check_output "sweep --plot draws an SVG" "<svg" head -c 2000 "$T/p.svg"
+else
+	check_output "sweep --plot without gnuplot says so" "gnuplot is not installed" \
+		$B/osbench sweep --plot "$T/p.svg" "$T/data"
+fi
+finish

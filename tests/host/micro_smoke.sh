@@ -1,0 +1,122 @@
+#!/bin/sh
+# Smoke test of the osbench micro-benchmarks: every experiment runs with
+# tiny sizes (--smoke) and its output is well formed: CSV rows have as many
+# fields as the header, JSON parses, the figures are positive and finite.
+# It asserts no timing: only shape, signs and exit codes.
+. tests/lib.sh
+
+OSB=build/osbench
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/micro_smoke.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+EXPS="machine overhead call syscall spawn ctxsw memlat membw pagefault fileaccess"
+
+have_py=0
+command -v python3 >/dev/null 2>&1 && have_py=1
+
+# csv_ok FILE: every data row has the header's field count; the summary
+# columns (n, mean, median, min, max) hold positive finite numbers.  A
+# cell may be empty only where the experiment flags the figure as not
+# trustworthy, which these tiny runs allow for pagefault's major faults
+# (tmpfs scratch dirs) only, passed as $2.
+csv_ok() {
+	if [ $have_py = 1 ]; then
+		python3 - "$1" "${2:-}" <<'PY'
+import csv, math, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+hdr, data = rows[0], rows[1:]
+if not data:
+    sys.exit("no data rows")
+for r in data:
+    if len(r) != len(hdr):
+        sys.exit("row has %d fields, header %d: %s" % (len(r), len(hdr), r))
+for col in ("n", "mean", "median", "min", "max"):
+    if col not in hdr:
+        continue
+    i = hdr.index(col)
+    for r in data:
+        if r[i] == "" and sys.argv[2] and sys.argv[2] in ",".join(r):
+            continue
+        v = float(r[i])
+        if not (math.isfinite(v) and v > 0):
+            sys.exit("%s not positive and finite in %s" % (col, r))
+PY
+	else
+		# Without python: field counts outside quoted strings only.
+		grep -v '^#' "$1" | sed 's/"[^"]*"/q/g' |
+			awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }'
+	fi
+}
+
+for e in $EXPS; do
+	check_exit "$e --help" 0 $OSB $e --help
+	check_output "$e --help says usage" "^usage: osbench $e" $OSB $e --help
+	if $OSB $e --smoke --csv --dir "$tmp" >"$tmp/$e.csv" 2>"$tmp/$e.err"; then
+		pass "$e --smoke --csv runs"
+	else
+		fail "$e --smoke --csv runs" "exit $?: $(tail -n 3 "$tmp/$e.err")"
+		continue
+	fi
+	if out=$(csv_ok "$tmp/$e.csv" "major" 2>&1); then
+		pass "$e csv well formed, figures positive"
+	else
+		fail "$e csv well formed, figures positive" "$out"
+	fi
+	if [ $have_py = 1 ]; then
+		$OSB $e --smoke --json --dir "$tmp" >"$tmp/$e.json" 2>/dev/null
+		check "$e json parses" python3 -m json.tool "$tmp/$e.json"
+	fi
+done
+
+# The interface the I/O benchmarks rely on.
+$OSB membw --op read --threads all --csv --smoke >"$tmp/bw.csv" 2>/dev/null
+ncpu=$(nproc 2>/dev/null || echo 1)
+hdr=$(grep -v '^#' "$tmp/bw.csv" | head -n 1)
+row=$(grep -v '^#' "$tmp/bw.csv" | sed -n 2p)
+case ",$hdr," in
+*,median,*) pass "membw csv has a median column" ;;
+*) fail "membw csv has a median column" "header: $hdr" ;;
+esac
+case "$row" in
+"read,$ncpu,"*) pass "membw --op read --threads all: one read row, $ncpu threads" ;;
+*) fail "membw --op read --threads all: one read row, $ncpu threads" "row: $row" ;;
+esac
+check_exit "membw one row only" 0 test "$(grep -v '^#' "$tmp/bw.csv" | wc -l)" -eq 2
+
+# Argument errors: usage exit code and a message naming the problem.
+check_exit "membw bad --op" 2 $OSB membw --op sideways
+check_output "membw bad --op message" "--op: 'sideways'" $OSB membw --op sideways
+check_exit "membw bad --threads" 2 $OSB membw --threads 0
+check_exit "memlat bad --max" 2 $OSB memlat --max lots
+check_exit "memlat --max below --min" 2 $OSB memlat --min 1M --max 64K
+check_exit "call extra argument" 2 $OSB call surplus
+check_exit "reps must be positive" 2 $OSB overhead --reps 0
+check_exit "fileaccess not a directory" 2 $OSB fileaccess --smoke "$tmp/none"
+check_output "fileaccess names the directory" "$tmp/none: not a directory" \
+	$OSB fileaccess --smoke "$tmp/none"
+check_exit "spawn missing program" 1 $OSB spawn --smoke --exec "$tmp/none"
+
+# Two directories side by side, and the plot data beside the picture.
+mkdir "$tmp/b"
+$OSB fileaccess --smoke --csv --max-chunk 4K --plot "$tmp/fa.svg" \
+	"$tmp" "$tmp/b" >"$tmp/fa.csv" 2>/dev/null
+check_exit "fileaccess: 3 ops x 4 chunks (64 B-4 KiB) x 2 dirs" 0 \
+	test "$(grep -v '^#' "$tmp/fa.csv" | sed 1d | wc -l)" -eq 24
+check "fileaccess plot data written" test -s "$tmp/fa.svg.dat"
+
+# memlat notes the detected levels and what sysfs says.
+$OSB memlat --smoke --csv >"$tmp/lat.csv" 2>/dev/null
+check_output "memlat reports the latency beyond the caches" \
+	"^# beyond_caches: [0-9.e+]+ ns" cat "$tmp/lat.csv"
+
+if [ $have_py = 1 ]; then
+	$OSB all --smoke --json --dir "$tmp" >"$tmp/all.json" 2>/dev/null
+	check "all --json is one JSON array of 10 documents" python3 -c \
+		"import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==10, len(d)" \
+		"$tmp/all.json"
+fi
+check_exit "report --smoke" 0 $OSB report --smoke --dir "$tmp" --out "$tmp/rep"
+check_output "report has the summary table" "^\| Parameter \| Estimated \| Actual" \
+	cat "$tmp/rep/report.md"
+check_output "report quotes the machine description" "^cpu_model " \
+	cat "$tmp/rep/report.md"
+finish

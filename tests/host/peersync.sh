@@ -1,0 +1,31 @@
+#!/bin/sh
+# peersync, the two-VM harness's barrier, on loopback.
+. tests/lib.sh
+ps=build/tests/tools/peersync
+# Other test runs may share this machine's loopback: a port of our own.
+port=$((30000 + $$ % 20000))
+
+# both TAG_LISTEN TAG_CONNECT: run both sides; prints "listen_rc connect_rc".
+both() {
+	$ps --port $port --timeout 10 --listen "$1" >/dev/null 2>&1 &
+	pid=$!
+	$ps --port $port --timeout 10 "$2" 127.0.0.1 >/dev/null 2>&1
+	c=$?
+	wait $pid
+	echo "$? $c"
+}
+
+check_output "peersync --help" '^usage: peersync' $ps --help
+check_exit "peersync without a tag is a usage error" 2 $ps --listen
+check_exit "peersync with a bad address is a usage error" 2 $ps --timeout 1 t 127.0.0.300
+r=$(both "start a" "start a")
+[ "$r" = "0 0" ] && pass "peersync: same tag meets" || fail "peersync: same tag meets" "exit codes $r, want 0 0"
+r=$(both "end a" "start b")
+[ "$r" = "3 3" ] && pass "peersync: different tags fail on both sides" || fail "peersync: different tags fail on both sides" "exit codes $r, want 3 3"
+# The connecting side waits for a listener that starts late.
+( sleep 1; $ps --port $port --timeout 10 --listen late >/dev/null 2>&1 ) &
+check_exit "peersync: connecting side waits for a late listener" 0 $ps --port $port --timeout 10 late 127.0.0.1
+wait
+check_exit "peersync: no listener gives up after the timeout" 1 $ps --port $port --timeout 1 x 127.0.0.1
+check_exit "peersync: no connection gives up after the timeout" 1 $ps --port $port --timeout 1 --listen x
+finish

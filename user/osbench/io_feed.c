@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench feed: the master side of the device mode.  Accept one slave on
+ * /dev/master_device and stream the pattern (pattern.h) to it, so that
+ * whatever prefix the slave reads has a known XOR value.
+ */
+#include "io.h"
+#include "pattern.h"
+#include "syncdev.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: osbench feed [--count BYTES] [--block BYTES]\n\n"
+		"Wait for a slave to connect to %s, then write the\n"
+		"pattern of docs/io.md to it in --block sized writes (default 1M)\n"
+		"until --count bytes are sent, or without --count until the slave\n"
+		"closes.  Prints the bytes sent and their XOR value on stderr.\n",
+		SYNCDEV_MASTER_PATH);
+}
+
+/* The errors a write gets once the slave has gone away. */
+static bool peer_gone(int err)
+{
+	return err == EPIPE || err == ECONNRESET || err == ENOTCONN ||
+	       err == ESHUTDOWN;
+}
+
+int io_feed_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "block", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t count = UINT64_MAX, sent = 0;
+	size_t block = 1u << 20, n;
+	unsigned char *buf;
+	int c, fd;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_size(optarg, &count))
+				die(EXIT_USAGE, "bad --count '%s'", optarg);
+			break;
+		case 'b':
+			block = io_parse_block("--block", optarg);
+			break;
+		default:
+			io_usage_exit(usage, c);
+		}
+	}
+	if (optind != argc)
+		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	buf = malloc(block);
+	if (!buf)
+		die(EXIT_FAIL, "cannot allocate a %zu-byte block", block);
+	/* A slave that closes must end the loop, not the process. */
+	signal(SIGPIPE, SIG_IGN);
+
+	fd = open(SYNCDEV_MASTER_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot open %s (is the module loaded?)",
+			  SYNCDEV_MASTER_PATH);
+	if (ioctl(fd, SYNCDEV_IOC_ACCEPT))
+		die_errno("accept on %s", SYNCDEV_MASTER_PATH);
+	while (sent < count) {
+		n = count - sent < block ? (size_t)(count - sent) : block;
+		pattern_fill(buf, n, sent);
+		if (write_full(fd, buf, n) < 0) {
+			if (peer_gone(errno))
+				break;
+			die_errno("write to %s failed after %llu bytes",
+				  SYNCDEV_MASTER_PATH, (unsigned long long)sent);
+		}
+		sent += n;
+	}
+	close(fd);
+	free(buf);
+	msg("sent %llu bytes%s, XOR value %08x", (unsigned long long)sent,
+	    sent < count && count != UINT64_MAX ? " (the slave closed early)" :
+						  "",
+	    pattern_xor(sent));
+	return EXIT_OK;
+}

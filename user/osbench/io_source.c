@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Options and inputs shared by the I/O experiments. */
+#include "io.h"
+#include "plot.h"
+#include "syncdev.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int io_source_opt(struct io_source *s, int c, const char *arg)
+{
+	switch (c) {
+	case 'D':
+		s->path = NULL;
+		if (!s->master)
+			s->master = "127.0.0.1";
+		return 1;
+	case 'M':
+		s->master = arg;
+		return 1;
+	}
+	return 0;
+}
+
+void io_source_operand(struct io_source *s, int nargs, char **args)
+{
+	if (s->master && !s->path) {
+		if (nargs != 0)
+			die(EXIT_USAGE, "--device reads %s; no file operand",
+			    SYNCDEV_SLAVE_PATH);
+		return;
+	}
+	if (nargs != 1)
+		die(EXIT_USAGE, "expected one file (or --device); see --help");
+	s->path = args[0];
+}
+
+/* "a.b.c.d[:port]" into a connect request. */
+static void parse_master(const char *spec, struct syncdev_connect *c)
+{
+	char host[64];
+	const char *colon = strchr(spec, ':');
+	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+	struct in_addr a;
+	uint64_t port = 0;
+
+	if (n >= sizeof(host))
+		die(EXIT_USAGE, "bad master address '%s'", spec);
+	memcpy(host, spec, n);
+	host[n] = '\0';
+	if (inet_pton(AF_INET, host, &a) != 1)
+		die(EXIT_USAGE, "bad master address '%s' (want a.b.c.d[:port])",
+		    spec);
+	if (colon && parse_uint(colon + 1, 1, 65535, &port))
+		die(EXIT_USAGE, "bad port in '%s'", spec);
+	memset(c, 0, sizeof(*c));
+	c->addr = a.s_addr;
+	c->port = (uint16_t)port;
+}
+
+int io_source_open(const struct io_source *s)
+{
+	struct syncdev_connect c;
+	int fd;
+
+	if (s->path) {
+		fd = open(s->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno("cannot open '%s'", s->path);
+		return fd;
+	}
+	parse_master(s->master, &c);
+	fd = open(SYNCDEV_SLAVE_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot open %s (is the module loaded?)",
+			  SYNCDEV_SLAVE_PATH);
+	if (ioctl(fd, SYNCDEV_IOC_CONNECT, &c))
+		die_errno("cannot connect %s to master %s", SYNCDEV_SLAVE_PATH,
+			  s->master);
+	return fd;
+}
+
+const char *io_source_name(const struct io_source *s)
+{
+	static char name[128];
+
+	if (s->path)
+		return s->path;
+	snprintf(name, sizeof(name), "%s (master %s)", SYNCDEV_SLAVE_PATH,
+		 s->master);
+	return name;
+}
+
+int io_output_opt(struct io_output *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'C':
+		o->fmt = REPORT_CSV;
+		return 1;
+	case 'J':
+		o->fmt = REPORT_JSON;
+		return 1;
+	case 'P':
+		/* Fail before the experiment, not after minutes of it. */
+		if (plot_check_path(arg))
+			exit(EXIT_USAGE);
+		o->plot = arg;
+		return 1;
+	}
+	return 0;
+}
+
+size_t io_parse_block(const char *what, const char *s)
+{
+	uint64_t v;
+
+	if (parse_size(s, &v))
+		die(EXIT_USAGE, "bad %s '%s': %s", what, s,
+		    errno == ERANGE ? "too large" :
+				      "not a size (e.g. 512, 4K, 1M)");
+	if (v < 1 || v > IO_MAX_BLOCK)
+		die(EXIT_USAGE, "bad %s '%s': must be 1 byte to 1 GiB", what, s);
+	return (size_t)v;
+}
+
+uint64_t io_parse_seconds(const char *what, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 3600)
+		die(EXIT_USAGE, "bad %s '%s': want seconds in (0, 3600]", what,
+		    s);
+	return (uint64_t)(v * 1e9);
+}
+
+unsigned int io_parse_reps(const char *s, unsigned int max)
+{
+	uint64_t v;
+
+	if (parse_uint(s, 1, max, &v))
+		die(EXIT_USAGE, "bad --reps '%s' (1..%u)", s, max);
+	return (unsigned int)v;
+}
+
+void io_usage_exit(void (*usage)(FILE *f), int c)
+{
+	usage(c == 'h' ? stdout : stderr);
+	exit(c == 'h' ? EXIT_OK : EXIT_USAGE);
+}

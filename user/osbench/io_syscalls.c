@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench syscalls: how many read, write, lseek, open+close and getpid
+ * calls this machine makes per second, one byte at a time (course step 5).
+ */
+#include "calibrate.h"
+#include "io.h"
+#include "pattern.h"
+#include "stats.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The scratch file: small enough to stay cached, big enough to stream. */
+#define SC_FILE_BYTES (1u << 20)
+
+struct sc {
+	int fd;
+	char path[4096];
+	uint64_t pos;		/* bytes since the last rewind */
+};
+
+typedef int (*sc_fn)(struct sc *s, uint64_t count);
+
+/* Keep the compiler from deleting or merging the empty loop. */
+#define BARRIER() __asm__ __volatile__("" ::: "memory")
+
+static int sc_null(struct sc *s, uint64_t count)
+{
+	uint64_t i;
+
+	(void)s;
+	for (i = 0; i < count; i++)
+		BARRIER();
+	return 0;
+}
+
+/* read/write: one byte per call; back to 0 at the end of the file. */
+static int sc_rw(struct sc *s, uint64_t count, bool wr)
+{
+	char b = 'x';
+	uint64_t i;
+
+	for (i = 0; i < count; i++) {
+		ssize_t n = wr ? write(s->fd, &b, 1) : read(s->fd, &b, 1);
+
+		if (n < 0)
+			return -1;
+		if (n == 0 || ++s->pos == SC_FILE_BYTES) {
+			if (lseek(s->fd, 0, SEEK_SET) < 0)
+				return -1;
+			s->pos = 0;
+		}
+	}
+	return 0;
+}
+
+static int sc_read(struct sc *s, uint64_t count)
+{
+	return sc_rw(s, count, false);
+}
+
+static int sc_write(struct sc *s, uint64_t count)
+{
+	return sc_rw(s, count, true);
+}
+
+static int sc_lseek(struct sc *s, uint64_t count)
+{
+	uint64_t i;
+
+	for (i = 0; i < count; i++)
+		if (lseek(s->fd, (off_t)(i & 1023), SEEK_SET) < 0)
+			return -1;
+	return 0;
+}
+
+static int sc_open(struct sc *s, uint64_t count)
+{
+	uint64_t i;
+
+	for (i = 0; i < count; i++) {
+		int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+/* The raw system call: glibc no longer caches getpid, but be explicit. */
+static int sc_getpid(struct sc *s, uint64_t count)
+{
+	uint64_t i;
+
+	(void)s;
+	for (i = 0; i < count; i++)
+		syscall(SYS_getpid);
+	return 0;
+}
+
+static const struct sc_call {
+	const char *name;
+	sc_fn fn;
+	bool bytes;		/* moves one byte per call */
+} calls[] = {
+	{ "read", sc_read, true },
+	{ "write", sc_write, true },
+	{ "lseek", sc_lseek, false },
+	{ "open+close", sc_open, false },
+	{ "getpid", sc_getpid, false },
+};
+
+struct sc_work {
+	struct sc *s;
+	sc_fn fn;
+};
+
+static int sc_calibrate_work(void *ctx, uint64_t count, uint64_t *done)
+{
+	struct sc_work *w = ctx;
+
+	*done = count;
+	return w->fn(w->s, count);
+}
+
+/* Median ns per call of fn over reps runs sized to target_ns. */
+static void sc_measure(struct sc *s, sc_fn fn, uint64_t target_ns,
+		       unsigned int reps, double loop_ns, struct stats *st)
+{
+	struct sc_work w = { s, fn };
+	struct calibrate cal = { .work = sc_calibrate_work, .ctx = &w,
+				 .lo_ns = target_ns, .hi_ns = UINT64_MAX };
+	struct calibrate_result res;
+	double *ns = calloc(reps, sizeof(double));
+	unsigned int i;
+	uint64_t t0;
+
+	if (!ns)
+		die(EXIT_FAIL, "out of memory");
+	if (calibrate(&cal, &res))
+		die_errno("system call failed");
+	for (i = 0; i < reps; i++) {
+		t0 = now_ns();
+		if (fn(s, res.count))
+			die_errno("system call failed");
+		ns[i] = (double)(now_ns() - t0) / (double)res.count - loop_ns;
+		if (ns[i] <= 0)
+			ns[i] = 1e-3;
+	}
+	stats_compute(ns, reps, st);
+	free(ns);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: osbench syscalls [--time S] [--reps N] [--dir DIR] [--csv|--json]\n\n"
+		"Calls per second of read and write (1 byte, on a %u KiB file in\n"
+		"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
+		"the raw getpid system call.  Each is sized to --time seconds\n"
+		"(default 0.2) by doubling, then timed --reps times (default 5);\n"
+		"the empty loop's cost is subtracted.\n",
+		SC_FILE_BYTES >> 10);
+}
+
+static void sc_setup(struct sc *s, const char *dir)
+{
+	unsigned char *buf = malloc(SC_FILE_BYTES);
+
+	snprintf(s->path, sizeof(s->path), "%s/osbench-syscalls.XXXXXX", dir);
+	s->fd = mkstemp(s->path);
+	if (s->fd < 0)
+		die_errno("cannot create a scratch file in '%s'", dir);
+	if (!buf)
+		die(EXIT_FAIL, "out of memory");
+	pattern_fill(buf, SC_FILE_BYTES, 0);
+	if (write_full(s->fd, buf, SC_FILE_BYTES) < 0 ||
+	    lseek(s->fd, 0, SEEK_SET) < 0) {
+		msg_errno("cannot fill '%s'", s->path);
+		unlink(s->path);
+		exit(EXIT_FAIL);
+	}
+	free(buf);
+}
+
+int io_syscalls_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "time", required_argument, NULL, 't' },
+		{ "reps", required_argument, NULL, 'n' },
+		{ "dir", required_argument, NULL, 'd' },
+		IO_OUTPUT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct io_output out = { 0 };
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	uint64_t target = 200000000;
+	unsigned int reps = 5;
+	struct sc s = { 0 };
+	struct stats loop, st;
+	struct report *r;
+	size_t i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (io_output_opt(&out, c, optarg))
+			continue;
+		switch (c) {
+		case 't':
+			target = io_parse_seconds("--time", optarg);
+			break;
+		case 'n':
+			reps = io_parse_reps(optarg, 1000);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		default:
+			io_usage_exit(usage, c);
+		}
+	}
+	if (optind != argc)
+		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (out.plot)
+		die(EXIT_USAGE, "syscalls has no curve to --plot");
+
+	sc_setup(&s, dir);
+	sc_measure(&s, sc_null, target, reps, 0, &loop);
+	r = report_new("syscalls", out.fmt, stdout);
+	report_column(r, "call", NULL);
+	report_column(r, "rate", "calls/s");
+	report_column(r, "rate_min", "calls/s");
+	report_column(r, "rate_max", "calls/s");
+	report_column(r, "cost", "ns");
+	report_column(r, "bytes", "MiB/s");
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		sc_measure(&s, calls[i].fn, target, reps, loop.median, &st);
+		msg("%s: %.0f calls/s", calls[i].name, 1e9 / st.median);
+		report_str(r, calls[i].name);
+		report_num(r, 1e9 / st.median);
+		report_num(r, 1e9 / st.max);
+		report_num(r, 1e9 / st.min);
+		report_num(r, st.median);
+		if (calls[i].bytes)
+			report_num(r, 1e9 / st.median / MIB);
+		else
+			report_none(r);
+	}
+	close(s.fd);
+	unlink(s.path);
+	report_note(r, "method",
+		    "each call sized to %.3g s by doubling (the warm-up), median of %u runs; empty loop (%.2f ns/iteration) subtracted",
+		    (double)target / 1e9, reps, loop.median);
+	report_note(r, "file", "read/write 1 byte per call on a %u KiB scratch file in %s (page cache, no fsync)",
+		    SC_FILE_BYTES >> 10, dir);
+	if (report_end(r))
+		die_errno("cannot write the report");
+	return EXIT_OK;
+}

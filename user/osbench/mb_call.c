@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench call: procedure call overhead for 0 to 7 integer arguments.
+ *
+ * The callees are noipa: GCC may neither inline them, clone them for
+ * constant arguments, nor use what it knows of their bodies at the call
+ * site, so every iteration is a real call and return with the arguments
+ * in registers (x86-64 passes the first six in registers and the seventh
+ * on the stack).  The first argument is the previous call's result, so the
+ * calls form a dependency chain and the figure is the latency of call,
+ * body and return, not how many independent calls the core overlaps.
+ * One empty loop iteration is subtracted.
+ */
+#include "micro.h"
+#include "timing.h"
+#include "util.h"
+
+#define CALLEE __attribute__((noipa))
+
+CALLEE static long f0(void) { return 1; }
+CALLEE static long f1(long a) { return a; }
+CALLEE static long f2(long a, long b) { return a + b; }
+CALLEE static long f3(long a, long b, long c) { return a + b + c; }
+CALLEE static long f4(long a, long b, long c, long d)
+{
+	return a + b + c + d;
+}
+CALLEE static long f5(long a, long b, long c, long d, long e)
+{
+	return a + b + c + d + e;
+}
+CALLEE static long f6(long a, long b, long c, long d, long e, long f)
+{
+	return a + b + c + d + e + f;
+}
+CALLEE static long f7(long a, long b, long c, long d, long e, long f,
+		      long g)
+{
+	return a + b + c + d + e + f + g;
+}
+
+static volatile long sink;
+
+/* One loop per arity: a switch inside the loop would be measured too. */
+#define CALL_LOOP(name, call)						\
+	static void name(void *arg, uint64_t n)				\
+	{								\
+		long acc = 0, i = 0;					\
+									\
+		(void)arg;						\
+		for (; n; n--, i++)					\
+			acc = call;					\
+		sink = acc;						\
+	}
+
+CALL_LOOP(loop0, acc + f0())
+CALL_LOOP(loop1, f1(acc))
+CALL_LOOP(loop2, f2(acc, i))
+CALL_LOOP(loop3, f3(acc, i, i))
+CALL_LOOP(loop4, f4(acc, i, i, i))
+CALL_LOOP(loop5, f5(acc, i, i, i, i))
+CALL_LOOP(loop6, f6(acc, i, i, i, i, i))
+CALL_LOOP(loop7, f7(acc, i, i, i, i, i, i))
+
+static const measure_fn loops[] = {
+	loop0, loop1, loop2, loop3, loop4, loop5, loop6, loop7,
+};
+
+static const char usage[] =
+	"usage: osbench call [options]\n\n"
+	"Cost of calling a function that the compiler cannot inline, with 0\n"
+	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
+	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n\n";
+
+int mb_call(int argc, char **argv)
+{
+	struct benchopt o;
+	struct measure m;
+	struct measure_result res;
+	struct report *r;
+	double base = 0;
+	unsigned i;
+	int rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	if (argc > 1)
+		return mb_bad_arg(argv[1]);
+	benchopt_measure(&o, &m);
+	m.overhead_ns = measure_loop_overhead(&m);
+
+	r = mb_report_new("call", &o, &m);
+	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
+		    m.overhead_ns);
+	report_note(r, "abi", "x86-64 SysV: arguments 1-6 in registers, "
+		    "the 7th on the stack");
+	report_column(r, "args", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "cycles", NULL);
+	report_column(r, "extra_vs_0", NULL);
+	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		char key[16];
+
+		if (measure_run(&m, loops[i], NULL, &res))
+			die_errno("measure");
+		report_num(r, i);
+		measure_cells(r, &res.st, res.trusted);
+		report_str(r, "ns");
+		if (!res.trusted) {
+			report_none(r);
+			report_none(r);
+		} else {
+			report_num(r, res.st.median * tsc_ghz());
+			if (i == 0)
+				base = res.st.median;
+			report_num(r, res.st.median - base);
+			snprintf(key, sizeof(key), "call%u", i);
+			mb_summary(key, res.st.median, "ns");
+		}
+		measure_free(&res);
+	}
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}

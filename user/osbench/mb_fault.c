@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench pagefault: page fault service time, per fault.
+ *
+ *  - minor: the first write to each page of a fresh anonymous mapping;
+ *    the kernel allocates and zeroes a page, no I/O.  Huge pages are
+ *    turned off for the mapping so that every 4 KiB page faults.
+ *  - major: the first read of each page of a file mapping whose pages
+ *    were dropped from the page cache (fsync, then POSIX_FADV_DONTNEED);
+ *    MADV_RANDOM turns read-ahead off so each fault reads one page from
+ *    the device.  The seed of this project measured minor faults when it
+ *    meant major ones; here getrusage() counts the faults of each kind
+ *    and a sample whose faults were not major is not reported as such.
+ */
+#include "micro.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+static void faults(long *minor, long *major)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*minor = ru.ru_minflt;
+	*major = ru.ru_majflt;
+}
+
+/* Touch every page of [p, p + len): write (anonymous) or read (file). */
+static void touch(volatile char *p, size_t len, size_t page, int write)
+{
+	size_t off;
+	char sum = 0;
+
+	for (off = 0; off < len; off += page) {
+		if (write)
+			p[off] = 1;
+		else
+			sum += p[off];
+	}
+	(void)sum;
+}
+
+struct sample {
+	double ns_per_fault;
+	double counted;		/* faults of the wanted kind per page */
+};
+
+static struct sample minor_once(size_t len, size_t page)
+{
+	struct sample s;
+	long mi0, ma0, mi1, ma1;
+	uint64_t t0;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die_errno("mmap %zu bytes", len);
+	madvise(p, len, MADV_NOHUGEPAGE);
+	faults(&mi0, &ma0);
+	t0 = now_ns();
+	touch(p, len, page, 1);
+	s.ns_per_fault = (double)(now_ns() - t0) / (double)(len / page);
+	faults(&mi1, &ma1);
+	s.counted = (double)(mi1 - mi0) / (double)(len / page);
+	munmap(p, len);
+	return s;
+}
+
+static struct sample major_once(int fd, size_t len, size_t page)
+{
+	struct sample s;
+	long mi0, ma0, mi1, ma1;
+	uint64_t t0;
+	char *p;
+
+	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+		die_errno("posix_fadvise");
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die_errno("mmap file");
+	madvise(p, len, MADV_RANDOM);
+	faults(&mi0, &ma0);
+	t0 = now_ns();
+	touch(p, len, page, 0);
+	s.ns_per_fault = (double)(now_ns() - t0) / (double)(len / page);
+	faults(&mi1, &ma1);
+	s.counted = (double)(ma1 - ma0) / (double)(len / page);
+	munmap(p, len);
+	return s;
+}
+
+/* A file of len bytes on disk, not in the page cache; returns its fd. */
+static int make_file(const char *path, size_t len)
+{
+	char buf[65536];
+	size_t done;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		die_errno("create %s", path);
+	unlink(path);		/* gone when we exit, however we exit */
+	memset(buf, 0x5a, sizeof(buf));
+	for (done = 0; done < len; done += sizeof(buf))
+		if (write_full(fd, buf, sizeof(buf)) < 0)
+			die_errno("write %s", path);
+	if (fsync(fd))
+		die_errno("fsync %s", path);
+	return fd;
+}
+
+static const char usage[] =
+	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
+	"Page fault service time per fault: minor faults (first write to\n"
+	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
+	"read of each page of a file of --file-size bytes in --dir, dropped\n"
+	"from the page cache first).  faults_per_page counts the faults of\n"
+	"that kind getrusage() saw, per page touched (1 when as intended).\n\n";
+
+static void row(struct report *r, const char *name, double *ns,
+		double *counted, unsigned n, const char *key)
+{
+	struct stats st, cs;
+	int ok;
+
+	stats_compute(ns, n, &st);
+	stats_compute(counted, n, &cs);
+	/* Mostly served from memory: not a major fault service time. */
+	ok = cs.median >= 0.5;
+	stats_scale(&st, 1e-3);
+	report_str(r, name);
+	measure_cells(r, &st, ok);
+	report_str(r, "us");
+	report_num(r, cs.median);
+	if (ok)
+		mb_summary(key, st.median, "us");
+}
+
+int mb_pagefault(int argc, char **argv)
+{
+	struct benchopt o;
+	struct measure m;
+	struct report *r;
+	struct statfs sfs;
+	uint64_t size = 0, fsize = 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	double *ns, *cnt;
+	char path[4096];
+	unsigned i;
+	int fd, rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	for (i = 1; i < (unsigned)argc; i++) {
+		uint64_t *dst = !strcmp(argv[i], "--size") ? &size :
+				!strcmp(argv[i], "--file-size") ? &fsize : NULL;
+
+		if (!dst || i + 1 >= (unsigned)argc)
+			return mb_bad_arg(argv[i]);
+		if (parse_size(argv[++i], dst) || *dst < page)
+			die(EXIT_USAGE, "bad size '%s'", argv[i]);
+	}
+	if (!size)
+		size = benchopt_pick(&o, 256ull << 20, 64ull << 20, 1ull << 20);
+	if (!fsize)
+		fsize = benchopt_pick(&o, 32ull << 20, 4ull << 20, 256ull << 10);
+	size -= size % page;
+	fsize -= fsize % 65536;
+	if (!fsize)
+		fsize = 65536;
+	benchopt_measure(&o, &m);
+	ns = calloc(m.samples, sizeof(*ns));
+	cnt = calloc(m.samples, sizeof(*cnt));
+	if (!ns || !cnt)
+		die(EXIT_FAIL, "out of memory");
+
+	r = mb_report_new("pagefault", &o, NULL);
+	report_note(r, "method", "%u samples after %u warm-up, each "
+		    "touching every page once", m.samples, m.warmup);
+	report_note(r, "anonymous", "%llu MiB, MADV_NOHUGEPAGE, %zu-byte "
+		    "pages", (unsigned long long)size >> 20, page);
+	report_column(r, "test", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "faults_per_page", NULL);
+
+	mb_progress(&o, "minor faults");
+	for (i = 0; i < m.warmup; i++)
+		minor_once(size, page);
+	for (i = 0; i < m.samples; i++) {
+		struct sample s = minor_once(size, page);
+
+		ns[i] = s.ns_per_fault;
+		cnt[i] = s.counted;
+	}
+	row(r, "minor (anonymous first write)", ns, cnt, m.samples,
+	    "fault_minor");
+
+	mb_progress(&o, "major faults");
+	snprintf(path, sizeof(path), "%s/osbench-fault.%d", o.dir,
+		 (int)getpid());
+	fd = make_file(path, fsize);
+	for (i = 0; i < m.samples; i++) {
+		struct sample s = major_once(fd, fsize, page);
+
+		ns[i] = s.ns_per_fault;
+		cnt[i] = s.counted;
+	}
+	row(r, "major (file, not cached)", ns, cnt, m.samples, "fault_major");
+	if (fstatfs(fd, &sfs))
+		sfs.f_type = 0;
+	report_note(r, "file", "%llu KiB in %s (file system magic 0x%lx), "
+		    "POSIX_FADV_DONTNEED before each sample, MADV_RANDOM",
+		    (unsigned long long)fsize >> 10, o.dir,
+		    (unsigned long)sfs.f_type);
+	if (cnt[0] < 0.5)
+		report_note(r, "major", "not measured: the pages stayed in "
+			    "memory (tmpfs, or a file system that ignores "
+			    "POSIX_FADV_DONTNEED); use --dir on a disk");
+	close(fd);
+	free(ns);
+	free(cnt);
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench machine: the machine description of a measurement report
+ * (processor, cycle time, caches, memory, disks, operating system), from
+ * cpuid, sysfs, /proc and uname.  Figures the OS does not expose to an
+ * unprivileged process (memory bus speed, disk RPM) are not guessed.
+ */
+#include "micro.h"
+#include "sysinfo.h"
+#include "timing.h"
+#include "util.h"
+
+#include <stdarg.h>
+
+static void item(struct report *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void item(struct report *r, const char *key, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	report_str(r, key);
+	report_str(r, buf[0] ? buf : "unknown");
+}
+
+static const char usage[] =
+	"usage: osbench machine [--csv|--json]\n\n"
+	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
+	"disks, kernel and distribution.\n\n";
+
+int mb_machine(int argc, char **argv)
+{
+	struct benchopt o;
+	struct report *r;
+	struct cache_info c[16];
+	struct disk_info d;
+	char buf[256];
+	double mhz = sysinfo_cpu_mhz(), tsc = tsc_ghz();
+	double tsc_cpuid = sysinfo_tsc_hz_cpuid();
+	int i, n, rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	if (argc > 1)
+		return mb_bad_arg(argv[1]);
+	r = report_new("machine", o.fmt, mb_out());
+	report_column(r, "item", NULL);
+	report_column(r, "value", NULL);
+	sysinfo_cpu_model(buf, sizeof(buf));
+	item(r, "cpu_model", "%s", buf);
+	sysinfo_cpu_vendor(buf, sizeof(buf));
+	item(r, "cpu_vendor", "%s", buf);
+	item(r, "cpus", "%d online", sysinfo_cpus());
+	item(r, "tsc_frequency", "%.4g GHz measured%s", tsc,
+	     tsc_cpuid > 0 ? "" : " (cpuid does not state it)");
+	if (tsc_cpuid > 0)
+		item(r, "tsc_frequency_cpuid", "%.4g GHz", tsc_cpuid / 1e9);
+	item(r, "cycle_time", "%.3g ns (at the TSC frequency)", 1 / tsc);
+	if (mhz > 0)
+		item(r, "cpu_max_mhz", "%.0f MHz", mhz);
+	sysinfo_hypervisor(buf, sizeof(buf));
+	item(r, "hypervisor", "%s", buf[0] ? buf : "none (bare metal)");
+	n = sysinfo_caches(c, 16);
+	for (i = 0; i < n; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "L%d_%s", c[i].level,
+			 c[i].type[0] == 'D' ? "data" :
+			 c[i].type[0] == 'I' ? "instruction" : "unified");
+		item(r, key, "%llu bytes, %u-byte lines, %u-way, CPUs %s",
+		     (unsigned long long)c[i].size, c[i].line, c[i].ways,
+		     c[i].shared);
+	}
+	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
+	item(r, "memory_bus", "not visible without root (dmidecode -t 17)");
+	for (i = 0; sysinfo_disk(i, &d) == 0; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "disk_%s", d.name);
+		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
+		     (unsigned long long)d.size,
+		     d.rotational == 1 ? "rotational" :
+		     d.rotational == 0 ? "non-rotational" : "rotation unknown",
+		     d.model[0] ? d.model : "unknown",
+		     d.scheduler[0] ? d.scheduler : "none");
+	}
+	sysinfo_kernel(buf, sizeof(buf));
+	item(r, "kernel", "%s", buf);
+	sysinfo_os(buf, sizeof(buf));
+	item(r, "os", "%s", buf);
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench membw: memory bandwidth for read, write and copy, with one
+ * thread and with every CPU.
+ *
+ * The buffer is at least four times the last-level cache, so each pass
+ * streams from memory, not from a cache.  Each thread owns one contiguous
+ * slice; all start a pass together (a barrier) and the pass ends when the
+ * last one finishes, so the figure is what the threads achieve together.
+ *
+ *  - read sums 64-bit words into four accumulators (vectorisable, no
+ *    dependency chain) and stores the sum where the compiler must assume
+ *    someone reads it;
+ *  - write stores a value that changes every pass, and an empty asm that
+ *    "reads" the buffer keeps the stores from being dropped;
+ *  - copy is memcpy between two buffers, counted as bytes read plus bytes
+ *    written, as STREAM counts it.
+ */
+#include "cpu.h"
+#include "micro.h"
+#include "sysinfo.h"
+#include "timing.h"
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum op { OP_READ, OP_WRITE, OP_COPY, OP_ALL };
+static const char *const op_names[] = { "read", "write", "copy" };
+
+struct pool;
+
+struct worker {
+	struct pool *pool;
+	pthread_t thread;
+	uint64_t *src, *dst;	/* this worker's slices */
+	size_t words;
+};
+
+struct pool {
+	pthread_barrier_t start, done;
+	struct worker *w;
+	int nthreads;
+	enum op op;
+	uint64_t passes;
+	uint64_t stamp;
+	int quit;
+};
+
+static volatile uint64_t sink;
+
+static void pass(struct worker *w, enum op op, uint64_t stamp)
+{
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+	uint64_t *p = w->src;
+	size_t i;
+
+	switch (op) {
+	case OP_READ:
+		for (i = 0; i + 4 <= w->words; i += 4) {
+			a0 += p[i];
+			a1 += p[i + 1];
+			a2 += p[i + 2];
+			a3 += p[i + 3];
+		}
+		sink = a0 + a1 + a2 + a3;
+		break;
+	case OP_WRITE:
+		for (i = 0; i < w->words; i++)
+			p[i] = stamp;
+		keep(p);
+		break;
+	default:
+		memcpy(w->dst, w->src, w->words * sizeof(*p));
+		keep(w->dst);
+		break;
+	}
+}
+
+static void run_passes(struct worker *w)
+{
+	struct pool *pl = w->pool;
+	uint64_t k;
+
+	for (k = 0; k < pl->passes; k++)
+		pass(w, pl->op, pl->stamp + k);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *pl = w->pool;
+
+	cpu_pin(cpu_nth((int)(w - pl->w)), NULL, 0);
+	for (;;) {
+		pthread_barrier_wait(&pl->start);
+		if (pl->quit)
+			return NULL;
+		run_passes(w);
+		pthread_barrier_wait(&pl->done);
+	}
+}
+
+/* measure_fn: every thread does n passes over its slice. */
+static void pool_run(void *arg, uint64_t n)
+{
+	struct pool *pl = arg;
+
+	pl->passes = n;
+	pl->stamp += n;
+	pthread_barrier_wait(&pl->start);
+	run_passes(&pl->w[0]);
+	pthread_barrier_wait(&pl->done);
+}
+
+static void pool_start(struct pool *pl, int nthreads, uint64_t *a,
+		       uint64_t *b, size_t words)
+{
+	size_t per = words / (size_t)nthreads / 8 * 8;
+	int i, err;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->nthreads = nthreads;
+	pl->w = calloc((size_t)nthreads, sizeof(*pl->w));
+	if (!pl->w)
+		die(EXIT_FAIL, "out of memory");
+	pthread_barrier_init(&pl->start, NULL, (unsigned)nthreads);
+	pthread_barrier_init(&pl->done, NULL, (unsigned)nthreads);
+	for (i = 0; i < nthreads; i++) {
+		pl->w[i].pool = pl;
+		pl->w[i].src = a + (size_t)i * per;
+		pl->w[i].dst = b + (size_t)i * per;
+		pl->w[i].words = per;
+	}
+	cpu_pin(cpu_nth(0), NULL, 0);
+	for (i = 1; i < nthreads; i++) {
+		err = pthread_create(&pl->w[i].thread, NULL, worker_main,
+				     &pl->w[i]);
+		if (err) {
+			errno = err;
+			die_errno("pthread_create");
+		}
+	}
+}
+
+static void pool_stop(struct pool *pl)
+{
+	int i;
+
+	pl->quit = 1;
+	pthread_barrier_wait(&pl->start);
+	for (i = 1; i < pl->nthreads; i++)
+		pthread_join(pl->w[i].thread, NULL);
+	pthread_barrier_destroy(&pl->start);
+	pthread_barrier_destroy(&pl->done);
+	free(pl->w);
+	cpu_unpin();
+}
+
+static uint64_t *alloc_buffer(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die_errno("mmap %zu bytes", bytes);
+	madvise(p, bytes, MADV_HUGEPAGE);
+	/* Fault every page in now, not during the first sample. */
+	memset(p, 1, bytes);
+	return p;
+}
+
+static const char usage[] =
+	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
+	"                     [--size SIZE] [options]\n\n"
+	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
+	"last-level cache, at least 256M; copy uses two), with N threads\n"
+	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
+	"its own slice.  Copy counts bytes read plus bytes written.\n\n";
+
+static int parse_op(const char *s, enum op *op)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, op_names[i])) {
+			*op = (enum op)i;
+			return 0;
+		}
+	if (!strcmp(s, "all")) {
+		*op = OP_ALL;
+		return 0;
+	}
+	return -1;
+}
+
+int mb_membw(int argc, char **argv)
+{
+	struct benchopt o;
+	struct measure m;
+	struct measure_result res;
+	struct report *r;
+	struct pool pl;
+	enum op op = OP_ALL, k;
+	uint64_t size = 0, threads = 0, llc = sysinfo_cache_size(0);
+	uint64_t *a, *b;
+	int counts[2], ncounts, c, i, rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	for (i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(argv[i], "--op") && v) {
+			if (parse_op(v, &op))
+				die(EXIT_USAGE, "--op: '%s' is not read, write, "
+				    "copy or all", v);
+		} else if (!strcmp(argv[i], "--threads") && v) {
+			if (!strcmp(v, "all"))
+				threads = (uint64_t)cpu_count();
+			else if (parse_uint(v, 1, 1024, &threads))
+				die(EXIT_USAGE, "--threads: '%s' is not a count "
+				    "in 1..1024 or all", v);
+		} else if (!strcmp(argv[i], "--size") && v) {
+			if (parse_size(v, &size) || size < 4096)
+				die(EXIT_USAGE, "--size: bad size '%s'", v);
+		} else {
+			return mb_bad_arg(argv[i]);
+		}
+		i++;
+	}
+	if (!size) {
+		uint64_t ram = sysinfo_ram();
+
+		size = 4 * llc < 256ull << 20 ? 256ull << 20 : 4 * llc;
+		if (ram && size > ram / 8)
+			size = ram / 8;
+		size = benchopt_pick(&o, size, 256ull << 20, 4ull << 20);
+	}
+	ncounts = 0;
+	if (threads) {
+		counts[ncounts++] = (int)threads;
+	} else {
+		counts[ncounts++] = 1;
+		if (cpu_count() > 1)
+			counts[ncounts++] = cpu_count();
+	}
+
+	a = alloc_buffer(size);
+	b = alloc_buffer(size);
+	benchopt_measure(&o, &m);
+	r = mb_report_new("membw", &o, &m);
+	report_note(r, "buffer", "%llu MiB per buffer; last-level cache "
+		    "%llu KiB (sysfs)%s", (unsigned long long)size >> 20,
+		    (unsigned long long)llc >> 10,
+		    size < 4 * llc ? "; smaller than 4x LLC" : "");
+	report_note(r, "copy", "memcpy, bytes read + bytes written");
+	report_column(r, "op", NULL);
+	report_column(r, "threads", NULL);
+	report_column(r, "bytes", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	for (c = 0; c < ncounts; c++) {
+		pool_start(&pl, counts[c], a, b, size / sizeof(*a));
+		for (k = OP_READ; k <= OP_COPY; k++) {
+			double bytes = (double)(size / sizeof(*a) /
+						(size_t)counts[c] / 8 * 8) *
+				       sizeof(*a) * (double)counts[c];
+			char key[32];
+
+			if (op != OP_ALL && op != k)
+				continue;
+			if (k == OP_COPY)
+				bytes *= 2;
+			mb_progress(&o, "%s, %d thread(s)", op_names[k],
+				    counts[c]);
+			pl.op = k;
+			if (measure_run(&m, pool_run, &pl, &res))
+				die_errno("measure");
+			/* ns per pass to MiB/s, sample by sample. */
+			for (i = 0; i < (int)m.samples; i++)
+				res.ns[i] = bytes / res.ns[i] * 1e9 /
+					    (1 << 20);
+			stats_compute(res.ns, m.samples, &res.st);
+			report_str(r, op_names[k]);
+			report_num(r, counts[c]);
+			report_num(r, bytes);
+			measure_cells(r, &res.st, 1);
+			report_str(r, "MiB/s");
+			snprintf(key, sizeof(key), "bw_%s_%s", op_names[k],
+				 c ? "all" : "1");
+			mb_summary(key, res.st.median, "MiB/s");
+			measure_free(&res);
+		}
+		pool_stop(&pl);
+	}
+	munmap(a, size);
+	munmap(b, size);
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}

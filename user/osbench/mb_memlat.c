@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench memlat: memory latency against working-set size, and the cache
+ * levels found in that curve.
+ *
+ * Each working set is a ring of pointers, one per 64-byte cache line, in
+ * a random cyclic order (Sattolo's shuffle): every load's address comes
+ * from the previous load, so loads cannot overlap, and the order defeats
+ * the hardware prefetchers that a stride would train.  The time per load
+ * is the load-to-use latency of wherever the working set fits.  The loop
+ * counter runs in parallel with the chain of loads, so no loop overhead
+ * is subtracted.  The buffer asks for transparent huge pages so the curve
+ * shows caches more than TLB misses (noted in the output).
+ */
+#include "cachedetect.h"
+#include "micro.h"
+#include "sysinfo.h"
+#include "timing.h"
+#include "util.h"
+#include "xyplot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define LINE 64
+
+struct ring {
+	char *buf;
+	uint32_t *order;	/* scratch: the permutation of lines */
+	void **start;
+};
+
+/* Link the first `size` bytes of buf into one random cycle of lines. */
+static void ring_build(struct ring *r, size_t size, uint64_t *seed)
+{
+	size_t lines = size / LINE, i, j;
+	uint32_t t;
+
+	for (i = 0; i < lines; i++)
+		r->order[i] = (uint32_t)i;
+	/* Sattolo: j < i, never i itself, gives a single cycle. */
+	for (i = lines - 1; i > 0; i--) {
+		*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		j = (size_t)((*seed >> 33) % i);
+		t = r->order[i];
+		r->order[i] = r->order[j];
+		r->order[j] = t;
+	}
+	for (i = 0; i < lines; i++)
+		*(void **)(r->buf + (size_t)r->order[i] * LINE) =
+			r->buf + (size_t)r->order[(i + 1) % lines] * LINE;
+	r->start = (void **)(r->buf + (size_t)r->order[0] * LINE);
+}
+
+static void chase(void *arg, uint64_t n)
+{
+	struct ring *r = arg;
+	void **p = r->start;
+
+	/* Eight dependent loads per iteration (ops_per_iter = 8). */
+	while (n--) {
+		p = *p; p = *p; p = *p; p = *p;
+		p = *p; p = *p; p = *p; p = *p;
+	}
+	keep(p);
+	r->start = p;
+}
+
+static const char usage[] =
+	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
+	"Load-to-use latency of a random pointer chase for working sets from\n"
+	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
+	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
+	"cache levels are detected from the curve and compared with sysfs.\n\n";
+
+static void human(char *buf, size_t len, double bytes)
+{
+	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (bytes >= 1024 && i < 4) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.4g %s", bytes, u[i]);
+}
+
+static uint64_t default_max(const struct benchopt *o)
+{
+	uint64_t llc = sysinfo_cache_size(0), max = 4 * llc;
+	uint64_t ram = sysinfo_ram();
+
+	if (max < 256ull << 20)
+		max = 256ull << 20;
+	if (ram && max > ram / 4)
+		max = ram / 4;
+	return benchopt_pick(o, max, 256ull << 20, 1ull << 20);
+}
+
+/* The caches the curve should show: data and unified, in level order. */
+static void note_detected(struct report *r, const struct cache_level *lv,
+			  int nlv, double beyond)
+{
+	struct cache_info c[16];
+	char key[32], got[32], want[32];
+	int i, k = 0, n = sysinfo_caches(c, 16);
+
+	for (i = 0; i < nlv; i++) {
+		human(got, sizeof(got), lv[i].size);
+		while (k < n && !strcmp(c[k].type, "Instruction"))
+			k++;
+		if (k < n)
+			human(want, sizeof(want), (double)c[k].size);
+		else
+			snprintf(want, sizeof(want), "none");
+		snprintf(key, sizeof(key), "level_%d", i + 1);
+		report_note(r, key, "up to %s at %.3g ns (sysfs L%d: %s)",
+			    got, lv[i].latency, k < n ? c[k].level : i + 1,
+			    want);
+		snprintf(key, sizeof(key), "mem_L%d", i + 1);
+		mb_summary(key, lv[i].latency, "ns");
+		k++;
+	}
+	report_note(r, "beyond_caches", "%.3g ns", beyond);
+	mb_summary("mem_main", beyond, "ns");
+	if (nlv == 0)
+		report_note(r, "levels", "no plateau found in the curve");
+}
+
+static int plot(const char *out, const double *x, const double *y, size_t n)
+{
+	struct xy_mark marks[8];
+	struct cache_info c[16];
+	char labels[8][32];
+	size_t nm = 0;
+	int i, nc = sysinfo_caches(c, 16);
+	struct xy_series s = { "latency (median)", x, y, n };
+	struct xy_plot p = {
+		.title = "Memory latency (random pointer chase)",
+		.xlabel = "working set", .ylabel = "ns per load",
+		.logx = 1, .logy = 1, .series = &s, .nseries = 1,
+		.marks = marks,
+	};
+
+	for (i = 0; i < nc && nm < 8; i++) {
+		if (!strcmp(c[i].type, "Instruction"))
+			continue;
+		snprintf(labels[nm], sizeof(labels[nm]), "L%d (sysfs)",
+			 c[i].level);
+		marks[nm].x = (double)c[i].size;
+		marks[nm].label = labels[nm];
+		nm++;
+	}
+	p.nmarks = nm;
+	return xyplot(out, &p) < 0 ? -1 : 0;
+}
+
+int mb_memlat(int argc, char **argv)
+{
+	struct benchopt o;
+	struct measure m;
+	struct measure_result res;
+	struct report *r;
+	struct ring ring;
+	struct cache_level lv[8];
+	uint64_t min = 4096, max = 0, seed = 42, size;
+	double *xs, *ys, beyond = 0;
+	size_t n = 0, cap = 0, k;
+	int i, nlv, rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	for (i = 1; i < argc; i++) {
+		uint64_t *dst = !strcmp(argv[i], "--min") ? &min :
+				!strcmp(argv[i], "--max") ? &max : NULL;
+
+		if (!dst || i + 1 >= argc)
+			return mb_bad_arg(argv[i]);
+		if (parse_size(argv[++i], dst) || *dst < 2 * LINE)
+			die(EXIT_USAGE, "bad size '%s'", argv[i]);
+	}
+	if (!max)
+		max = default_max(&o);
+	if (max < min)
+		die(EXIT_USAGE, "--max is below --min");
+	if (max / LINE > UINT32_MAX)
+		die(EXIT_USAGE, "--max too large");
+
+	ring.buf = mmap(NULL, max, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ring.buf == MAP_FAILED)
+		die_errno("mmap %llu bytes", (unsigned long long)max);
+	madvise(ring.buf, max, MADV_HUGEPAGE);
+	ring.order = malloc((max / LINE) * sizeof(*ring.order));
+	for (size = min; size <= max; size *= 2)
+		cap += 2;
+	xs = calloc(cap, sizeof(*xs));
+	ys = calloc(cap, sizeof(*ys));
+	if (!ring.order || !xs || !ys)
+		die(EXIT_FAIL, "out of memory");
+
+	benchopt_measure(&o, &m);
+	m.ops_per_iter = 8;
+	r = mb_report_new("memlat", &o, &m);
+	report_column(r, "size_bytes", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "cycles", NULL);
+	for (size = min; size <= max; size *= 2) {
+		uint64_t pts[2] = { size, size + size / 2 };
+
+		for (k = 0; k < 2 && pts[k] <= max; k++) {
+			mb_progress(&o, "%llu KiB",
+				    (unsigned long long)pts[k] >> 10);
+			ring_build(&ring, pts[k], &seed);
+			if (measure_run(&m, chase, &ring, &res))
+				die_errno("measure");
+			report_num(r, (double)pts[k]);
+			measure_cells(r, &res.st, 1);
+			report_str(r, "ns");
+			report_num(r, res.st.median * tsc_ghz());
+			xs[n] = (double)pts[k];
+			ys[n++] = res.st.median;
+			measure_free(&res);
+		}
+	}
+	nlv = cache_detect(xs, ys, n, 0.3, lv, 8, &beyond);
+	note_detected(r, lv, nlv < 0 ? 0 : nlv, beyond);
+	{
+		char thp[128];
+
+		sysinfo_read("/sys/kernel/mm/transparent_hugepage/enabled",
+			     thp, sizeof(thp));
+		report_note(r, "pages", "MADV_HUGEPAGE asked; THP setting: %s",
+			    thp[0] ? thp : "unknown");
+	}
+	rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
+	if (o.plot && plot(o.plot, xs, ys, n))
+		rc = EXIT_FAIL;
+	munmap(ring.buf, max);
+	free(ring.order);
+	free(xs);
+	free(ys);
+	return rc;
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench spawn: creating and reaping a task.
+ *
+ *  - fork + _exit + waitpid: a process that runs nothing;
+ *  - posix_spawn + waitpid: a process that execs a trivial program
+ *    (/bin/true unless --exec says otherwise), what a shell does;
+ *  - pthread_create + pthread_join: a thread that runs nothing.
+ *
+ * Each figure is the whole life cycle, creation to reaping, because that
+ * is what can be timed from the parent without a clock in the child.  The
+ * child exits with _exit so no atexit or stdio flushing is measured.
+ */
+#include "micro.h"
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void mb_loop_fork(void *arg, uint64_t n)
+{
+	(void)arg;
+	while (n--) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die_errno("fork");
+		if (pid == 0)
+			_exit(0);
+		if (waitpid(pid, NULL, 0) < 0)
+			die_errno("waitpid");
+	}
+}
+
+static void loop_spawn(void *arg, uint64_t n)
+{
+	char *path = arg;
+	char *argv[] = { path, NULL };
+	int status, err;
+	pid_t pid;
+
+	while (n--) {
+		err = posix_spawn(&pid, path, NULL, NULL, argv, environ);
+		if (err) {
+			errno = err;
+			die_errno("posix_spawn %s", path);
+		}
+		if (waitpid(pid, &status, 0) < 0)
+			die_errno("waitpid");
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			die(EXIT_FAIL, "%s did not exit with 0", path);
+	}
+}
+
+static void *thread_nop(void *arg)
+{
+	return arg;
+}
+
+static void loop_thread(void *arg, uint64_t n)
+{
+	pthread_t t;
+	int err;
+
+	(void)arg;
+	while (n--) {
+		err = pthread_create(&t, NULL, thread_nop, NULL);
+		if (err) {
+			errno = err;
+			die_errno("pthread_create");
+		}
+		pthread_join(t, NULL);
+	}
+}
+
+static const char usage[] =
+	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
+	"Time to create and reap a process (fork + _exit + waitpid), a\n"
+	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
+	"and a thread (pthread_create + pthread_join), in microseconds.\n\n";
+
+int mb_spawn(int argc, char **argv)
+{
+	struct {
+		const char *name;
+		const char *key;
+		measure_fn fn;
+	} tests[] = {
+		{ "fork+exit+wait", "fork", mb_loop_fork },
+		{ "posix_spawn+wait", "spawn", loop_spawn },
+		{ "pthread_create+join", "thread", loop_thread },
+	};
+	const char *exe = "/bin/true";
+	struct benchopt o;
+	struct measure m;
+	struct measure_result res;
+	struct report *r;
+	size_t i;
+	int rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "--exec") && i + 1 < (size_t)argc)
+			exe = argv[++i];
+		else
+			return mb_bad_arg(argv[i]);
+	}
+	if (access(exe, X_OK))
+		die_errno("cannot execute %s", exe);
+	benchopt_measure(&o, &m);
+	r = mb_report_new("spawn", &o, &m);
+	report_note(r, "exec", "%s", exe);
+	report_column(r, "test", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		mb_progress(&o, "%s", tests[i].name);
+		if (measure_run(&m, tests[i].fn, (void *)exe, &res))
+			die_errno("measure");
+		stats_scale(&res.st, 1e-3);
+		report_str(r, tests[i].name);
+		measure_cells(r, &res.st, res.trusted);
+		report_str(r, "us");
+		mb_summary(tests[i].key, res.st.median, "us");
+		measure_free(&res);
+	}
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osbench syscall: the cost of a minimal system call and the call rates
+ * of seed 004 (getpid, open+close, fopen+fclose, create+delete,
+ * malloc+free, fork+exit+wait), in ns per call and calls per second.
+ *
+ * getpid goes through syscall(SYS_getpid) so that no C library can
+ * answer from a cache: it is the cheapest real entry into the kernel and
+ * back.  malloc+free passes the pointer through an empty asm so the
+ * compiler cannot pair and delete the two calls.  One empty loop
+ * iteration is subtracted from each figure.
+ */
+#include "micro.h"
+#include "timing.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+void mb_loop_fork(void *arg, uint64_t n);
+
+static void loop_getpid(void *arg, uint64_t n)
+{
+	(void)arg;
+	while (n--)
+		syscall(SYS_getpid);
+}
+
+static void loop_open_close(void *arg, uint64_t n)
+{
+	const char *path = arg;
+	int fd;
+
+	while (n--) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			die_errno("open %s", path);
+		close(fd);
+	}
+}
+
+static void loop_fopen_fclose(void *arg, uint64_t n)
+{
+	const char *path = arg;
+	FILE *f;
+
+	while (n--) {
+		f = fopen(path, "r");
+		if (!f)
+			die_errno("fopen %s", path);
+		fclose(f);
+	}
+}
+
+static void loop_create_delete(void *arg, uint64_t n)
+{
+	const char *path = arg;
+	int fd;
+
+	while (n--) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		if (fd < 0)
+			die_errno("create %s", path);
+		close(fd);
+		if (unlink(path))
+			die_errno("unlink %s", path);
+	}
+}
+
+static void loop_malloc_free(void *arg, uint64_t n)
+{
+	void *p;
+
+	(void)arg;
+	while (n--) {
+		p = malloc(16);
+		if (!p)
+			die(EXIT_FAIL, "malloc: out of memory");
+		keep(p);
+		free(p);
+	}
+}
+
+static const char usage[] =
+	"usage: osbench syscall [options]\n\n"
+	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
+	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
+	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
+	"created in --dir.\n\n";
+
+int mb_syscall(int argc, char **argv)
+{
+	const struct {
+		const char *name;
+		const char *key;
+		measure_fn fn;
+	} tests[] = {
+		{ "getpid", "syscall", loop_getpid },
+		{ "open+close", "open_close", loop_open_close },
+		{ "fopen+fclose", "fopen_fclose", loop_fopen_fclose },
+		{ "create+delete", "create_delete", loop_create_delete },
+		{ "malloc+free", "malloc_free", loop_malloc_free },
+		{ "fork+exit+wait", NULL, mb_loop_fork },
+	};
+	struct benchopt o;
+	struct measure m;
+	struct measure_result res;
+	struct report *r;
+	char existing[4096], fresh[4096];
+	size_t i;
+	int fd, rc = mb_begin(&o, &argc, argv, usage);
+
+	if (rc != MB_GO)
+		return rc;
+	if (argc > 1)
+		return mb_bad_arg(argv[1]);
+	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
+		 o.dir, (int)getpid());
+	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", o.dir,
+		 (int)getpid());
+	fd = open(existing, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die_errno("create %s", existing);
+	close(fd);
+
+	benchopt_measure(&o, &m);
+	m.overhead_ns = measure_loop_overhead(&m);
+	r = mb_report_new("syscall", &o, &m);
+	report_note(r, "dir", "%s", o.dir);
+	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
+		    m.overhead_ns);
+	report_column(r, "test", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "calls_per_s", NULL);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		void *arg = tests[i].fn == loop_create_delete ? fresh :
+			    existing;
+
+		mb_progress(&o, "%s", tests[i].name);
+		if (measure_run(&m, tests[i].fn, arg, &res)) {
+			unlink(existing);
+			die_errno("measure");
+		}
+		report_str(r, tests[i].name);
+		measure_cells(r, &res.st, res.trusted);
+		report_str(r, "ns");
+		if (res.trusted)
+			report_num(r, 1e9 / res.st.median);
+		else
+			report_none(r);
+		if (tests[i].key && res.trusted)
+			mb_summary(tests[i].key, res.st.median, "ns");
+		measure_free(&res);
+	}
+	unlink(existing);
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}
