@@ -2,11 +2,19 @@
 # Sourced by the vm-* scripts: which kernel the guest boots, where the image
 # and logs live, and the helpers they share.  Run from the repository root.
 #
-#   VM_KVER       kernel version the guest boots (newest /boot/vmlinuz-*-amd64
-#                 whose headers are installed, so the module matches it)
+#   VM_KVER       kernel release the guest boots
 #   VM_KERNEL     its bzImage
+#   VM_KDIR       the kernel build tree the module is built against
+#   VM_TIME_SCALE how much slower than the stock kernel it runs (timeouts)
 #   VM_INITRD     the base initramfs built by scripts/vm-build
 #   VM_LOGS       console logs, one per guest boot
+#
+# The kernel is the newest /boot/vmlinuz-*-amd64 whose headers are
+# installed, or, with SYNCDEV_KERNEL=debug, the one scripts/debug-kernel
+# built in build/debug-kernel (SYNCDEV_KERNEL=DIR: a built kernel source
+# tree anywhere).  Such a kernel must have virtio-net built in.  A debug
+# kernel (KASAN, lockdep) runs several times slower: timeouts grow by
+# SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock kernel).
 
 VM_DIR=build/vm
 VM_INITRD=$VM_DIR/initrd.img
@@ -23,6 +31,17 @@ vm_die() {
 }
 
 vm_pick_kernel() {
+	case ${SYNCDEV_KERNEL:-} in
+	""|stock) vm_pick_stock_kernel ;;
+	debug) vm_pick_tree_kernel build/debug-kernel/linux-source-6.1 ;;
+	*) vm_pick_tree_kernel "$SYNCDEV_KERNEL" ;;
+	esac
+	case $VM_TIME_SCALE in
+	""|*[!0-9]*|0) vm_die "SYNCDEV_TIME_SCALE must be a positive integer, not '$VM_TIME_SCALE'" ;;
+	esac
+}
+
+vm_pick_stock_kernel() {
 	local k ver
 	VM_KVER=""
 	for k in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
@@ -32,9 +51,21 @@ vm_pick_kernel() {
 	[ -n "$VM_KVER" ] ||
 		vm_die "no /boot/vmlinuz-*-amd64 with headers in /lib/modules/*/build; run scripts/deps"
 	VM_KERNEL=/boot/vmlinuz-$VM_KVER
+	VM_KDIR=/lib/modules/$VM_KVER/build
+	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-1}
 	# Debian installs the bzImage mode 0600; QEMU only needs to read it.
 	[ -r "$VM_KERNEL" ] ||
 		vm_die "cannot read $VM_KERNEL (Debian makes it root-only: sudo chmod a+r $VM_KERNEL)"
+}
+
+# vm_pick_tree_kernel DIR: a kernel built in the source tree DIR.
+vm_pick_tree_kernel() {
+	VM_KDIR=$(realpath -m "$1")
+	VM_KERNEL=$VM_KDIR/arch/x86/boot/bzImage
+	[ -f "$VM_KERNEL" ] && [ -f "$VM_KDIR/include/config/kernel.release" ] ||
+		vm_die "no built kernel in $VM_KDIR (SYNCDEV_KERNEL=${SYNCDEV_KERNEL:-}; scripts/debug-kernel builds one)"
+	VM_KVER=$(cat "$VM_KDIR/include/config/kernel.release")
+	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-4}
 }
 
 # vm_log_problems LOG: print the kernel log lines of a guest console log
@@ -47,7 +78,7 @@ vm_log_problems() {
 		index($0, mark " kernel log begins") == 1 { in_log = 1; next }
 		index($0, mark " kernel log ends") == 1 { in_log = 0; next }
 		in_log || /^\[ *[0-9]+\.[0-9]+\] / { print }
-	' "$1" | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|KASAN|Kernel panic|watchdog: .*(hard|soft) lockup|hung_task|INFO: task .* blocked' |
+	' "$1" | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|KASAN|UBSAN:|Kernel panic|suspected memory leak|watchdog: .*(hard|soft) lockup|hung_task|INFO: task .* blocked' |
 		awk '!seen[$0]++' | head -n 20
 }
 
@@ -72,4 +103,9 @@ vm_free_udp_port() {
 		fi
 	done
 	vm_die "no free UDP port found on 127.0.0.1"
+}
+
+# vm_usage: the calling script's header comment, its usage text.
+vm_usage() {
+	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 }
