@@ -33,14 +33,22 @@ check_same() {
 	if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 differ"; fi
 }
 
+# check_equal NAME GOT WANT: two strings are equal.
+check_equal() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
+
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
 # wait_for_peer [SECONDS]: in the two-VM mode, wait until the other guest
-# ($SYNCDEV_PEER) answers ping (default 60 s); non-zero if it never does.
+# ($SYNCDEV_PEER) answers ping (about SECONDS, default 60); non-zero if it
+# never does.
 wait_for_peer() {
 	n=${1:-60}
 	while [ "$n" -gt 0 ]; do
 		ping -c 1 -W 1 "$SYNCDEV_PEER" >/dev/null 2>&1 && return 0
+		# ping fails at once while the link is still down.
+		sleep 1
 		n=$((n - 1))
 	done
 	return 1

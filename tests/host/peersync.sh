@@ -18,10 +18,8 @@ both() {
 check_output "peersync --help" '^usage: peersync' $ps --help
 check_exit "peersync without a tag is a usage error" 2 $ps --listen
 check_exit "peersync with a bad address is a usage error" 2 $ps --timeout 1 t 127.0.0.300
-r=$(both "start a" "start a")
-[ "$r" = "0 0" ] && pass "peersync: same tag meets" || fail "peersync: same tag meets" "exit codes $r, want 0 0"
-r=$(both "end a" "start b")
-[ "$r" = "3 3" ] && pass "peersync: different tags fail on both sides" || fail "peersync: different tags fail on both sides" "exit codes $r, want 3 3"
+check_equal "peersync: same tag meets (exit codes)" "$(both "start a" "start a")" "0 0"
+check_equal "peersync: different tags fail on both sides (exit codes)" "$(both "end a" "start b")" "3 3"
 # The connecting side waits for a listener that starts late.
 ( sleep 1; $ps --port $port --timeout 10 --listen late >/dev/null 2>&1 ) &
 check_exit "peersync: connecting side waits for a late listener" 0 $ps --port $port --timeout 10 late 127.0.0.1

@@ -8,7 +8,7 @@ slave) want=169.254.25.2 peer=169.254.25.1 ;;
 *) fail "role" "SYNCDEV_ROLE is '$SYNCDEV_ROLE', not master or slave"; finish ;;
 esac
 check_output "eth0 has $want/24" "inet $want/24" ip addr show dev eth0
-if [ "$SYNCDEV_PEER" = "$peer" ]; then pass "SYNCDEV_PEER is $peer"; else fail "SYNCDEV_PEER is $peer" "it is '$SYNCDEV_PEER'"; fi
+check_equal "SYNCDEV_PEER" "$SYNCDEV_PEER" "$peer"
 if wait_for_peer 30; then pass "peer answers ping"; else fail "peer answers ping" "no reply from $SYNCDEV_PEER in 30 s"; fi
 # TCP both ways through the link, with the barrier tool the harness uses.
 if [ "$SYNCDEV_ROLE" = master ]; then

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The VM scripts' command lines, and how the host reads a guest's console
+# log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
+. tests/lib.sh
+
+for s in vm-build vm-run vm-pair vm-test check-kernel; do
+	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
+	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
+done
+check_exit "vm-run without a command is a usage error" 2 scripts/vm-run --
+check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm-run --net-role master -- true
+check_exit "vm-run rejects an unknown role" 2 scripts/vm-run --net-role boss --net-pair 4000 -- true
+check_exit "vm-run --timeout takes a number" 2 scripts/vm-run --timeout soon -- true
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Console log of a guest whose test printed "BUG:" itself (not a kernel
+# line) and whose kernel log holds a WARNING; then a clean one; then a
+# guest that panicked before the dump.
+cat >"$tmp/warn.log" <<'LOG'
+syncdev-vm: command starts
+syncdev-vm: test vm/10-x.sh
+PASS output mentions BUG: as text
+syncdev-vm: kernel log begins
+[    0.100000] Linux version 6.1.0
+[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2
+syncdev-vm: kernel log ends
+syncdev-vm: exit status 0
+LOG
+grep -v WARNING "$tmp/warn.log" >"$tmp/clean.log"
+cat >"$tmp/panic.log" <<'LOG'
+syncdev-vm: command starts
+syncdev-vm: test vm/20-y.sh
+[    3.352081] Kernel panic - not syncing: sysrq triggered crash
+LOG
+
+# shellcheck source=/dev/null
+. scripts/vm-common.sh
+check_equal "kernel WARNING found, test text ignored" "$(vm_log_problems "$tmp/warn.log")" \
+	"[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2"
+check_equal "clean kernel log has no problems" "$(vm_log_problems "$tmp/clean.log")" ""
+check_equal "panic on the console found" "$(vm_log_problems "$tmp/panic.log")" \
+	"[    3.352081] Kernel panic - not syncing: sysrq triggered crash"
+check_equal "exit status read" "$(vm_exit_status "$tmp/warn.log")" 0
+check_equal "no exit status when the guest died" "$(vm_exit_status "$tmp/panic.log")" ""
+check_equal "current test read" "$(vm_current_test "$tmp/panic.log")" vm/20-y.sh
+finish
