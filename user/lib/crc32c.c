@@ -32,18 +32,19 @@ static void crc32c_init(void)
 				      table[0][table[k - 1][b] & 0xff];
 #if defined(__x86_64__)
 	__builtin_cpu_init();
-	have_hw = __builtin_cpu_supports("sse4.2");
+	have_hw = !!__builtin_cpu_supports("sse4.2");
 #endif
 }
 
 static uint64_t load_le64(const unsigned char *p)
 {
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
-	/* Byte by byte so the result does not depend on the host order. */
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
+	/* One unaligned load; the tables assume little-endian byte order. */
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
 	return v;
 }
 

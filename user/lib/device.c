@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -53,6 +54,20 @@ static int connect_once(void *arg)
 	return ioctl(t->fd, SYNCDEV_IOC_CONNECT, &t->c);
 }
 
+/* The port a CONNECT with port 0 goes to, for messages. */
+static uint16_t module_port(void)
+{
+	FILE *f = fopen("/sys/module/syncdev/parameters/port", "r");
+	unsigned int port = SYNCDEV_DEFAULT_PORT;
+
+	if (f) {
+		if (fscanf(f, "%u", &port) != 1 || port > 65535)
+			port = SYNCDEV_DEFAULT_PORT;
+		fclose(f);
+	}
+	return (uint16_t)port;
+}
+
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms)
 {
@@ -68,7 +83,7 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 
 	if (retry_refused(connect_once, &t, wait_ms) == 0)
 		return 0;
-	format_ipv4_port(where, addr, port ? port : SYNCDEV_DEFAULT_PORT);
+	format_ipv4_port(where, addr, port ? port : module_port());
 	if (errno == ECONNREFUSED)
 		msg_errno("connect to %s (is the master running?)", where);
 	else

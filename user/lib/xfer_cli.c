@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "device.h"
 #include "netaddr.h"
 #include "util.h"
+#include "xfer.h"
 #include "xfer_cli.h"
 
 #include <getopt.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "syncdev.h"
 
@@ -167,6 +170,26 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 slave_only:
 	msg("--timeout and --wait are options of the slave only");
 	return -1;
+}
+
+int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
+		     struct xfer_opts *o)
+{
+	size_t size = a->buffer;
+	int fd;
+
+	if (!size && a->method == METHOD_FCNTL)
+		size = XFER_DEFAULT_BUFFER;
+	fd = dev_open(a->device);
+	if (fd < 0)
+		return -1;
+	if (devbuf_open(b, fd, a->method, size)) {
+		close(fd);
+		return -1;
+	}
+	o->verbose = a->verbose;
+	o->print_pages = a->method == METHOD_MMAP;
+	return fd;
 }
 
 void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)

@@ -43,6 +43,15 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a);
 void xfer_usage(FILE *f, enum xfer_role role);
 
+struct xfer_opts;
+
+/*
+ * Open a->device and its buffer for a->method (the default buffer unless
+ * --buffer), and set *o from the options.  The fd, or -1 after a message.
+ */
+int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
+		     struct xfer_opts *o);
+
 /* "Transmission time: %f ms, File size: %zu bytes" on stdout. */
 void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes);
 

@@ -16,7 +16,7 @@
 
 int main(int argc, char **argv)
 {
-	struct xfer_opts o = { 0 };
+	struct xfer_opts o;
 	struct xfer_args a;
 	struct infile *files;
 	struct devbuf b;
@@ -42,19 +42,11 @@ int main(int argc, char **argv)
 		total += files[i].size;
 	}
 
-	fd = dev_open(a.device);
-	if (fd < 0)
-		return EXIT_FAIL;
-	if (devbuf_open(&b, fd, a.method,
-			a.buffer ? a.buffer :
-			a.method == METHOD_MMAP ? 0 : XFER_DEFAULT_BUFFER))
-		return EXIT_FAIL;
-	if (dev_accept(fd, a.device))
+	fd = xfer_open_device(&a, &b, &o);
+	if (fd < 0 || dev_accept(fd, a.device))
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	o.verbose = a.verbose;
-	o.print_pages = a.method == METHOD_MMAP;
 	ret = xfer_send(&b, files, a.nfiles, &o);
 	if (ret)
 		return ret;

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "io.h"
 #include "micro.h"
+#include "transfer.h"
 
 #include <stddef.h>
 
@@ -16,6 +17,8 @@ const struct command osbench_commands[] = {
 	{ "feed", io_feed_main, "master side of sweep --device: stream the pattern" },
 	{ "bench-io", io_bench_main, "fast vs dd, cat and memory bandwidth (make bench-io)" },
 	{ "dropcache", io_dropcache_main, "drop files from the page cache" },
+	/* master/slave against userspace TCP (docs/usage.md) */
+	{ "transfer", transfer_main, "MB/s of master/slave vs tcpcopy (make bench-transfer)" },
 	/* OS micro-benchmarks (docs/microbench.md) */
 	{ "overhead", mb_overhead, "cost of a loop iteration and of reading the clock" },
 	{ "call", mb_call, "procedure call overhead, 0-7 arguments" },

@@ -14,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-	struct xfer_opts o = { 0 };
+	struct xfer_opts o;
 	struct xfer_args a;
 	struct devbuf b;
 	uint64_t t0, total;
@@ -30,19 +30,11 @@ int main(int argc, char **argv)
 			return EXIT_FAIL;
 	outfile_remove_on_signals();
 
-	fd = dev_open(a.device);
-	if (fd < 0)
-		return EXIT_FAIL;
-	if (devbuf_open(&b, fd, a.method,
-			a.buffer ? a.buffer :
-			a.method == METHOD_MMAP ? 0 : XFER_DEFAULT_BUFFER))
-		return EXIT_FAIL;
-	if (dev_connect(fd, a.addr, a.port, a.timeout_ms, a.wait_ms))
+	fd = xfer_open_device(&a, &b, &o);
+	if (fd < 0 || dev_connect(fd, a.addr, a.port, a.timeout_ms, a.wait_ms))
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	o.verbose = a.verbose;
-	o.print_pages = a.method == METHOD_MMAP;
 	ret = xfer_recv(&b, a.files, a.nfiles, &o, &total);
 	if (ret)
 		return ret;
