@@ -6,7 +6,7 @@
 # its server announces; the table must have local and syncdev rows,
 # positive sequential-read figures and empty cells for the operations a
 # stream does not have.  No timing is asserted.
-# vm-timeout: 400
+# vm-timeout: 300
 . "$SYNCDEV_ROOT/tests/lib.sh"
 
 SIZE=262144
