@@ -91,6 +91,12 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 	return -1;
 }
 
+int dev_peer_gone(int err)
+{
+	return err == EPIPE || err == ECONNRESET || err == ENOTCONN ||
+	       err == ESHUTDOWN;
+}
+
 void *dev_map(int fd, size_t *len)
 {
 	struct syncdev_info info;

@@ -27,6 +27,12 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms);
 
 /*
+ * Whether a write's errno means the peer closed or vanished (the reader
+ * went away: not an error of the writer's own).
+ */
+int dev_peer_gone(int err);
+
+/*
  * Map the session's buffer: *len bytes, or all of it when *len is 0 or
  * larger than the buffer; *len is set to the mapped length.
  */

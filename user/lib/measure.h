@@ -81,5 +81,7 @@ double measure_loop_overhead(const struct measure *m);
  */
 void measure_columns(struct report *r);
 void measure_cells(struct report *r, const struct stats *st, int trusted);
+/* The same cells, all empty, for a figure that does not apply at all. */
+void measure_cells_none(struct report *r);
 
 #endif

@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,4 +291,40 @@ int sysinfo_disk(int i, struct disk_info *d)
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", d->name);
 	sysinfo_read(path, d->scheduler, sizeof(d->scheduler));
 	return 0;
+}
+
+/* dir is path itself or one of its ancestors ("/" is everyone's). */
+static size_t mount_prefix(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return 1;
+	if (strncmp(dir, path, n) || (path[n] != '/' && path[n] != '\0'))
+		return 0;
+	return n;
+}
+
+void sysinfo_fstype(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	struct mntent *m;
+	size_t best = 0, n;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!realpath(path, real))
+		return;
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return;
+	/* ">=": a later mount on the same point hides the earlier ones. */
+	while ((m = getmntent(f))) {
+		n = mount_prefix(m->mnt_dir, real);
+		if (n && n >= best) {
+			best = n;
+			snprintf(buf, len, "%s", m->mnt_type);
+		}
+	}
+	endmntent(f);
 }

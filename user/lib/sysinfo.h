@@ -44,6 +44,13 @@ uint64_t sysinfo_ram(void);
 void sysinfo_kernel(char *buf, size_t len);
 void sysinfo_os(char *buf, size_t len);
 
+/*
+ * Type of the file system that holds path ("ext4", "tmpfs", "nfs4"), from
+ * the mount table: the mount point that is the longest prefix of path's
+ * real path, the last one mounted when several are stacked.  "" if unknown.
+ */
+void sysinfo_fstype(const char *path, char *buf, size_t len);
+
 /* One block device from /sys/block; iterate with sysinfo_disk(i, ...). */
 struct disk_info {
 	char name[32];

@@ -4,6 +4,7 @@
  * /dev/master_device and stream the pattern (pattern.h) to it, so that
  * whatever prefix the slave reads has a known XOR value.
  */
+#include "device.h"
 #include "io.h"
 #include "pattern.h"
 #include "syncdev.h"
@@ -27,13 +28,6 @@ static void usage(FILE *f)
 		"until --count bytes are sent, or without --count until the slave\n"
 		"closes.  Prints the bytes sent and their XOR value on stderr.\n",
 		SYNCDEV_MASTER_PATH);
-}
-
-/* The errors a write gets once the slave has gone away. */
-static bool peer_gone(int err)
-{
-	return err == EPIPE || err == ECONNRESET || err == ENOTCONN ||
-	       err == ESHUTDOWN;
 }
 
 int io_feed_main(int argc, char **argv)
@@ -80,7 +74,7 @@ int io_feed_main(int argc, char **argv)
 		n = count - sent < block ? (size_t)(count - sent) : block;
 		pattern_fill(buf, n, sent);
 		if (write_full(fd, buf, n) < 0) {
-			if (peer_gone(errno))
+			if (dev_peer_gone(errno))
 				break;
 			die_errno("write to %s failed after %llu bytes",
 				  SYNCDEV_MASTER_PATH, (unsigned long long)sent);

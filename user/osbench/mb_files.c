@@ -10,19 +10,25 @@
  * from the page cache (POSIX_FADV_DONTNEED) so reads go to the storage;
  * a file system that keeps them (tmpfs) shows memory speed.  Directories
  * are measured one after the other and printed side by side.
+ *
+ * With --syncdev the rows of a file streamed through syncdev by another
+ * guest follow (mb_files_stream.c): the same columns, sequential reads
+ * only, because a stream has no seek and no write-back path.
  */
+#include "fileaccess.h"
 #include "micro.h"
+#include "sysinfo.h"
 #include "util.h"
 #include "xyplot.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum fop { F_SYNC_WRITE, F_SEQ_READ, F_RAND_READ, F_NOPS };
-static const char *const fop_names[] = {
+const char *const fop_names[F_NOPS] = {
 	"sync-write", "seq-read", "rand-read",
 };
 
@@ -87,11 +93,23 @@ static const measure_fn fop_fns[] = {
 
 static const char usage[] =
 	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
-	"                          [--file-size SIZE] [DIR...]\n\n"
+	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
+	"                          [DIR...]\n"
+	"       osbench fileaccess --syncdev-serve FILE [--count N]\n\n"
 	"File access in each DIR (default: --dir), side by side: O_SYNC\n"
 	"writes, then sequential and random reads (page cache dropped first),\n"
 	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  Give a local\n"
-	"and a remote (NFS, ...) directory to compare them.\n\n";
+	"and a remote (NFS, ...) directory to compare them.\n\n"
+	"--syncdev IP[:PORT] adds the rows of a file read through\n"
+	"/dev/slave_device from the master at IP, where\n"
+	"\"osbench fileaccess --syncdev-serve FILE\" streams FILE once per\n"
+	"connection: sequential reads, one connection per sample, after the\n"
+	"warm-up connections (whose bytes are XOR-checked) of each chunk\n"
+	"size.  O_SYNC writes and random reads do not apply to a one-way\n"
+	"stream and are left empty.  The client makes chunk sizes x\n"
+	"(warm-up + --reps) connections (its \"syncdev\" note says how\n"
+	"many); --count N stops the server after N, else it serves until\n"
+	"SIGINT or SIGTERM.\n\n";
 
 /* Create the scratch file, filled and on stable storage. */
 static void target_open(struct target *t, const char *dir, size_t fsize,
@@ -121,138 +139,239 @@ static void target_open(struct target *t, const char *dir, size_t fsize,
 			die_errno("write %s", path);
 }
 
-struct curve {
-	double *x, *y;
-	size_t n;
-	char name[300];
+size_t fa_nchunks(const struct fa_run *run)
+{
+	uint64_t chunk;
+	size_t n = 0;
+
+	for (chunk = run->minc; chunk <= run->maxc; chunk *= 4)
+		n++;
+	return n;
+}
+
+/* Valid until the next call (the array grows). */
+struct fa_curve *fa_curve(struct fa_run *run, const char *where, enum fop f)
+{
+	struct fa_curve *c;
+	size_t npts = fa_nchunks(run);
+
+	if (run->ncurves == run->curve_cap) {
+		run->curve_cap = run->curve_cap ? 2 * run->curve_cap : 8;
+		run->curves = realloc(run->curves,
+				      run->curve_cap * sizeof(*c));
+		if (!run->curves)
+			die(EXIT_FAIL, "out of memory");
+	}
+	c = &run->curves[run->ncurves++];
+	c->n = 0;
+	c->x = calloc(npts, sizeof(double));
+	c->y = calloc(npts, sizeof(double));
+	if (!c->x || !c->y)
+		die(EXIT_FAIL, "out of memory");
+	snprintf(c->name, sizeof(c->name), "%s %s", where, fop_names[f]);
+	return c;
+}
+
+void fa_row(struct fa_run *run, struct fa_curve *c, const char *where,
+	    const char *fs, enum fop f, uint64_t chunk,
+	    const struct stats *st)
+{
+	report_str(run->r, where);
+	report_str(run->r, fs);
+	report_str(run->r, fop_names[f]);
+	report_num(run->r, (double)chunk);
+	if (st)
+		measure_cells(run->r, st, 1);
+	else
+		measure_cells_none(run->r);
+	report_str(run->r, "MiB/s");
+	if (c && st) {
+		c->x[c->n] = (double)chunk;
+		c->y[c->n++] = st->median;
+	}
+}
+
+static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
+{
+	struct measure_result res;
+	struct fa_curve *c;
+	struct target t;
+	uint64_t chunk;
+	char fs[64];
+	unsigned i;
+	int f;
+
+	target_open(&t, dir, fsize, run->maxc);
+	sysinfo_fstype(dir, fs, sizeof(fs));
+	for (f = 0; f < F_NOPS; f++) {
+		c = fa_curve(run, dir, f);
+		for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
+			mb_progress(run->o, "%s: %s, %llu B", dir,
+				    fop_names[f], (unsigned long long)chunk);
+			t.chunk = chunk;
+			t.off = 0;
+			if (measure_run(&run->m, fop_fns[f], &t, &res))
+				die_errno("measure");
+			for (i = 0; i < run->m.samples; i++)
+				res.ns[i] = (double)chunk / res.ns[i] * 1e9 /
+					    (1 << 20);
+			stats_compute(res.ns, run->m.samples, &res.st);
+			fa_row(run, c, dir, fs[0] ? fs : "?", f, chunk,
+			       &res.st);
+			measure_free(&res);
+		}
+	}
+	close(t.fd);
+	free(t.buf);
+}
+
+static int plot(const struct fa_run *run)
+{
+	struct xy_series *s = calloc(run->ncurves, sizeof(*s));
+	struct xy_plot p = {
+		.title = "File access by chunk size",
+		.xlabel = "chunk", .ylabel = "MiB/s",
+		.logx = 1, .logy = 1,
+	};
+	size_t i;
+	int rc;
+
+	if (!s)
+		die(EXIT_FAIL, "out of memory");
+	/* Operations that do not apply (no points) are not drawn. */
+	for (i = 0; i < run->ncurves; i++) {
+		if (!run->curves[i].n)
+			continue;
+		s[p.nseries].name = run->curves[i].name;
+		s[p.nseries].x = run->curves[i].x;
+		s[p.nseries].y = run->curves[i].y;
+		s[p.nseries++].n = run->curves[i].n;
+	}
+	p.series = s;
+	rc = xyplot(run->o->plot, &p) < 0 ? -1 : 0;
+	free(s);
+	return rc;
+}
+
+struct fa_args {
+	uint64_t minc, maxc, fsize, count;
+	const char **dirs;
+	size_t ndirs;
+	const char *syncdev;	/* the client's master address */
+	const char *serve;	/* the server's file */
+	int sized;		/* a measuring option was given */
 };
+
+/* The experiment's own arguments; returns MB_GO or an exit code. */
+static int parse_args(int argc, char **argv, struct fa_args *a)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->minc = 64;
+	a->maxc = 1 << 20;
+	a->dirs = calloc((size_t)argc + 1, sizeof(*a->dirs));
+	if (!a->dirs)
+		die(EXIT_FAIL, "out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *opt = argv[i];
+		uint64_t *dst = !strcmp(opt, "--min-chunk") ? &a->minc :
+				!strcmp(opt, "--max-chunk") ? &a->maxc :
+				!strcmp(opt, "--file-size") ? &a->fsize : NULL;
+
+		if (opt[0] != '-') {
+			a->dirs[a->ndirs++] = opt;
+			continue;
+		}
+		if (!dst && strcmp(opt, "--syncdev") &&
+		    strcmp(opt, "--syncdev-serve") && strcmp(opt, "--count"))
+			return mb_bad_arg(opt);
+		if (++i >= argc) {
+			msg("%s needs a value", opt);
+			return EXIT_USAGE;
+		}
+		if (dst) {
+			if (parse_size(argv[i], dst) || !*dst)
+				die(EXIT_USAGE, "bad size '%s'", argv[i]);
+			a->sized = 1;
+		} else if (!strcmp(opt, "--syncdev")) {
+			a->syncdev = argv[i];
+		} else if (!strcmp(opt, "--syncdev-serve")) {
+			a->serve = argv[i];
+		} else if (parse_uint(argv[i], 1, UINT64_MAX, &a->count)) {
+			die(EXIT_USAGE, "--count: '%s' is not a count >= 1",
+			    argv[i]);
+		}
+	}
+	if (a->count && !a->serve)
+		die(EXIT_USAGE, "--count is an option of --syncdev-serve");
+	if (a->serve && (a->ndirs || a->syncdev || a->sized))
+		die(EXIT_USAGE, "--syncdev-serve only serves its file: no "
+		    "directories, --syncdev or sizes with it");
+	if (a->minc > a->maxc)
+		die(EXIT_USAGE, "--min-chunk is above --max-chunk");
+	return MB_GO;
+}
 
 int mb_fileaccess(int argc, char **argv)
 {
 	struct benchopt o;
-	struct measure m;
-	struct measure_result res;
-	struct report *r;
-	const char **dirs;
-	struct curve *curves;
-	uint64_t minc = 64, maxc = 1 << 20, fsize = 0, chunk;
-	size_t ndirs = 0, d, nc = 0, ncap = 0;
-	int i, f, rc = mb_begin(&o, &argc, argv, usage);
+	struct fa_args a;
+	struct fa_run run = { .o = &o };
+	struct fa_stream stream;
+	size_t d;
+	int rc = mb_begin(&o, &argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	dirs = calloc((size_t)argc + 1, sizeof(*dirs));
-	if (!dirs)
-		die(EXIT_FAIL, "out of memory");
-	for (i = 1; i < argc; i++) {
-		uint64_t *dst = !strcmp(argv[i], "--min-chunk") ? &minc :
-				!strcmp(argv[i], "--max-chunk") ? &maxc :
-				!strcmp(argv[i], "--file-size") ? &fsize : NULL;
-
-		if (!dst && argv[i][0] == '-')
-			return mb_bad_arg(argv[i]);
-		if (!dst) {
-			dirs[ndirs++] = argv[i];
-			continue;
-		}
-		if (i + 1 >= argc)
-			return mb_bad_arg(argv[i]);
-		if (parse_size(argv[++i], dst) || !*dst)
-			die(EXIT_USAGE, "bad size '%s'", argv[i]);
+	rc = parse_args(argc, argv, &a);
+	if (rc != MB_GO)
+		return rc;
+	if (a.serve) {
+		free(a.dirs);
+		return fa_serve(a.serve, a.count);
 	}
-	if (!ndirs)
-		dirs[ndirs++] = o.dir;
-	if (minc > maxc)
-		die(EXIT_USAGE, "--min-chunk is above --max-chunk");
-	if (!fsize)
-		fsize = benchopt_pick(&o, 64ull << 20, 8ull << 20,
-				      256ull << 10);
-	if (fsize < maxc)
-		fsize = maxc;
-	fsize -= fsize % maxc;
-
-	benchopt_measure(&o, &m);
-	r = mb_report_new("fileaccess", &o, &m);
-	report_note(r, "file", "%llu KiB scratch file per directory, "
-		    "removed at exit", (unsigned long long)fsize >> 10);
-	report_note(r, "reads", "POSIX_FADV_DONTNEED before every sample; "
-		    "random offsets are not aligned");
-	report_column(r, "dir", NULL);
-	report_column(r, "op", NULL);
-	report_column(r, "chunk_bytes", NULL);
-	measure_columns(r);
-	report_column(r, "unit", NULL);
-
-	for (chunk = minc; chunk <= maxc; chunk *= 4)
-		ncap++;
-	curves = calloc(ndirs * F_NOPS, sizeof(*curves));
-	if (!curves)
-		die(EXIT_FAIL, "out of memory");
-	for (d = 0; d < ndirs; d++) {
-		struct target t;
-
-		target_open(&t, dirs[d], fsize, maxc);
-		for (f = 0; f < F_NOPS; f++, nc++) {
-			struct curve *c = &curves[nc];
-
-			c->x = calloc(ncap, sizeof(double));
-			c->y = calloc(ncap, sizeof(double));
-			if (!c->x || !c->y)
-				die(EXIT_FAIL, "out of memory");
-			snprintf(c->name, sizeof(c->name), "%s %s", dirs[d],
-				 fop_names[f]);
-			for (chunk = minc; chunk <= maxc; chunk *= 4) {
-				mb_progress(&o, "%s: %s, %llu B", dirs[d],
-					    fop_names[f],
-					    (unsigned long long)chunk);
-				t.chunk = chunk;
-				t.off = 0;
-				if (measure_run(&m, fop_fns[f], &t, &res))
-					die_errno("measure");
-				for (i = 0; i < (int)m.samples; i++)
-					res.ns[i] = (double)chunk / res.ns[i] *
-						    1e9 / (1 << 20);
-				stats_compute(res.ns, m.samples, &res.st);
-				report_str(r, dirs[d]);
-				report_str(r, fop_names[f]);
-				report_num(r, (double)chunk);
-				measure_cells(r, &res.st, 1);
-				report_str(r, "MiB/s");
-				c->x[c->n] = (double)chunk;
-				c->y[c->n++] = res.st.median;
-				measure_free(&res);
-			}
-		}
-		close(t.fd);
-		free(t.buf);
+	if (a.syncdev) {
+		rc = fa_stream_open(&stream, a.syncdev);
+		if (rc != EXIT_OK)
+			return rc;
 	}
-	rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
-	if (o.plot) {
-		struct xy_series *s = calloc(nc, sizeof(*s));
-		struct xy_plot p = {
-			.title = "File access by chunk size",
-			.xlabel = "chunk", .ylabel = "MiB/s",
-			.logx = 1, .logy = 1, .nseries = nc,
-		};
+	if (!a.ndirs)
+		a.dirs[a.ndirs++] = o.dir;
+	if (!a.fsize)
+		a.fsize = benchopt_pick(&o, 64ull << 20, 8ull << 20,
+					256ull << 10);
+	if (a.fsize < a.maxc)
+		a.fsize = a.maxc;
+	a.fsize -= a.fsize % a.maxc;
+	run.minc = a.minc;
+	run.maxc = a.maxc;
 
-		if (!s)
-			die(EXIT_FAIL, "out of memory");
-		for (d = 0; d < nc; d++) {
-			s[d].name = curves[d].name;
-			s[d].x = curves[d].x;
-			s[d].y = curves[d].y;
-			s[d].n = curves[d].n;
-		}
-		p.series = s;
-		if (xyplot(o.plot, &p) < 0)
-			rc = EXIT_FAIL;
-		free(s);
+	benchopt_measure(&o, &run.m);
+	run.r = mb_report_new("fileaccess", &o, &run.m);
+	report_note(run.r, "file", "%llu KiB scratch file per directory, "
+		    "removed at exit", (unsigned long long)a.fsize >> 10);
+	report_note(run.r, "reads", "POSIX_FADV_DONTNEED before every "
+		    "sample; random offsets are not aligned");
+	report_column(run.r, "dir", NULL);
+	report_column(run.r, "fs", NULL);
+	report_column(run.r, "op", NULL);
+	report_column(run.r, "chunk_bytes", NULL);
+	measure_columns(run.r);
+	report_column(run.r, "unit", NULL);
+
+	for (d = 0; d < a.ndirs; d++)
+		measure_dir(&run, a.dirs[d], a.fsize);
+	rc = a.syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
+	if (report_end(run.r) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	if (o.plot && plot(&run) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	for (d = 0; d < run.ncurves; d++) {
+		free(run.curves[d].x);
+		free(run.curves[d].y);
 	}
-	for (d = 0; d < nc; d++) {
-		free(curves[d].x);
-		free(curves[d].y);
-	}
-	free(curves);
-	free(dirs);
+	free(run.curves);
+	free(a.dirs);
 	return rc;
 }

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pieces of osbench fileaccess: the experiment and its local
+ * directories (mb_files.c), the file streamed through syncdev from another
+ * guest (mb_files_stream.c) and the master-side server of that stream
+ * (mb_files_serve.c).  All rows go through fa_row() so that local and
+ * syncdev rows have the same columns and sit side by side.
+ */
+#ifndef OSBENCH_FILEACCESS_H
+#define OSBENCH_FILEACCESS_H
+
+#include "benchopt.h"
+#include "measure.h"
+#include "report.h"
+
+#include <netinet/in.h>
+#include <stdint.h>
+
+enum fop { F_SYNC_WRITE, F_SEQ_READ, F_RAND_READ, F_NOPS };
+extern const char *const fop_names[F_NOPS];
+
+/* One line of the plot: an operation on one target, MiB/s by chunk. */
+struct fa_curve {
+	double *x, *y;
+	size_t n;
+	char name[300];
+};
+
+/* One run of the experiment: what every target's rows need. */
+struct fa_run {
+	const struct benchopt *o;
+	struct measure m;
+	struct report *r;
+	uint64_t minc, maxc;	/* chunk sizes, x4 steps */
+	struct fa_curve *curves;
+	size_t ncurves, curve_cap;
+};
+
+/* Chunk sizes of the run (minc, 4 minc, ... <= maxc). */
+size_t fa_nchunks(const struct fa_run *run);
+
+/* A new, empty curve named "where op". */
+struct fa_curve *fa_curve(struct fa_run *run, const char *where,
+			  enum fop f);
+
+/*
+ * One row: where (a directory or the syncdev address), its file system,
+ * the operation, the chunk size and the MiB/s samples' summary, or st NULL
+ * for an operation that does not apply there (all figures empty).  The
+ * median goes on curve c when c is not NULL.
+ */
+void fa_row(struct fa_run *run, struct fa_curve *c, const char *where,
+	    const char *fs, enum fop f, uint64_t chunk,
+	    const struct stats *st);
+
+/* A file streamed by a master guest's fileaccess --syncdev-serve. */
+struct fa_stream {
+	int fd;			/* /dev/slave_device, not connected */
+	struct in_addr addr;
+	uint16_t port;		/* 0: the module's */
+	char where[32];		/* "a.b.c.d:port" */
+};
+
+/*
+ * Parse "a.b.c.d[:port]" and open the slave device, so that a mistake
+ * shows before the local directories are measured.  Returns EXIT_OK or
+ * the exit code after a message.
+ */
+int fa_stream_open(struct fa_stream *s, const char *spec);
+
+/*
+ * The rows of the stream: sequential reads measured, one connection per
+ * sample, and the operations a stream has not as empty rows.  Closes the
+ * device.  Returns EXIT_OK, EXIT_FAIL (connection, short stream) or
+ * EXIT_CORRUPT (the connections delivered different bytes).
+ */
+int fa_stream_measure(struct fa_run *run, struct fa_stream *s);
+
+/* Connections fa_stream_measure() makes: --count for the server. */
+uint64_t fa_stream_connections(const struct fa_run *run);
+
+/*
+ * The master side: stream file once per connection accepted on the
+ * master device, count connections (0: until SIGINT or SIGTERM).
+ */
+int fa_serve(const char *file, uint64_t count);
+
+#endif

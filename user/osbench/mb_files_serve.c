@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fileaccess --syncdev-serve: the master side of fileaccess --syncdev.
+ * Accept readers on /dev/master_device one after the other, stream the
+ * whole file to each and close that connection, so the reader sees the
+ * end of the file as the end of the stream.  The session keeps the
+ * listening socket between connections, so a reader's next connect is
+ * queued, never refused.
+ *
+ * The file's XOR value (xor32.h) is computed once before serving and
+ * printed, for the reader's check to be compared with; serving itself
+ * does no work but reading the file (from the page cache after the first
+ * pass) and writing it to the device.
+ */
+#include "device.h"
+#include "fileaccess.h"
+#include "syncdev.h"
+#include "util.h"
+#include "xor32.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SERVE_BLOCK (1u << 20)
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * SIGINT/SIGTERM end the server cleanly: without SA_RESTART the blocking
+ * accept and write return EINTR, and the loops look at stop_signal.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Size and XOR value of the file; exits on a read error. */
+static uint64_t file_xor(int in, const char *file, unsigned char *buf,
+			 uint32_t *x)
+{
+	uint64_t off = 0;
+	ssize_t n;
+
+	*x = 0;
+	while ((n = pread(in, buf, SERVE_BLOCK, (off_t)off)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("read %s", file);
+		*x ^= xor32(buf, (size_t)n, off);
+		off += (uint64_t)n;
+	}
+	return off;
+}
+
+/* Write n bytes unless a stop signal comes first.  0 or -1 with errno. */
+static int write_all(int dev, const unsigned char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(dev, p, n);
+		if (stop_signal) {
+			errno = EINTR;
+			return -1;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The file from its start to the connected reader: 0, or -1 and errno. */
+static int stream_file(int dev, int in, unsigned char *buf, uint64_t size,
+		       uint64_t *sent)
+{
+	ssize_t n;
+
+	for (*sent = 0; *sent < size; *sent += (uint64_t)n) {
+		n = pread(in, buf, SERVE_BLOCK, (off_t)*sent);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			/* The file shrank: the reader sees a short stream. */
+			errno = ENODATA;
+			return -1;
+		}
+		if (write_all(dev, buf, (size_t)n))
+			return -1;
+	}
+	return 0;
+}
+
+int fa_serve(const char *file, uint64_t count)
+{
+	unsigned char *buf = malloc(SERVE_BLOCK);
+	uint64_t size, served = 0, sent;
+	struct stat st;
+	uint32_t x;
+	int in, dev, rc = EXIT_OK;
+
+	if (!buf)
+		die(EXIT_FAIL, "out of memory");
+	in = open(file, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		die_errno("cannot open %s", file);
+	if (fstat(in, &st) || !S_ISREG(st.st_mode))
+		die(EXIT_USAGE, "%s: not a regular file", file);
+	size = file_xor(in, file, buf, &x);
+	if (!size)
+		die(EXIT_USAGE, "%s is empty: nothing to measure", file);
+	dev = dev_open(SYNCDEV_MASTER_PATH);
+	if (dev < 0)
+		return EXIT_FAIL;
+	catch_stop_signals();
+	msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
+	    (unsigned long long)size, x, SYNCDEV_MASTER_PATH);
+
+	while (!stop_signal && (!count || served < count)) {
+		if (ioctl(dev, SYNCDEV_IOC_ACCEPT)) {
+			if (errno == EINTR && stop_signal)
+				break;
+			msg_errno("%s: waiting for a reader",
+				  SYNCDEV_MASTER_PATH);
+			rc = EXIT_FAIL;
+			break;
+		}
+		served++;
+		if (stream_file(dev, in, buf, size, &sent)) {
+			if (stop_signal) {
+				/* Counted: the reader saw it begin. */
+			} else if (dev_peer_gone(errno)) {
+				msg("connection %llu: the reader left after "
+				    "%llu of %llu bytes",
+				    (unsigned long long)served,
+				    (unsigned long long)sent,
+				    (unsigned long long)size);
+			} else {
+				msg_errno("connection %llu: streaming %s "
+					  "failed after %llu bytes",
+					  (unsigned long long)served, file,
+					  (unsigned long long)sent);
+				rc = EXIT_FAIL;
+			}
+		}
+		if (ioctl(dev, SYNCDEV_IOC_DISCONNECT)) {
+			msg_errno("%s: closing connection %llu",
+				  SYNCDEV_MASTER_PATH,
+				  (unsigned long long)served);
+			rc = EXIT_FAIL;
+		}
+		if (rc != EXIT_OK)
+			break;
+	}
+	if (stop_signal)
+		msg("stopped by %s", strsignal(stop_signal));
+	msg("served %llu connection%s", (unsigned long long)served,
+	    served == 1 ? "" : "s");
+	close(dev);
+	close(in);
+	free(buf);
+	return rc;
+}
