@@ -147,6 +147,65 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+static void __attribute__((noreturn)) out_of_memory(size_t n, size_t size)
+{
+	die(EXIT_FAIL, "out of memory (asked for %zu x %zu bytes)", n, size);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		out_of_memory(1, size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	/* calloc(0, x) may return NULL; one byte keeps NULL meaning failure. */
+	void *p = n && size ? calloc(n, size) : calloc(1, 1);
+
+	if (!p)
+		out_of_memory(n, size);
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		out_of_memory(n, size);
+	p = realloc(p, bytes ? bytes : 1);
+	if (!p)
+		out_of_memory(n, size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		out_of_memory(1, strlen(s) + 1);
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(EXIT_FAIL, "out of memory formatting '%s'", fmt);
+	return s;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

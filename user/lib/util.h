@@ -42,6 +42,19 @@ int parse_size(const char *s, uint64_t *out);
 /* Plain unsigned decimal integer in [min, max]; -1 with errno on error. */
 int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * Allocation that cannot fail: on exhaustion they exit(EXIT_FAIL) saying
+ * how much was asked for.  For programs, where there is nothing better to
+ * do; library code that can report ENOMEM to its caller should.
+ */
+void *xmalloc(size_t size);
+/* Zeroed n * size bytes; the product is checked for overflow. */
+void *xcalloc(size_t n, size_t size);
+/* realloc(p, n * size), the product checked for overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
 

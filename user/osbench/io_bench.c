@@ -96,13 +96,11 @@ static void drop(struct bench *b)
 static void time_tool(struct bench *b, const char *path, char *const argv[],
 		      bool cold, double out[3])
 {
-	double *rate = calloc(b->reps, sizeof(double));
+	double *rate = xcalloc(b->reps, sizeof(double));
 	struct stats st;
 	unsigned int i;
 	uint64_t t0;
 
-	if (!rate)
-		die(EXIT_FAIL, "out of memory");
 	for (i = cold ? 1 : 0; i <= b->reps; i++) {
 		if (cold)
 			drop(b);
@@ -137,9 +135,9 @@ static void make_file(struct bench *b)
 	}
 	msg("writing the %llu MiB pattern file %s",
 	    (unsigned long long)(BENCH_SIZE >> 20), b->file);
-	buf = malloc(BENCH_BLOCK);
+	buf = xmalloc(BENCH_BLOCK);
 	fd = open(b->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (!buf || fd < 0)
+	if (fd < 0)
 		die_errno("cannot create '%s'", b->file);
 	for (off = 0; off < BENCH_SIZE; off += BENCH_BLOCK) {
 		pattern_fill(buf, BENCH_BLOCK, off);

@@ -139,12 +139,10 @@ static void sc_measure(struct sc *s, sc_fn fn, uint64_t target_ns,
 	struct calibrate cal = { .work = sc_calibrate_work, .ctx = &w,
 				 .lo_ns = target_ns, .hi_ns = UINT64_MAX };
 	struct calibrate_result res;
-	double *ns = calloc(reps, sizeof(double));
+	double *ns = xcalloc(reps, sizeof(double));
 	unsigned int i;
 	uint64_t t0;
 
-	if (!ns)
-		die(EXIT_FAIL, "out of memory");
 	if (calibrate(&cal, &res))
 		die_errno("system call failed");
 	for (i = 0; i < reps; i++) {
@@ -173,14 +171,12 @@ static void usage(FILE *f)
 
 static void sc_setup(struct sc *s, const char *dir)
 {
-	unsigned char *buf = malloc(SC_FILE_BYTES);
+	unsigned char *buf = xmalloc(SC_FILE_BYTES);
 
 	snprintf(s->path, sizeof(s->path), "%s/osbench-syscalls.XXXXXX", dir);
 	s->fd = mkstemp(s->path);
 	if (s->fd < 0)
 		die_errno("cannot create a scratch file in '%s'", dir);
-	if (!buf)
-		die(EXIT_FAIL, "out of memory");
 	pattern_fill(buf, SC_FILE_BYTES, 0);
 	if (write_full(s->fd, buf, SC_FILE_BYTES) < 0 ||
 	    lseek(s->fd, 0, SEEK_SET) < 0) {

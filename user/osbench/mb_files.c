@@ -111,9 +111,7 @@ static void target_open(struct target *t, const char *dir, size_t fsize,
 	unlink(path);
 	t->fsize = fsize;
 	t->seed = 1;
-	t->buf = malloc(maxchunk);
-	if (!t->buf)
-		die(EXIT_FAIL, "out of memory");
+	t->buf = xmalloc(maxchunk);
 	memset(t->buf, 0xa5, maxchunk);
 	for (done = 0; done < fsize; done += maxchunk)
 		if (pwrite(t->fd, t->buf, maxchunk, (off_t)done) !=
@@ -141,9 +139,7 @@ int mb_fileaccess(int argc, char **argv)
 
 	if (rc != MB_GO)
 		return rc;
-	dirs = calloc((size_t)argc + 1, sizeof(*dirs));
-	if (!dirs)
-		die(EXIT_FAIL, "out of memory");
+	dirs = xcalloc((size_t)argc + 1, sizeof(*dirs));
 	for (i = 1; i < argc; i++) {
 		uint64_t *dst = !strcmp(argv[i], "--min-chunk") ? &minc :
 				!strcmp(argv[i], "--max-chunk") ? &maxc :
@@ -185,9 +181,7 @@ int mb_fileaccess(int argc, char **argv)
 
 	for (chunk = minc; chunk <= maxc; chunk *= 4)
 		ncap++;
-	curves = calloc(ndirs * F_NOPS, sizeof(*curves));
-	if (!curves)
-		die(EXIT_FAIL, "out of memory");
+	curves = xcalloc(ndirs * F_NOPS, sizeof(*curves));
 	for (d = 0; d < ndirs; d++) {
 		struct target t;
 
@@ -195,10 +189,8 @@ int mb_fileaccess(int argc, char **argv)
 		for (f = 0; f < F_NOPS; f++, nc++) {
 			struct curve *c = &curves[nc];
 
-			c->x = calloc(ncap, sizeof(double));
-			c->y = calloc(ncap, sizeof(double));
-			if (!c->x || !c->y)
-				die(EXIT_FAIL, "out of memory");
+			c->x = xcalloc(ncap, sizeof(double));
+			c->y = xcalloc(ncap, sizeof(double));
 			snprintf(c->name, sizeof(c->name), "%s %s", dirs[d],
 				 fop_names[f]);
 			for (chunk = minc; chunk <= maxc; chunk *= 4) {

@@ -124,9 +124,7 @@ static void pool_start(struct pool *pl, int nthreads, uint64_t *a,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->nthreads = nthreads;
-	pl->w = calloc((size_t)nthreads, sizeof(*pl->w));
-	if (!pl->w)
-		die(EXIT_FAIL, "out of memory");
+	pl->w = xcalloc((size_t)nthreads, sizeof(*pl->w));
 	pthread_barrier_init(&pl->start, NULL, (unsigned)nthreads);
 	pthread_barrier_init(&pl->done, NULL, (unsigned)nthreads);
 	for (i = 0; i < nthreads; i++) {

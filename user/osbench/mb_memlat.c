@@ -192,13 +192,11 @@ int mb_memlat(int argc, char **argv)
 	if (ring.buf == MAP_FAILED)
 		die_errno("mmap %llu bytes", (unsigned long long)max);
 	madvise(ring.buf, max, MADV_HUGEPAGE);
-	ring.order = malloc((max / LINE) * sizeof(*ring.order));
+	ring.order = xcalloc(max / LINE, sizeof(*ring.order));
 	for (size = min; size <= max; size *= 2)
 		cap += 2;
-	xs = calloc(cap, sizeof(*xs));
-	ys = calloc(cap, sizeof(*ys));
-	if (!ring.order || !xs || !ys)
-		die(EXIT_FAIL, "out of memory");
+	xs = xcalloc(cap, sizeof(*xs));
+	ys = xcalloc(cap, sizeof(*ys));
 
 	benchopt_measure(&o, &m);
 	m.ops_per_iter = 8;
