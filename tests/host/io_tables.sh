@@ -76,6 +76,16 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check_output "sweep --plot draws an SVG" "<svg" head -c 2000 "$T/p.svg"
 else
 	check_output "sweep --plot without gnuplot says so" "gnuplot is not installed" \
-		$B/osbench sweep --plot "$T/p.svg" "$T/data"
+		$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
 fi
+check_equal "sweep --plot data beside the picture: 3 points" \
+	"$(grep -c '^[0-9]' "$T/p.svg.dat")" 3
+check_output "sweep --plot script beside the picture" "^plot '$T/p.svg.dat' index 0 " \
+	cat "$T/p.svg.gp"
+$B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
+	"$T/data" >"$T/k2.csv" 2>/dev/null
+check_output "cache --plot: warm and cold curves" \
+	"index 0 with linespoints title 'warm', .* index 1 with linespoints title 'cold'" \
+	cat "$T/k.txt.gp"
+csv_ok "cache --plot leaves stdout to the table" "$T/k2.csv" 9 2
 finish

@@ -48,7 +48,7 @@ int io_cache_main(int argc, char **argv)
 	report_column(r, "warm_per_cold", NULL);
 	if (o.out.plot)
 		p = plot_new("read() rate by block size, warm and cold cache",
-			     "block size (bytes)", "MiB/s", 1);
+			     "block size", "MiB/s", PLOT_LOGX);
 	if (p) {
 		plot_series(p, "warm");
 		plot_series(p, "cold");
@@ -81,7 +81,7 @@ int io_cache_main(int argc, char **argv)
 		    drop < 0 ? "none" : dropcache_name(drop));
 	if (report_end(r))
 		die_errno("cannot write the report");
-	if (p && plot_write(p, o.out.plot))
+	if (p && plot_write(p, o.out.plot) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		"  --fadvise      drop only this file's pages (posix_fadvise), even\n"
 		"                 as root: spares other processes' caches\n"
 		"  --csv, --json  machine-readable output\n"
-		"  --plot FILE    draw MiB/s against block size (.svg or .png)\n");
+		"  --plot FILE    draw MiB/s against block size (.svg, .png, .txt;\n"
+		"                 the data and gnuplot script go to FILE.dat, FILE.gp)\n");
 }
 
 void sweep_parse(int argc, char **argv, struct sweep_opts *o,
@@ -144,7 +145,7 @@ int io_sweep_main(int argc, char **argv)
 	if (o.out.plot) {
 		p = plot_new(o.cold ? "read() rate by block size, cold cache" :
 				      "read() rate by block size",
-			     "block size (bytes)", "MiB/s", 1);
+			     "block size", "MiB/s", PLOT_LOGX);
 		plot_series(p, o.cold ? "cold" : "warm");
 	}
 	for (bs = o.min_block; bs <= o.max_block; bs *= 2) {
@@ -183,7 +184,7 @@ int io_sweep_main(int argc, char **argv)
 	}
 	if (report_end(r))
 		die_errno("cannot write the report");
-	if (p && plot_write(p, o.out.plot))
+	if (p && plot_write(p, o.out.plot) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

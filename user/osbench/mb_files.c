@@ -12,8 +12,8 @@
  * are measured one after the other and printed side by side.
  */
 #include "micro.h"
+#include "plot.h"
 #include "util.h"
-#include "xyplot.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -119,12 +119,6 @@ static void target_open(struct target *t, const char *dir, size_t fsize,
 			die_errno("write %s", path);
 }
 
-struct curve {
-	double *x, *y;
-	size_t n;
-	char name[300];
-};
-
 int mb_fileaccess(int argc, char **argv)
 {
 	struct benchopt o;
@@ -132,9 +126,10 @@ int mb_fileaccess(int argc, char **argv)
 	struct measure_result res;
 	struct report *r;
 	const char **dirs;
-	struct curve *curves;
+	struct plot *p = NULL;
+	char name[300];
 	uint64_t minc = 64, maxc = 1 << 20, fsize = 0, chunk;
-	size_t ndirs = 0, d, nc = 0, ncap = 0;
+	size_t ndirs = 0, d, series = 0;
 	int i, f, rc = mb_begin(&o, &argc, argv, usage);
 
 	if (rc != MB_GO)
@@ -179,20 +174,18 @@ int mb_fileaccess(int argc, char **argv)
 	measure_columns(r);
 	report_column(r, "unit", NULL);
 
-	for (chunk = minc; chunk <= maxc; chunk *= 4)
-		ncap++;
-	curves = xcalloc(ndirs * F_NOPS, sizeof(*curves));
+	if (o.plot)
+		p = plot_new("File access by chunk size", "chunk", "MiB/s",
+			     PLOT_LOGX | PLOT_LOGY);
 	for (d = 0; d < ndirs; d++) {
 		struct target t;
 
 		target_open(&t, dirs[d], fsize, maxc);
-		for (f = 0; f < F_NOPS; f++, nc++) {
-			struct curve *c = &curves[nc];
-
-			c->x = xcalloc(ncap, sizeof(double));
-			c->y = xcalloc(ncap, sizeof(double));
-			snprintf(c->name, sizeof(c->name), "%s %s", dirs[d],
+		for (f = 0; f < F_NOPS; f++) {
+			snprintf(name, sizeof(name), "%s %s", dirs[d],
 				 fop_names[f]);
+			if (p)
+				series = plot_series(p, name);
 			for (chunk = minc; chunk <= maxc; chunk *= 4) {
 				mb_progress(&o, "%s: %s, %llu B", dirs[d],
 					    fop_names[f],
@@ -210,8 +203,9 @@ int mb_fileaccess(int argc, char **argv)
 				report_num(r, (double)chunk);
 				measure_cells(r, &res.st, 1);
 				report_str(r, "MiB/s");
-				c->x[c->n] = (double)chunk;
-				c->y[c->n++] = res.st.median;
+				if (p)
+					plot_point(p, series, (double)chunk,
+						   res.st.median);
 				measure_free(&res);
 			}
 		}
@@ -219,32 +213,8 @@ int mb_fileaccess(int argc, char **argv)
 		free(t.buf);
 	}
 	rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
-	if (o.plot) {
-		struct xy_series *s = calloc(nc, sizeof(*s));
-		struct xy_plot p = {
-			.title = "File access by chunk size",
-			.xlabel = "chunk", .ylabel = "MiB/s",
-			.logx = 1, .logy = 1, .nseries = nc,
-		};
-
-		if (!s)
-			die(EXIT_FAIL, "out of memory");
-		for (d = 0; d < nc; d++) {
-			s[d].name = curves[d].name;
-			s[d].x = curves[d].x;
-			s[d].y = curves[d].y;
-			s[d].n = curves[d].n;
-		}
-		p.series = s;
-		if (xyplot(o.plot, &p) < 0)
-			rc = EXIT_FAIL;
-		free(s);
-	}
-	for (d = 0; d < nc; d++) {
-		free(curves[d].x);
-		free(curves[d].y);
-	}
-	free(curves);
+	if (p && plot_write(p, o.plot) < 0)
+		rc = EXIT_FAIL;
 	free(dirs);
 	return rc;
 }
