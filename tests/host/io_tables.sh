@@ -68,6 +68,14 @@ check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
 check_exit "sweep --help" 0 $B/osbench sweep --help
 check_exit "cache --help" 0 $B/osbench cache --help
 check_exit "syscalls --help" 0 $B/osbench syscalls --help
+check_output "syscalls --help points to syscall" "^See also osbench syscall:" \
+	$B/osbench syscalls --help
+check_output "syscall --help points to syscalls" "^See also osbench syscalls:" \
+	$B/osbench syscall --help
+check_output "osbench --help tells syscalls from syscall" \
+	"^  syscalls .*\(cf\. syscall\)" $B/osbench --help
+check_output "osbench --help tells syscall from syscalls" \
+	"^  syscall  .*\(cf\. syscalls\)" $B/osbench --help
 check_exit "feed --help" 0 $B/osbench feed --help
 check_exit "bench-io --help" 0 $B/osbench bench-io --help
 check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"
