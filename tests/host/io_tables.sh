@@ -66,6 +66,24 @@ check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 
 check_exit "run --master bad address" 2 $B/run --device --master 1.2.3 -r 4K 1
 check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
 check_exit "sweep --help" 0 $B/osbench sweep --help
+
+# The options the table commands share with the micro-benchmarks (benchopt).
+$B/osbench sweep --smoke --max 64 --csv "$T/data" >"$T/q.csv" 2>/dev/null
+csv_ok "sweep --smoke: 7 rows" "$T/q.csv" 7 7
+check_output "sweep --smoke: a fiftieth of --time, 3 runs" \
+	"^# method: .* doubling to 0.002 s .* median of 3 runs" cat "$T/q.csv"
+$B/osbench sweep --quick --reps 2 --time 0.002 --max 2 --csv "$T/data" >"$T/q.csv" 2>/dev/null
+check_output "sweep --reps and --time override --quick" \
+	"^# method: .* doubling to 0.002 s .* median of 2 runs" cat "$T/q.csv"
+check_output "sweep --help lists the common options" "^  --quick " $B/osbench sweep --help
+check_exit "sweep --reps 0" 2 $B/osbench sweep --reps 0 "$T/data"
+check_exit "sweep --reps above 1000" 2 $B/osbench sweep --reps 1001 "$T/data"
+check_exit "bench-io --reps above 100" 2 $B/osbench bench-io --reps 101 "$T/data"
+check_output "syscalls --plot: no curve" "syscalls has no curve to --plot" \
+	$B/osbench syscalls --plot "$T/y.svg"
+check_exit "syscalls --plot exits 2" 2 $B/osbench syscalls --plot "$T/y.svg"
+check_exit "sweep --dir: no scratch files" 2 $B/osbench sweep --dir "$T" "$T/data"
+check_exit "sweep unknown option" 2 $B/osbench sweep --bogus "$T/data"
 check_exit "cache --help" 0 $B/osbench cache --help
 check_exit "syscalls --help" 0 $B/osbench syscalls --help
 check_output "syscalls --help points to syscall" "^See also osbench syscall:" \

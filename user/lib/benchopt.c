@@ -55,6 +55,7 @@ int benchopt_parse(struct benchopt *o, int *argc, char **argv)
 		} else if (!strcmp(a, "--dir")) {
 			if (!(o->dir = value(*argc, argv, &i)))
 				return -1;
+			o->dir_given = 1;
 		} else {
 			argv[out++] = argv[i];
 		}

@@ -125,7 +125,7 @@ static void sc_measure(measure_fn fn, void *arg, uint64_t target_ns,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: osbench syscalls [--time S] [--reps N] [--dir DIR] [--csv|--json]\n\n"
+		"usage: osbench syscalls [--time S] [--reps N] [--dir DIR] [options]\n\n"
 		"Calls per second of read and write (1 byte, on a %u KiB file in\n"
 		"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
 		"the raw getpid system call.  Each is sized to --time seconds\n"
@@ -134,8 +134,9 @@ static void usage(FILE *f)
 		"See also osbench syscall: the micro-benchmark of ns per call for\n"
 		"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
 		"fork (seed 004's table), with the same getpid and open+close\n"
-		"loops.\n",
+		"loops.\n\n",
 		SC_FILE_BYTES >> 10);
+	io_common_usage(f, 0);
 }
 
 static void sc_setup(struct sc *s, const char *dir)
@@ -159,35 +160,29 @@ static void sc_setup(struct sc *s, const char *dir)
 int io_syscalls_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
 		{ "time", required_argument, NULL, 't' },
-		{ "reps", required_argument, NULL, 'n' },
-		{ "dir", required_argument, NULL, 'd' },
-		IO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct io_output out = { 0 };
+	struct benchopt o;
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	uint64_t target = 200000000;
-	unsigned int reps = 5;
+	uint64_t target;
+	unsigned int reps;
 	struct sc s = { 0 };
 	struct stats loop, st;
 	struct report *r;
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_output_opt(&out, c, optarg))
-			continue;
+	io_common_parse(&o, &argc, argv, usage, IO_OPT_DIR, 1000);
+	/* /tmp, not the micro-benchmarks' /var/tmp: the course's setting. */
+	if (o.dir_given)
+		dir = o.dir;
+	target = io_pick_time(&o, 200000000);
+	reps = io_pick_reps(&o, 5);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			target = io_parse_seconds("--time", optarg);
-			break;
-		case 'n':
-			reps = io_parse_reps(optarg, 1000);
-			break;
-		case 'd':
-			dir = optarg;
 			break;
 		default:
 			io_usage_exit(usage, c);
@@ -195,12 +190,10 @@ int io_syscalls_main(int argc, char **argv)
 	}
 	if (optind != argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (out.plot)
-		die(EXIT_USAGE, "syscalls has no curve to --plot");
 
 	sc_setup(&s, dir);
 	sc_measure(measure_empty_loop, NULL, target, reps, 0, &loop);
-	r = report_new("syscalls", out.fmt, stdout);
+	r = report_new("syscalls", o.fmt, stdout);
 	report_column(r, "call", NULL);
 	report_column(r, "rate", "calls/s");
 	report_column(r, "rate_min", "calls/s");
