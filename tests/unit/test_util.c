@@ -118,6 +118,7 @@ static void test_full_io(void)
 {
 	int p[2];
 	char out[100], in[100];
+	uint64_t calls;
 	size_t i;
 
 	for (i = 0; i < sizeof(out); i++)
@@ -128,6 +129,17 @@ static void test_full_io(void)
 	CHECK(read_full(p[0], in, sizeof(in)) == sizeof(in) &&
 	      !memcmp(in, out, sizeof(in)), "read_full content");
 	CHECK(read_full(p[0], in, sizeof(in)) == 0, "read_full at EOF");
+	close(p[0]);
+
+	/* Three bytes then EOF: one read() for the bytes, one sees EOF. */
+	CHECK(pipe(p) == 0, "pipe");
+	CHECK(write_full(p[1], "abc", 3) == 3, "write_full 3 bytes");
+	close(p[1]);
+	calls = 5;
+	CHECK(read_full_counted(p[0], in, sizeof(in), &calls) == 3 &&
+	      calls == 7 && !memcmp(in, "abc", 3),
+	      "read_full_counted adds its 2 read() calls (got %llu)",
+	      (unsigned long long)calls - 5);
 	close(p[0]);
 }
 

@@ -65,13 +65,10 @@ void report_note(struct report *r, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	char *val;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&val, fmt, ap);
+	val = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		die(EXIT_FAIL, "out of memory formatting note '%s'", key);
 	r->note_keys = xreallocarray(r->note_keys, r->nnotes + 1,
 				     sizeof(char *));
 	r->note_vals = xreallocarray(r->note_vals, r->nnotes + 1,

@@ -192,17 +192,23 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(EXIT_FAIL, "out of memory formatting '%s'", fmt);
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		die(EXIT_FAIL, "out of memory formatting '%s'", fmt);
 	return s;
 }
 
@@ -216,21 +222,9 @@ uint64_t now_ns(void)
 
 ssize_t read_full(int fd, void *buf, size_t len)
 {
-	size_t done = 0;
+	uint64_t calls = 0;
 
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	return read_full_counted(fd, buf, len, &calls);
 }
 
 ssize_t write_full(int fd, const void *buf, size_t len)

@@ -6,9 +6,12 @@
 #ifndef SYNCDEV_UTIL_H
 #define SYNCDEV_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* Exit codes shared by all programs, so scripts can tell failures apart. */
 enum {
@@ -54,6 +57,8 @@ void *xcalloc(size_t n, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
@@ -64,6 +69,33 @@ uint64_t now_ns(void);
  * write_full returns len or -1.
  */
 ssize_t read_full(int fd, void *buf, size_t len);
+
+/*
+ * read_full that also adds the read() calls it made to *calls, for the
+ * experiments that report system calls per second.  Inline because the
+ * sweep calls it once per block, down to one-byte blocks.
+ */
+static inline ssize_t read_full_counted(int fd, void *buf, size_t len,
+					uint64_t *calls)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		(*calls)++;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 ssize_t write_full(int fd, const void *buf, size_t len);
 
 #endif

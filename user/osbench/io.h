@@ -160,6 +160,8 @@ struct sweep_opts {
 /* Parse sweep/cache's command line (usage_fn prints --help). */
 void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 		 void (*usage_fn)(FILE *f), bool allow_device);
+/* Open the input and set up the points as the options say. */
+void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg);
 /* Notes common to sweep and cache reports. */
 void sweep_notes(struct report *r, const struct sweep_opts *o);
 

@@ -33,10 +33,8 @@ int io_cache_main(int argc, char **argv)
 	size_t bs, i;
 
 	sweep_parse(argc, argv, &o, usage, false);
-	cfg = (struct point_cfg){ .fd = io_source_open(&o.src),
-				  .global_drop = !o.fadvise_only,
-				  .target_ns = o.target_ns, .reps = o.reps,
-				  .max_bytes = o.max_bytes };
+	/* cache takes no --device or --cold: a file, cold set per run. */
+	sweep_open(&o, &cfg);
 	r = report_new("cache", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");

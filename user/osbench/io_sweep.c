@@ -95,6 +95,15 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 		die(EXIT_USAGE, "--cold needs a file: the device has no page cache");
 }
 
+void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg)
+{
+	*cfg = (struct point_cfg){ .fd = io_source_open(&o->src),
+				   .stream = !o->src.path, .cold = o->cold,
+				   .global_drop = !o->fadvise_only,
+				   .target_ns = o->target_ns, .reps = o->reps,
+				   .max_bytes = o->max_bytes };
+}
+
 void sweep_notes(struct report *r, const struct sweep_opts *o)
 {
 	report_note(r, "input", "%s", io_source_name(&o->src));
@@ -121,11 +130,7 @@ int io_sweep_main(int argc, char **argv)
 	size_t bs;
 
 	sweep_parse(argc, argv, &o, usage, true);
-	cfg = (struct point_cfg){ .fd = io_source_open(&o.src),
-				  .stream = !o.src.path, .cold = o.cold,
-				  .global_drop = !o.fadvise_only,
-				  .target_ns = o.target_ns, .reps = o.reps,
-				  .max_bytes = o.max_bytes };
+	sweep_open(&o, &cfg);
 	r = report_new("sweep", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");

@@ -31,6 +31,16 @@ int mb_begin(struct benchopt *o, int *argc, char **argv, const char *usage)
 	return MB_GO;
 }
 
+int mb_begin_noargs(struct benchopt *o, int argc, char **argv,
+		    const char *usage)
+{
+	int rc = mb_begin(o, &argc, argv, usage);
+
+	if (rc == MB_GO && argc > 1)
+		return mb_bad_arg(argv[1]);
+	return rc;
+}
+
 int mb_bad_arg(const char *arg)
 {
 	msg("unexpected argument '%s' (see %s --help)", arg, progname());

@@ -230,12 +230,10 @@ int mb_ctxsw(int argc, char **argv)
 	char why[200] = "", name[64];
 	double alone;
 	int kind, i, nconfigs = cpu_count() > 1 ? 2 : 1;
-	int rc = mb_begin(&o, &argc, argv, usage);
+	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	benchopt_measure(&o, &m);
 	/* A child that died must show as a failed write, not kill us. */
 	signal(SIGPIPE, SIG_IGN);

@@ -97,12 +97,10 @@ int mb_syscall(int argc, char **argv)
 	struct report *r;
 	char existing[4096], fresh[4096];
 	size_t i;
-	int fd, rc = mb_begin(&o, &argc, argv, usage);
+	int fd, rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
 		 o.dir, (int)getpid());
 	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", o.dir,
