@@ -215,8 +215,8 @@ int io_syscalls_main(int argc, char **argv)
 		else
 			report_none(r);
 	}
-	close(s.fd);
-	unlink(s.path);
+	if (close(s.fd) || unlink(s.path))
+		msg_errno("cannot remove the scratch file '%s'", s.path);
 	report_note(r, "method",
 		    "each call sized to %.3g s by doubling (the warm-up), median of %u runs; empty loop (%.2f ns/iteration) subtracted",
 		    (double)target / 1e9, reps, loop.median);

@@ -168,7 +168,8 @@ static void measure_processes(const struct measure *m0, const struct config *c,
 		die_errno("measure");
 	close(p.ab[1]);		/* the child reads EOF and exits */
 	close(p.ba[0]);
-	waitpid(pid, NULL, 0);
+	if (waitpid(pid, NULL, 0) < 0)
+		die_errno("waitpid");
 	cpu_unpin();
 }
 
@@ -183,8 +184,8 @@ static void measure_threads(const struct measure *m0, const struct config *c,
 	int err;
 
 	memset(&s, 0, sizeof(s));
-	sem_init(&s.ab, 0, 0);
-	sem_init(&s.ba, 0, 0);
+	if (sem_init(&s.ab, 0, 0) || sem_init(&s.ba, 0, 0))
+		die_errno("sem_init");
 	s.cpu = c->cpu_b;
 	pin(c->cpu_a, why, len);
 	if (measure_run(&m, sem_alone, &s, &a))
