@@ -25,7 +25,7 @@ const char *progname(void)
 	return prog_name;
 }
 
-static void vmsg(int errnum, const char *fmt, va_list ap)
+static void vmsg_err(int errnum, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog_name);
 	vfprintf(stderr, fmt, ap);
@@ -34,12 +34,17 @@ static void vmsg(int errnum, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void vmsg(const char *fmt, va_list ap)
+{
+	vmsg_err(0, fmt, ap);
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
+	vmsg_err(0, fmt, ap);
 	va_end(ap);
 }
 
@@ -49,7 +54,7 @@ void msg_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(saved, fmt, ap);
+	vmsg_err(saved, fmt, ap);
 	va_end(ap);
 	errno = saved;
 }
@@ -59,7 +64,7 @@ void die(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
+	vmsg_err(0, fmt, ap);
 	va_end(ap);
 	exit(code);
 }
@@ -70,7 +75,7 @@ void die_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(saved, fmt, ap);
+	vmsg_err(saved, fmt, ap);
 	va_end(ap);
 	exit(EXIT_FAIL);
 }

@@ -27,6 +27,8 @@ const char *progname(void);
 
 /* "prog: <message>" on stderr. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg() with a va_list, for functions that take their own format. */
+void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "prog: <message>: strerror(errno)" on stderr; errno is preserved. */
 void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* msg() then exit(code). */

@@ -109,9 +109,7 @@ void mb_progress(const struct benchopt *o, const char *fmt, ...)
 
 	if (o->mode == BENCH_SMOKE)
 		return;
-	fprintf(stderr, "%s: ", progname());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
