@@ -21,7 +21,7 @@
 #include <stdio.h>
 
 enum plot_flags {
-	PLOT_LOGX = 1,		/* base-2 x axis with binary-prefix ticks */
+	PLOT_LOGX = 1,		/* base-2 x axis, ticks 1B, 4kiB, ... */
 	PLOT_LOGY = 2,		/* base-10 y axis */
 };
 

@@ -74,7 +74,7 @@ static void sc_lseek(void *arg, uint64_t count)
 static const struct sc_call {
 	const char *name;
 	measure_fn fn;
-	bool on_path;		/* fn takes the file's path, not struct sc */
+	bool on_path;		/* fn takes the path, not struct sc */
 	bool bytes;		/* moves one byte per call */
 } calls[] = {
 	{ "read", sc_read, false, true },

@@ -6,9 +6,9 @@
  *
  * getpid, open+close and fork are the loops of calls.h, which
  * "osbench syscalls" (the I/O experiment: read, write, lseek at one byte,
- * in calls per second) times too.  malloc+free passes the pointer through an empty asm so the
- * compiler cannot pair and delete the two calls.  One empty loop
- * iteration is subtracted from each figure.
+ * in calls per second) times too.  malloc+free passes the pointer
+ * through an empty asm so the compiler cannot pair and delete the two
+ * calls.  One empty loop iteration is subtracted from each figure.
  */
 #include "calls.h"
 #include "micro.h"
