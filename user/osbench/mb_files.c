@@ -15,6 +15,7 @@
 #include "plot.h"
 #include "util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,17 @@ static void do_sync_write(void *arg, uint64_t n)
 
 static void drop_cache(struct target *t)
 {
-	/* Clean pages only: the writes were synchronous, so all are. */
-	posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	int err;
+
+	/*
+	 * Clean pages only: the writes were synchronous, so all are.  A
+	 * failure would turn the cold reads into warm ones unnoticed.
+	 */
+	err = posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (err) {
+		errno = err;
+		die_errno("posix_fadvise(DONTNEED)");
+	}
 }
 
 static void do_seq_read(void *arg, uint64_t n)
