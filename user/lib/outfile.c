@@ -92,7 +92,10 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	 * Allocate before mapping: a full disk then fails here with ENOSPC
 	 * instead of killing us with SIGBUS in the middle of a memcpy.
 	 */
-	err = posix_fallocate(f->fd, 0, (off_t)size);
+	/* tmpfs gives up with EINTR on any signal, even a stop/continue. */
+	do
+		err = posix_fallocate(f->fd, 0, (off_t)size);
+	while (err == EINTR);
 	if (err) {
 		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",

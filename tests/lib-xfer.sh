@@ -1,0 +1,65 @@
+# shellcheck shell=sh
+# Helpers for the guest tests that run master and slave (tests/vm*/).
+# Source after lib.sh.
+
+# The course's ten small files (24146 bytes together) and its large file.
+COURSE_SMALL="32 859 1343 1663 2042 3065 2808 4056 3659 4619"
+COURSE_LARGE=12022885
+# A slave started before its master retries for this long (ms).
+WAIT_MS=20000
+
+# The module's buffer size: mmap mode moves at most this much per ioctl.
+buf_size() { cat /sys/module/syncdev/parameters/buf_size; }
+
+# klog_count ERE: kernel log lines matching (the log is never cleared:
+# the harness reads all of it at the end, so compare counts).
+klog_count() { dmesg | grep -Ec "$1"; }
+PAGE_LINE='syncdev: (master|slave)#[0-9]+: page vaddr=0x[0-9a-f]+ pfn=0x[0-9a-f]+ '
+
+# gen NAME SIZE [SEED]: reproducible data (the same on every machine).
+gen() { gendata "$2" "${3:-$2}" >"$1"; }
+
+# check_time_line NAME FILE BYTES: FILE holds the course's output line.
+check_time_line() {
+	if grep -Eq "^Transmission time: [0-9]+\.[0-9]{6} ms, File size: $3 bytes\$" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "no 'Transmission time: T ms, File size: $3 bytes' line in: $(tail -n 3 "$2")"
+	fi
+}
+
+# transfer NAME MMETHOD SMETHOD IN... : master sends the IN files in the
+# background, the slave receives them into out.1 ... out.N over
+# 127.0.0.1; both must succeed, print the line, and every copy must be
+# identical.  Outputs are removed afterwards.
+transfer() {
+	name=$1 mm=$2 sm=$3
+	shift 3
+	n=$# outs="" total=0 i=0
+	for f in "$@"; do
+		i=$((i + 1))
+		outs="$outs out.$i"
+		total=$((total + $(wc -c <"$f")))
+	done
+	master "$n" "$@" "$mm" >master.log 2>&1 &
+	mpid=$!
+	# shellcheck disable=SC2086
+	slave "$n" $outs "$sm" 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
+	src=$?
+	wait $mpid
+	mrc=$?
+	if [ $mrc -ne 0 ] || [ $src -ne 0 ]; then
+		fail "$name" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
+		rm -f out.*
+		return
+	fi
+	i=0 bad=""
+	for f in "$@"; do
+		i=$((i + 1))
+		cmp -s "$f" "out.$i" || bad="$bad $f"
+	done
+	if [ -z "$bad" ]; then pass "$name: identical"; else fail "$name" "differs:$bad"; fi
+	check_time_line "$name: master line" master.log $total
+	check_time_line "$name: slave line" slave.log $total
+	rm -f out.* .out.*
+}

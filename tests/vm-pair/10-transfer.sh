@@ -1,0 +1,34 @@
+# shellcheck shell=sh
+# vm-timeout: 900
+# The same transfers across two guests: SYNCDEV_ROLE says which one this
+# is, SYNCDEV_PEER the other's address.  Both generate the data; the slave
+# compares what it received with its own copy.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+sets="0 1 4097 $COURSE_LARGE 67108864"
+for s in $sets; do
+	gen "f$s" "$s"
+done
+
+for mm in fcntl mmap; do
+	for sm in fcntl mmap; do
+		for s in $sets; do
+			name="$mm->$sm $s bytes across two guests"
+			if [ "$SYNCDEV_ROLE" = master ]; then
+				check "$name: master" master 1 "f$s" $mm
+				continue
+			fi
+			slave 1 out $sm "$SYNCDEV_PEER" -w 60000 >slave.log 2>&1
+			rc=$?
+			if [ $rc -eq 0 ]; then
+				check_same "$name" "f$s" out
+				check_time_line "$name: slave line" slave.log "$s"
+			else
+				fail "$name" "slave exit $rc: $(cat slave.log)"
+			fi
+			rm -f out
+		done
+	done
+done
+finish

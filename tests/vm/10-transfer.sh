@@ -1,0 +1,58 @@
+# shellcheck shell=sh
+# vm-timeout: 900
+# master -> slave over 127.0.0.1 in all four method combinations, for the
+# sizes around a page, the course's two data sets, 64 MiB and a file larger
+# than the mmap buffer; every copy compared byte for byte.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+big=$(( $(buf_size) * 2 + 1 ))
+for s in 0 1 4095 4096 4097 $COURSE_LARGE 67108864 $big; do
+	gen "f$s" "$s"
+done
+small=""
+pages0=$(klog_count "$PAGE_LINE")
+for s in $COURSE_SMALL; do
+	gen "s$s" "$s" 1
+	small="$small s$s"
+done
+
+for mm in fcntl mmap; do
+	for sm in fcntl mmap; do
+		for s in 0 1 4095 4096 4097; do
+			transfer "$mm->$sm $s bytes" $mm $sm "f$s"
+		done
+		# shellcheck disable=SC2086
+		transfer "$mm->$sm course ten files" $mm $sm $small
+		transfer "$mm->$sm course $COURSE_LARGE bytes" $mm $sm "f$COURSE_LARGE"
+		transfer "$mm->$sm 64 MiB" $mm $sm f67108864
+		transfer "$mm->$sm $big bytes (2 buffers + 1)" $mm $sm "f$big"
+	done
+done
+
+# Mixed sizes in one stream, with a small fcntl buffer on the master that
+# splits frame headers, and a partial device buffer on the slave.
+master 4 f0 f4097 s32 f1 fcntl -b 4096 >master.log 2>&1 &
+mpid=$!
+slave 4 o1 o2 o3 o4 mmap 127.0.0.1 -b 12K -w $WAIT_MS -v >slave.log 2>&1
+src=$?
+wait $mpid
+if [ $? -eq 0 ] && [ $src -eq 0 ] && cmp -s f0 o1 && cmp -s f4097 o2 &&
+	cmp -s s32 o3 && cmp -s f1 o4; then
+	pass "mixed sizes, small buffers: identical"
+else
+	fail "mixed sizes, small buffers" "$(tail -n 3 master.log slave.log)"
+fi
+check_output "slave -v names each file with its CRC32C" \
+	"^o2: 4097 bytes, crc32c 0x[0-9a-f]{8}\$" cat slave.log
+
+# Each program in mmap mode logs its page descriptors once per transfer:
+# the device buffer and the file mapping, only the buffer when all files
+# are empty.  4 mmap sides x (8 transfers x 2 + 1) + the mixed slave's 2.
+pages=$(( $(klog_count "$PAGE_LINE") - pages0 ))
+if [ $pages -eq 70 ]; then
+	pass "mmap mode logged 70 page descriptor lines"
+else
+	fail "mmap mode logged 70 page descriptor lines" "$pages lines"
+fi
+finish

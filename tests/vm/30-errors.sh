@@ -1,0 +1,37 @@
+# shellcheck shell=sh
+# Every error of the device contract with its exact errno (devcheck), and
+# the programs' errors that need the device: refused, unreachable, count
+# mismatch.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+out=$(devcheck 2>&1)
+rc=$?
+echo "$out" | grep -E '^(PASS|FAIL) '
+if [ $rc -ne 0 ] && ! echo "$out" | grep -q '^FAIL '; then
+	fail "devcheck" "exited $rc: $(echo "$out" | tail -n 3)"
+fi
+
+gen in 1000 5
+check_exit "slave with no master: exit 1" 1 slave 1 out fcntl 127.0.0.1
+check_output "slave with no master: says refused" \
+	"connect to 127.0.0.1:2325 \(is the master running\?\): Connection refused" \
+	slave 1 out fcntl 127.0.0.1
+check_exit "slave to 0.0.0.0: exit 1" 1 slave 1 out mmap 0.0.0.0
+[ ! -e out ] && pass "failed slaves leave no output" ||
+	fail "failed slaves leave no output" "out exists"
+
+# N differs between the two sides: the slave says so and keeps nothing.
+master 2 in in fcntl >master.log 2>&1 &
+mpid=$!
+slave 1 out fcntl 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
+src=$?
+wait $mpid
+[ $src -eq 1 ] && pass "slave N=1, master N=2: exit 1" ||
+	fail "slave N=1, master N=2: exit 1" "exit $src: $(cat slave.log)"
+check_output "slave N=1, master N=2: names both counts" \
+	"the master sends 2 files, the slave expects 1" cat slave.log
+[ -z "$(ls -A | grep out)" ] && pass "count mismatch leaves no output" ||
+	fail "count mismatch leaves no output" "$(ls -A)"
+
+finish
