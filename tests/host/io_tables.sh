@@ -66,8 +66,34 @@ check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 
 check_exit "run --master bad address" 2 $B/run --device --master 1.2.3 -r 4K 1
 check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
 check_exit "sweep --help" 0 $B/osbench sweep --help
+
+# The options the table commands share with the micro-benchmarks (benchopt).
+$B/osbench sweep --smoke --max 64 --csv "$T/data" >"$T/q.csv" 2>/dev/null
+csv_ok "sweep --smoke: 7 rows" "$T/q.csv" 7 7
+check_output "sweep --smoke: a fiftieth of --time, 3 runs" \
+	"^# method: .* doubling to 0.002 s .* median of 3 runs" cat "$T/q.csv"
+$B/osbench sweep --quick --reps 2 --time 0.002 --max 2 --csv "$T/data" >"$T/q.csv" 2>/dev/null
+check_output "sweep --reps and --time override --quick" \
+	"^# method: .* doubling to 0.002 s .* median of 2 runs" cat "$T/q.csv"
+check_output "sweep --help lists the common options" "^  --quick " $B/osbench sweep --help
+check_exit "sweep --reps 0" 2 $B/osbench sweep --reps 0 "$T/data"
+check_exit "sweep --reps above 1000" 2 $B/osbench sweep --reps 1001 "$T/data"
+check_exit "bench-io --reps above 100" 2 $B/osbench bench-io --reps 101 "$T/data"
+check_output "syscalls --plot: no curve" "syscalls has no curve to --plot" \
+	$B/osbench syscalls --plot "$T/y.svg"
+check_exit "syscalls --plot exits 2" 2 $B/osbench syscalls --plot "$T/y.svg"
+check_exit "sweep --dir: no scratch files" 2 $B/osbench sweep --dir "$T" "$T/data"
+check_exit "sweep unknown option" 2 $B/osbench sweep --bogus "$T/data"
 check_exit "cache --help" 0 $B/osbench cache --help
 check_exit "syscalls --help" 0 $B/osbench syscalls --help
+check_output "syscalls --help points to syscall" "^See also osbench syscall:" \
+	$B/osbench syscalls --help
+check_output "syscall --help points to syscalls" "^See also osbench syscalls:" \
+	$B/osbench syscall --help
+check_output "osbench --help tells syscalls from syscall" \
+	"^  syscalls .*\(cf\. syscall\)" $B/osbench --help
+check_output "osbench --help tells syscall from syscalls" \
+	"^  syscall  .*\(cf\. syscalls\)" $B/osbench --help
 check_exit "feed --help" 0 $B/osbench feed --help
 check_exit "bench-io --help" 0 $B/osbench bench-io --help
 check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"
@@ -76,6 +102,16 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check_output "sweep --plot draws an SVG" "<svg" head -c 2000 "$T/p.svg"
 else
 	check_output "sweep --plot without gnuplot says so" "gnuplot is not installed" \
-		$B/osbench sweep --plot "$T/p.svg" "$T/data"
+		$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
 fi
+check_equal "sweep --plot data beside the picture: 3 points" \
+	"$(grep -c '^[0-9]' "$T/p.svg.dat")" 3
+check_output "sweep --plot script beside the picture" "^plot '$T/p.svg.dat' index 0 " \
+	cat "$T/p.svg.gp"
+$B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
+	"$T/data" >"$T/k2.csv" 2>/dev/null
+check_output "cache --plot: warm and cold curves" \
+	"index 0 with linespoints title 'warm', .* index 1 with linespoints title 'cold'" \
+	cat "$T/k.txt.gp"
+csv_ok "cache --plot leaves stdout to the table" "$T/k2.csv" 9 2
 finish

@@ -102,6 +102,16 @@ $OSB fileaccess --smoke --csv --max-chunk 4K --plot "$tmp/fa.svg" \
 check_exit "fileaccess: 3 ops x 4 chunks (64 B-4 KiB) x 2 dirs" 0 \
 	test "$(grep -v '^#' "$tmp/fa.csv" | sed 1d | wc -l)" -eq 24
 check "fileaccess plot data written" test -s "$tmp/fa.svg.dat"
+check_exit "fileaccess plot: one curve per directory and op" 0 \
+	test "$(grep -c '^# ' "$tmp/fa.svg.dat")" -eq 6
+$OSB memlat --smoke --plot "$tmp/lat.txt" >/dev/null 2>&1
+check_output "memlat plot: log axes" "^set logscale y" cat "$tmp/lat.txt.gp"
+if [ -d /sys/devices/system/cpu/cpu0/cache/index0 ]; then
+	check_output "memlat plot marks the sysfs cache sizes" \
+		"^set label 'L1 \(sysfs\)'" cat "$tmp/lat.txt.gp"
+fi
+check_exit "memlat --plot with an unknown extension" 2 \
+	$OSB memlat --smoke --plot "$tmp/lat.pdf"
 
 # memlat notes the detected levels and what sysfs says.
 $OSB memlat --smoke --csv >"$tmp/lat.csv" 2>/dev/null

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_parse_size(void)
@@ -116,6 +118,7 @@ static void test_full_io(void)
 {
 	int p[2];
 	char out[100], in[100];
+	uint64_t calls;
 	size_t i;
 
 	for (i = 0; i < sizeof(out); i++)
@@ -127,6 +130,75 @@ static void test_full_io(void)
 	      !memcmp(in, out, sizeof(in)), "read_full content");
 	CHECK(read_full(p[0], in, sizeof(in)) == 0, "read_full at EOF");
 	close(p[0]);
+
+	/* Three bytes then EOF: one read() for the bytes, one sees EOF. */
+	CHECK(pipe(p) == 0, "pipe");
+	CHECK(write_full(p[1], "abc", 3) == 3, "write_full 3 bytes");
+	close(p[1]);
+	calls = 5;
+	CHECK(read_full_counted(p[0], in, sizeof(in), &calls) == 3 &&
+	      calls == 7 && !memcmp(in, "abc", 3),
+	      "read_full_counted adds its 2 read() calls (got %llu)",
+	      (unsigned long long)calls - 5);
+	close(p[0]);
+}
+
+/* Run fn in a child with stderr captured; its exit code and message. */
+static int in_child(void (*fn)(void), char *err, size_t len)
+{
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 2);
+		fn();
+		_exit(0);
+	}
+	close(p[1]);
+	n = read_full(p[0], err, len - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void alloc_too_much(void)
+{
+	xreallocarray(NULL, SIZE_MAX / 2, 4);
+}
+
+static void test_alloc(void)
+{
+	unsigned char *z = xcalloc(1000, 4);
+	char *s = xasprintf("%s-%d", "block", 42), *d = xstrdup("copy");
+	char err[256];
+	int *a = xreallocarray(NULL, 3, sizeof(int)), rc;
+	size_t i, nonzero = 0;
+
+	for (i = 0; i < 4000; i++)
+		nonzero += z[i] != 0;
+	CHECK(nonzero == 0, "xcalloc zeroes what it returns");
+	CHECK(!strcmp(s, "block-42"), "xasprintf formats");
+	CHECK(!strcmp(d, "copy"), "xstrdup copies");
+	a[2] = 7;
+	a = xreallocarray(a, 1000, sizeof(int));
+	CHECK(a[2] == 7, "xreallocarray keeps the contents");
+	CHECK(xmalloc(0) != NULL && xcalloc(0, 8) != NULL,
+	      "zero-size allocations return a pointer, not failure");
+	rc = in_child(alloc_too_much, err, sizeof(err));
+	CHECK(rc == EXIT_FAIL && strstr(err, "out of memory"),
+	      "overflowing xreallocarray exits 1 saying out of memory "
+	      "(got %d '%s')", rc, err);
+	free(z);
+	free(s);
+	free(d);
+	free(a);
 }
 
 int main(void)
@@ -136,5 +208,6 @@ int main(void)
 	test_stats();
 	test_report();
 	test_full_io();
+	test_alloc();
 	return check_done();
 }

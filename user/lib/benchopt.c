@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "benchopt.h"
+#include "plot.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -47,11 +48,14 @@ int benchopt_parse(struct benchopt *o, int *argc, char **argv)
 			}
 			o->reps = (unsigned)reps;
 		} else if (!strcmp(a, "--plot")) {
-			if (!(o->plot = value(*argc, argv, &i)))
+			/* Refuse a bad name before minutes of measuring. */
+			if (!(o->plot = value(*argc, argv, &i)) ||
+			    plot_check_path(o->plot))
 				return -1;
 		} else if (!strcmp(a, "--dir")) {
 			if (!(o->dir = value(*argc, argv, &i)))
 				return -1;
+			o->dir_given = 1;
 		} else {
 			argv[out++] = argv[i];
 		}
@@ -69,7 +73,8 @@ void benchopt_usage(FILE *f)
 	      "  --smoke        tiny sizes: checks it runs, not how fast\n"
 	      "  --reps N       samples per figure (default 11, quick 7, "
 	      "smoke 3)\n"
-	      "  --plot FILE    draw the curve with gnuplot (.svg or .png)\n"
+	      "  --plot FILE    draw the curve with gnuplot (.svg, .png, .txt);\n"
+	      "                 FILE.dat and FILE.gp are written beside it\n"
 	      "  --dir DIR      scratch files (default $TMPDIR or /var/tmp)\n",
 	      f);
 }

@@ -29,6 +29,7 @@ struct benchopt {
 	unsigned reps;		/* 0: the mode's default */
 	const char *plot;	/* NULL: no plot */
 	const char *dir;	/* scratch directory */
+	int dir_given;		/* --dir was given, not the default */
 	int help;		/* --help was given */
 };
 

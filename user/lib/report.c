@@ -28,23 +28,6 @@ struct report {
 	size_t cap;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		die(EXIT_FAIL, "out of memory");
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		die(EXIT_FAIL, "out of memory");
-	return d;
-}
-
 int report_format_arg(const char *arg, enum report_format *fmt)
 {
 	if (!strcmp(arg, "--csv"))
@@ -59,11 +42,9 @@ int report_format_arg(const char *arg, enum report_format *fmt)
 struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out)
 {
-	struct report *r = calloc(1, sizeof(*r));
+	struct report *r = xcalloc(1, sizeof(*r));
 
-	if (!r)
-		die(EXIT_FAIL, "out of memory");
-	r->title = xstrdup(title);
+	r->title = xstrdup(title ? title : "");
 	r->fmt = fmt;
 	r->out = out;
 	return r;
@@ -71,8 +52,10 @@ struct report *report_new(const char *title, enum report_format fmt,
 
 void report_column(struct report *r, const char *name, const char *unit)
 {
-	r->col_names = xrealloc(r->col_names, (r->ncols + 1) * sizeof(char *));
-	r->col_units = xrealloc(r->col_units, (r->ncols + 1) * sizeof(char *));
+	r->col_names = xreallocarray(r->col_names, r->ncols + 1,
+				     sizeof(char *));
+	r->col_units = xreallocarray(r->col_units, r->ncols + 1,
+				     sizeof(char *));
 	r->col_names[r->ncols] = xstrdup(name);
 	r->col_units[r->ncols] = unit ? xstrdup(unit) : NULL;
 	r->ncols++;
@@ -84,11 +67,12 @@ void report_note(struct report *r, const char *key, const char *fmt, ...)
 	char *val;
 
 	va_start(ap, fmt);
-	if (vasprintf(&val, fmt, ap) < 0)
-		die(EXIT_FAIL, "out of memory");
+	val = xvasprintf(fmt, ap);
 	va_end(ap);
-	r->note_keys = xrealloc(r->note_keys, (r->nnotes + 1) * sizeof(char *));
-	r->note_vals = xrealloc(r->note_vals, (r->nnotes + 1) * sizeof(char *));
+	r->note_keys = xreallocarray(r->note_keys, r->nnotes + 1,
+				     sizeof(char *));
+	r->note_vals = xreallocarray(r->note_vals, r->nnotes + 1,
+				     sizeof(char *));
 	r->note_keys[r->nnotes] = xstrdup(key);
 	r->note_vals[r->nnotes] = val;
 	r->nnotes++;
@@ -98,7 +82,7 @@ static void add_cell(struct report *r, char *text, bool numeric)
 {
 	if (r->ncells == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 64;
-		r->cells = xrealloc(r->cells, r->cap * sizeof(*r->cells));
+		r->cells = xreallocarray(r->cells, r->cap, sizeof(*r->cells));
 	}
 	r->cells[r->ncells].text = text;
 	r->cells[r->ncells].numeric = numeric;
@@ -107,7 +91,7 @@ static void add_cell(struct report *r, char *text, bool numeric)
 
 void report_str(struct report *r, const char *value)
 {
-	add_cell(r, xstrdup(value), false);
+	add_cell(r, xstrdup(value ? value : ""), false);
 }
 
 void report_num(struct report *r, double v)
@@ -168,22 +152,16 @@ static void csv_field(FILE *f, const char *s)
 
 static char *header_text(const struct report *r, size_t c)
 {
-	char *h;
-
 	if (!r->col_units[c])
 		return xstrdup(r->col_names[c]);
-	if (asprintf(&h, "%s (%s)", r->col_names[c], r->col_units[c]) < 0)
-		die(EXIT_FAIL, "out of memory");
-	return h;
+	return xasprintf("%s (%s)", r->col_names[c], r->col_units[c]);
 }
 
 static void print_text(const struct report *r)
 {
-	size_t *width = calloc(r->ncols ? r->ncols : 1, sizeof(*width));
+	size_t *width = xcalloc(r->ncols, sizeof(*width));
 	size_t i, c;
 
-	if (!width)
-		die(EXIT_FAIL, "out of memory");
 	for (i = 0; i < r->nnotes; i++)
 		fprintf(r->out, "# %s: %s\n", r->note_keys[i], r->note_vals[i]);
 	for (c = 0; c < r->ncols; c++) {
@@ -232,11 +210,10 @@ static void print_csv(const struct report *r)
 		fprintf(r->out, "# %s: %s\n", r->note_keys[i], r->note_vals[i]);
 	for (c = 0; c < r->ncols; c++) {
 		char *h = r->col_units[c] ?
-			  NULL : xstrdup(r->col_names[c]);
+			  xasprintf("%s_%s", r->col_names[c],
+				    r->col_units[c]) :
+			  xstrdup(r->col_names[c]);
 
-		if (!h && asprintf(&h, "%s_%s", r->col_names[c],
-				   r->col_units[c]) < 0)
-			die(EXIT_FAIL, "out of memory");
 		if (c)
 			fputc(',', r->out);
 		csv_field(r->out, h);

@@ -25,7 +25,7 @@ const char *progname(void)
 	return prog_name;
 }
 
-static void vmsg(int errnum, const char *fmt, va_list ap)
+static void vmsg_err(int errnum, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog_name);
 	vfprintf(stderr, fmt, ap);
@@ -34,12 +34,17 @@ static void vmsg(int errnum, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void vmsg(const char *fmt, va_list ap)
+{
+	vmsg_err(0, fmt, ap);
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
+	vmsg_err(0, fmt, ap);
 	va_end(ap);
 }
 
@@ -49,7 +54,7 @@ void msg_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(saved, fmt, ap);
+	vmsg_err(saved, fmt, ap);
 	va_end(ap);
 	errno = saved;
 }
@@ -59,7 +64,7 @@ void die(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
+	vmsg_err(0, fmt, ap);
 	va_end(ap);
 	exit(code);
 }
@@ -70,7 +75,7 @@ void die_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(saved, fmt, ap);
+	vmsg_err(saved, fmt, ap);
 	va_end(ap);
 	exit(EXIT_FAIL);
 }
@@ -147,6 +152,71 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+static void __attribute__((noreturn)) out_of_memory(size_t n, size_t size)
+{
+	die(EXIT_FAIL, "out of memory (asked for %zu x %zu bytes)", n, size);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		out_of_memory(1, size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	/* calloc(0, x) may return NULL; one byte keeps NULL meaning failure. */
+	void *p = n && size ? calloc(n, size) : calloc(1, 1);
+
+	if (!p)
+		out_of_memory(n, size);
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		out_of_memory(n, size);
+	p = realloc(p, bytes ? bytes : 1);
+	if (!p)
+		out_of_memory(n, size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		out_of_memory(1, strlen(s) + 1);
+	return d;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(EXIT_FAIL, "out of memory formatting '%s'", fmt);
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -157,21 +227,9 @@ uint64_t now_ns(void)
 
 ssize_t read_full(int fd, void *buf, size_t len)
 {
-	size_t done = 0;
+	uint64_t calls = 0;
 
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	return read_full_counted(fd, buf, len, &calls);
 }
 
 ssize_t write_full(int fd, const void *buf, size_t len)

@@ -6,9 +6,12 @@
 #ifndef SYNCDEV_UTIL_H
 #define SYNCDEV_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* Exit codes shared by all programs, so scripts can tell failures apart. */
 enum {
@@ -24,6 +27,8 @@ const char *progname(void);
 
 /* "prog: <message>" on stderr. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg() with a va_list, for functions that take their own format. */
+void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "prog: <message>: strerror(errno)" on stderr; errno is preserved. */
 void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* msg() then exit(code). */
@@ -42,6 +47,21 @@ int parse_size(const char *s, uint64_t *out);
 /* Plain unsigned decimal integer in [min, max]; -1 with errno on error. */
 int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * Allocation that cannot fail: on exhaustion they exit(EXIT_FAIL) saying
+ * how much was asked for.  For programs, where there is nothing better to
+ * do; library code that can report ENOMEM to its caller should.
+ */
+void *xmalloc(size_t size);
+/* Zeroed n * size bytes; the product is checked for overflow. */
+void *xcalloc(size_t n, size_t size);
+/* realloc(p, n * size), the product checked for overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
 
@@ -51,6 +71,33 @@ uint64_t now_ns(void);
  * write_full returns len or -1.
  */
 ssize_t read_full(int fd, void *buf, size_t len);
+
+/*
+ * read_full that also adds the read() calls it made to *calls, for the
+ * experiments that report system calls per second.  Inline because the
+ * sweep calls it once per block, down to one-byte blocks.
+ */
+static inline ssize_t read_full_counted(int fd, void *buf, size_t len,
+					uint64_t *calls)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		(*calls)++;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 ssize_t write_full(int fd, const void *buf, size_t len);
 
 #endif

@@ -27,46 +27,62 @@ static inline uint64_t load64(const unsigned char *p)
 	return v;
 }
 
-/* XOR of the 64-bit little-endian words of n * 64 bytes at p. */
-#define XOR_BLOCKS_BODY							\
-	vec64 a = { 0 }, b = { 0 }, v, w;				\
-	uint64_t r = 0;							\
-	size_t i, k;							\
-									\
-	/* Two accumulators hide the latency of the loads. */		\
-	for (i = 0; i + 1 < n; i += 2) {				\
-		memcpy(&v, p + i * 64, 64);				\
-		memcpy(&w, p + i * 64 + 64, 64);			\
-		a ^= v;							\
-		b ^= w;							\
-	}								\
-	if (i < n) {							\
-		memcpy(&v, p + i * 64, 64);				\
-		a ^= v;							\
-	}								\
-	a ^= b;								\
-	for (k = 0; k < 8; k++)						\
-		r ^= a[k];						\
-	return r
+/*
+ * XOR of the 64-bit little-endian words of n * 64 bytes at p.  Always
+ * inlined, so that each caller below compiles it for its own target: GCC
+ * inlines a default-target body into a target("avx2") function and then
+ * uses the ymm registers for the vector type.
+ */
+static inline __attribute__((always_inline))
+uint64_t xor_blocks_body(const unsigned char *p, size_t n)
+{
+	vec64 a = { 0 }, b = { 0 }, v, w;
+	uint64_t r = 0;
+	size_t i, k;
+
+	/* Two accumulators hide the latency of the loads. */
+	for (i = 0; i + 1 < n; i += 2) {
+		memcpy(&v, p + i * 64, 64);
+		memcpy(&w, p + i * 64 + 64, 64);
+		a ^= v;
+		b ^= w;
+	}
+	if (i < n) {
+		memcpy(&v, p + i * 64, 64);
+		a ^= v;
+	}
+	a ^= b;
+	for (k = 0; k < 8; k++)
+		r ^= a[k];
+	return r;
+}
 
 __attribute__((target("avx2")))
 static uint64_t xor_blocks_avx2(const unsigned char *p, size_t n)
 {
-	XOR_BLOCKS_BODY;
+	return xor_blocks_body(p, n);
 }
 
 static uint64_t xor_blocks_generic(const unsigned char *p, size_t n)
 {
-	XOR_BLOCKS_BODY;
+	return xor_blocks_body(p, n);
 }
 
-static uint64_t xor_blocks(const unsigned char *p, size_t n)
-{
-	static int have_avx2 = -1;
+/*
+ * The implementation for this CPU, chosen once before main() and so
+ * before fast starts its threads: afterwards it is only read, never
+ * written, and needs no lock.  Until then the generic one is correct.
+ */
+static uint64_t (*xor_blocks)(const unsigned char *p, size_t n) =
+	xor_blocks_generic;
 
-	if (have_avx2 < 0)
-		have_avx2 = __builtin_cpu_supports("avx2");
-	return have_avx2 ? xor_blocks_avx2(p, n) : xor_blocks_generic(p, n);
+__attribute__((constructor))
+static void xor_blocks_select(void)
+{
+	/* Constructors may run before libgcc's own CPU probe. */
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		xor_blocks = xor_blocks_avx2;
 }
 
 static inline uint32_t rotl32(uint32_t x, unsigned int n)

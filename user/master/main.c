@@ -32,9 +32,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	/* Every input is checked before a slave is made to wait for it. */
-	files = calloc(a.nfiles, sizeof(*files));
-	if (!files)
-		die_errno("allocating %u file descriptors", a.nfiles);
+	files = xcalloc(a.nfiles, sizeof(*files));
 	for (i = 0; i < a.nfiles; i++) {
 		if (infile_open(&files[i], a.files[i],
 				a.method == METHOD_MMAP))

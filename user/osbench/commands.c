@@ -13,7 +13,7 @@ const struct command osbench_commands[] = {
 	{ "fast", io_fast_main, "read a whole file as fast as possible, print the XOR" },
 	{ "sweep", io_sweep_main, "read rate and syscalls/s for 1 B .. 128 MiB blocks" },
 	{ "cache", io_cache_main, "the sweep from a warm and a dropped page cache" },
-	{ "syscalls", io_syscalls_main, "read/write/lseek/open/getpid calls per second" },
+	{ "syscalls", io_syscalls_main, "calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)" },
 	{ "feed", io_feed_main, "master side of sweep --device: stream the pattern" },
 	{ "bench-io", io_bench_main, "fast vs dd, cat and memory bandwidth (make bench-io)" },
 	{ "dropcache", io_dropcache_main, "drop files from the page cache" },
@@ -22,7 +22,7 @@ const struct command osbench_commands[] = {
 	/* OS micro-benchmarks (docs/microbench.md) */
 	{ "overhead", mb_overhead, "cost of a loop iteration and of reading the clock" },
 	{ "call", mb_call, "procedure call overhead, 0-7 arguments" },
-	{ "syscall", mb_syscall, "system call cost and call rates (getpid, open, fork, ...)" },
+	{ "syscall", mb_syscall, "ns per getpid, open, fopen, create, malloc, fork (cf. syscalls)" },
 	{ "spawn", mb_spawn, "process and thread creation" },
 	{ "ctxsw", mb_ctxsw, "process and thread context switch" },
 	{ "memlat", mb_memlat, "memory latency by working-set size, cache levels" },

@@ -11,6 +11,7 @@
 
 #include "benchopt.h"
 #include "measure.h"
+#include "plot.h"
 #include "report.h"
 
 #include <netinet/in.h>
@@ -19,37 +20,33 @@
 enum fop { F_SYNC_WRITE, F_SEQ_READ, F_RAND_READ, F_NOPS };
 extern const char *const fop_names[F_NOPS];
 
-/* One line of the plot: an operation on one target, MiB/s by chunk. */
-struct fa_curve {
-	double *x, *y;
-	size_t n;
-	char name[300];
-};
-
 /* One run of the experiment: what every target's rows need. */
 struct fa_run {
 	const struct benchopt *o;
 	struct measure m;
 	struct report *r;
 	uint64_t minc, maxc;	/* chunk sizes, x4 steps */
-	struct fa_curve *curves;
-	size_t ncurves, curve_cap;
+	struct plot *plot;	/* NULL without --plot */
 };
+
+#define FA_NO_SERIES ((size_t)-1)
 
 /* Chunk sizes of the run (minc, 4 minc, ... <= maxc). */
 size_t fa_nchunks(const struct fa_run *run);
 
-/* A new, empty curve named "where op". */
-struct fa_curve *fa_curve(struct fa_run *run, const char *where,
-			  enum fop f);
+/*
+ * A new plot line named "where op" (MiB/s by chunk size), or FA_NO_SERIES
+ * when nothing is plotted.
+ */
+size_t fa_series(struct fa_run *run, const char *where, enum fop f);
 
 /*
  * One row: where (a directory or the syncdev address), its file system,
  * the operation, the chunk size and the MiB/s samples' summary, or st NULL
  * for an operation that does not apply there (all figures empty).  The
- * median goes on curve c when c is not NULL.
+ * median goes on plot line series unless it is FA_NO_SERIES.
  */
-void fa_row(struct fa_run *run, struct fa_curve *c, const char *where,
+void fa_row(struct fa_run *run, size_t series, const char *where,
 	    const char *fs, enum fop f, uint64_t chunk,
 	    const struct stats *st);
 

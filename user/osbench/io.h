@@ -7,6 +7,7 @@
 #ifndef OSBENCH_IO_H
 #define OSBENCH_IO_H
 
+#include "benchopt.h"
 #include "report.h"
 
 #include <stdbool.h>
@@ -55,19 +56,30 @@ int io_source_open(const struct io_source *s);
 /* The file name, or "/dev/slave_device (master a.b.c.d)". */
 const char *io_source_name(const struct io_source *s);
 
-/* Output format and plot file shared by the table-printing commands. */
-struct io_output {
-	enum report_format fmt;
-	const char *plot;	/* NULL: no plot */
+/*
+ * The table-printing experiments (sweep, cache, syscalls, bench-io) take
+ * the options they share with the micro-benchmarks from benchopt.h:
+ * --csv, --json, --plot, --reps, --dir, --quick, --smoke and --help are
+ * removed from argv before getopt_long parses the command's own.  --help
+ * prints usage and exits 0; a bad value, --plot or --dir to a command
+ * without IO_OPT_PLOT or IO_OPT_DIR, and --reps above max_reps exit 2.
+ */
+enum io_opt_flags {
+	IO_OPT_PLOT = 1,	/* the command draws a curve */
+	IO_OPT_DIR = 2,		/* the command writes scratch files */
 };
-
-#define IO_OUTPUT_OPTIONS						\
-	{ "csv", no_argument, NULL, 'C' },				\
-	{ "json", no_argument, NULL, 'J' },				\
-	{ "plot", required_argument, NULL, 'P' }
-
-/* Like io_source_opt for IO_OUTPUT_OPTIONS; exits 2 on a bad plot name. */
-int io_output_opt(struct io_output *o, int c, const char *arg);
+void io_common_parse(struct benchopt *o, int *argc, char **argv,
+		     void (*usage)(FILE *f), unsigned int flags,
+		     unsigned int max_reps);
+/* Help lines for --csv, --json, --quick, --smoke, and --plot if asked. */
+void io_common_usage(FILE *f, unsigned int flags);
+/*
+ * The defaults those modes change: the time of one run (full, a fifth
+ * with --quick, a fiftieth with --smoke) and the number of timed runs
+ * (--reps, else full, else 3 in the short modes).
+ */
+uint64_t io_pick_time(const struct benchopt *o, uint64_t full_ns);
+unsigned int io_pick_reps(const struct benchopt *o, unsigned int full);
 
 /*
  * Reads fixed-size blocks and keeps count of the system calls, bytes
@@ -97,8 +109,6 @@ int blockreader_rewind(struct blockreader *br);
 
 /* Parse a block size in [1, IO_MAX_BLOCK] with K/M/G suffixes; exits 2. */
 size_t io_parse_block(const char *what, const char *s);
-/* Parse a repetition count in [1, max]; exits 2. */
-unsigned int io_parse_reps(const char *s, unsigned int max);
 /* Print usage to stdout and exit 0 for c == 'h' (--help), else stderr, 2. */
 void io_usage_exit(void (*usage)(FILE *f), int c) __attribute__((noreturn));
 /* Parse seconds as a decimal ("0.1"); exits 2 when not positive. */
@@ -138,7 +148,7 @@ void point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {
 	struct io_source src;
-	struct io_output out;
+	struct benchopt common;	/* output, --plot, mode */
 	size_t min_block, max_block;
 	uint64_t target_ns;
 	unsigned int reps;
@@ -150,6 +160,8 @@ struct sweep_opts {
 /* Parse sweep/cache's command line (usage_fn prints --help). */
 void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 		 void (*usage_fn)(FILE *f), bool allow_device);
+/* Open the input and set up the points as the options say. */
+void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg);
 /* Notes common to sweep and cache reports. */
 void sweep_notes(struct report *r, const struct sweep_opts *o);
 

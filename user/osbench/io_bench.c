@@ -96,13 +96,11 @@ static void drop(struct bench *b)
 static void time_tool(struct bench *b, const char *path, char *const argv[],
 		      bool cold, double out[3])
 {
-	double *rate = calloc(b->reps, sizeof(double));
+	double *rate = xcalloc(b->reps, sizeof(double));
 	struct stats st;
 	unsigned int i;
 	uint64_t t0;
 
-	if (!rate)
-		die(EXIT_FAIL, "out of memory");
 	for (i = cold ? 1 : 0; i <= b->reps; i++) {
 		if (cold)
 			drop(b);
@@ -137,9 +135,9 @@ static void make_file(struct bench *b)
 	}
 	msg("writing the %llu MiB pattern file %s",
 	    (unsigned long long)(BENCH_SIZE >> 20), b->file);
-	buf = malloc(BENCH_BLOCK);
+	buf = xmalloc(BENCH_BLOCK);
 	fd = open(b->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (!buf || fd < 0)
+	if (fd < 0)
 		die_errno("cannot create '%s'", b->file);
 	for (off = 0; off < BENCH_SIZE; off += BENCH_BLOCK) {
 		pattern_fill(buf, BENCH_BLOCK, off);
@@ -210,25 +208,25 @@ static void row(struct report *r, const char *cache, const char *tool,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: osbench bench-io [--reps N] [--fadvise] [--csv|--json] <file>\n\n"
+		"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
 		"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
 		"is written first when it does not exist), warm and after dropping\n"
 		"the page cache before every run (cold, plus dd iflag=direct), and\n"
 		"compare with the all-core memory read bandwidth (osbench membw).\n"
-		"Median of --reps runs (default 5) each, MiB/s and fast's ratio.\n");
+		"Median of --reps runs (default 5) each, MiB/s and fast's ratio.\n"
+		"  --fadvise      drop only the file's pages (posix_fadvise), even\n"
+		"                 as root\n");
+	io_common_usage(f, 0);
 }
 
 int io_bench_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "reps", required_argument, NULL, 'n' },
 		{ "fadvise", no_argument, NULL, 'f' },
-		IO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench b = { .reps = 5, .global_drop = true, .drop_method = -1 };
-	struct io_output out = { 0 };
+	struct bench b = { .global_drop = true, .drop_method = -1 };
+	struct benchopt o;
 	double fast[2][3], dd[2][3], cat[3], direct[3], mem;
 	char ifarg[4200], *fast_argv[] = { "fast", NULL, NULL };
 	char *dd_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M", NULL, NULL };
@@ -238,13 +236,10 @@ int io_bench_main(int argc, char **argv)
 	ssize_t n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_output_opt(&out, c, optarg))
-			continue;
+	io_common_parse(&o, &argc, argv, usage, 0, 100);
+	b.reps = io_pick_reps(&o, 5);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'n':
-			b.reps = io_parse_reps(optarg, 100);
-			break;
 		case 'f':
 			b.global_drop = false;
 			break;
@@ -254,8 +249,6 @@ int io_bench_main(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		die(EXIT_USAGE, "expected one file; see --help");
-	if (out.plot)
-		die(EXIT_USAGE, "bench-io has no curve to --plot");
 	b.file = argv[optind];
 	n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n < 0)
@@ -278,7 +271,7 @@ int io_bench_main(int argc, char **argv)
 	dd_argv[4] = "iflag=direct";
 	time_tool(&b, "dd", dd_argv, true, direct);
 
-	r = report_new("bench-io", out.fmt, stdout);
+	r = report_new("bench-io", o.fmt, stdout);
 	report_column(r, "cache", NULL);
 	report_column(r, "tool", NULL);
 	report_column(r, "rate", "MiB/s");

@@ -4,7 +4,6 @@
 #include "util.h"
 #include "xor32.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -24,33 +23,14 @@ void blockreader_free(struct blockreader *br)
 	br->buf = NULL;
 }
 
-/* One block: read() until it is full or the input ends. */
-static ssize_t read_block(struct blockreader *br)
-{
-	size_t got = 0;
-
-	while (got < br->block) {
-		ssize_t n = read(br->fd, br->buf + got, br->block - got);
-
-		br->calls++;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 int blockreader_read(struct blockreader *br, uint64_t count, uint64_t *done)
 {
 	uint64_t i;
 
 	for (i = 0; i < count; i++) {
-		ssize_t n = read_block(br);
+		/* One block: read() until it is full or the input ends. */
+		ssize_t n = read_full_counted(br->fd, br->buf, br->block,
+					      &br->calls);
 
 		if (n < 0) {
 			*done = i;

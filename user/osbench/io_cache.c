@@ -18,7 +18,8 @@ static void usage(FILE *f)
 		"For each block size, measure read() from the warm page cache and\n"
 		"after dropping it (as osbench sweep and sweep --cold do) and print\n"
 		"both with their ratio.  Options as osbench sweep (--min, --max,\n"
-		"--time, --reps, --bytes, --fadvise, --csv, --json, --plot).\n");
+		"--time, --reps, --bytes, --fadvise):\n");
+	io_common_usage(f, IO_OPT_PLOT);
 }
 
 int io_cache_main(int argc, char **argv)
@@ -32,11 +33,9 @@ int io_cache_main(int argc, char **argv)
 	size_t bs, i;
 
 	sweep_parse(argc, argv, &o, usage, false);
-	cfg = (struct point_cfg){ .fd = io_source_open(&o.src),
-				  .global_drop = !o.fadvise_only,
-				  .target_ns = o.target_ns, .reps = o.reps,
-				  .max_bytes = o.max_bytes };
-	r = report_new("cache", o.out.fmt, stdout);
+	/* cache takes no --device or --cold: a file, cold set per run. */
+	sweep_open(&o, &cfg);
+	r = report_new("cache", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");
 	report_column(r, "warm", "MiB/s");
@@ -46,9 +45,9 @@ int io_cache_main(int argc, char **argv)
 	report_column(r, "cold_min", "MiB/s");
 	report_column(r, "cold_max", "MiB/s");
 	report_column(r, "warm_per_cold", NULL);
-	if (o.out.plot)
+	if (o.common.plot)
 		p = plot_new("read() rate by block size, warm and cold cache",
-			     "block size (bytes)", "MiB/s", 1);
+			     "block size", "MiB/s", PLOT_LOGX);
 	if (p) {
 		plot_series(p, "warm");
 		plot_series(p, "cold");
@@ -81,7 +80,7 @@ int io_cache_main(int argc, char **argv)
 		    drop < 0 ? "none" : dropcache_name(drop));
 	if (report_end(r))
 		die_errno("cannot write the report");
-	if (p && plot_write(p, o.out.plot))
+	if (p && plot_write(p, o.common.plot) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

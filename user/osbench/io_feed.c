@@ -58,9 +58,7 @@ int io_feed_main(int argc, char **argv)
 	}
 	if (optind != argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	buf = malloc(block);
-	if (!buf)
-		die(EXIT_FAIL, "cannot allocate a %zu-byte block", block);
+	buf = xmalloc(block);
 	/* A slave that closes must end the loop, not the process. */
 	signal(SIGPIPE, SIG_IGN);
 

@@ -69,15 +69,13 @@ void point_measure(struct point_cfg *cfg, size_t block, struct point *pt)
 		.max_count = cfg->max_bytes / block ? cfg->max_bytes / block : 1,
 	};
 	struct calibrate_result res;
-	double *rate = calloc(cfg->reps, sizeof(double));
-	double *calls = calloc(cfg->reps, sizeof(double));
-	double *secs = calloc(cfg->reps, sizeof(double));
+	double *rate = xcalloc(cfg->reps, sizeof(double));
+	double *calls = xcalloc(cfg->reps, sizeof(double));
+	double *secs = xcalloc(cfg->reps, sizeof(double));
 	uint64_t count, done, t0, ns, over = clock_overhead();
 	struct stats st;
 	unsigned int i;
 
-	if (!rate || !calls || !secs)
-		die(EXIT_FAIL, "out of memory");
 	blockreader_init(&pr.br, cfg->fd, block, cfg->stream);
 	pr.br.offset = cfg->stream_offset;
 	pr.br.xor = cfg->stream_xor;

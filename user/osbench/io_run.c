@@ -67,12 +67,10 @@ static int do_read(const struct io_source *src, size_t bs, uint64_t count)
 
 static int do_write(const char *path, size_t bs, uint64_t count)
 {
-	unsigned char *buf = malloc(bs);
+	unsigned char *buf = xmalloc(bs);
 	uint64_t i, t0, t;
 	int fd;
 
-	if (!buf)
-		die(EXIT_FAIL, "cannot allocate a %zu-byte block", bs);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die_errno("cannot create '%s'", path);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Options and inputs shared by the I/O experiments. */
 #include "io.h"
-#include "plot.h"
 #include "syncdev.h"
 #include "util.h"
 
@@ -99,23 +98,48 @@ const char *io_source_name(const struct io_source *s)
 	return name;
 }
 
-int io_output_opt(struct io_output *o, int c, const char *arg)
+void io_common_parse(struct benchopt *o, int *argc, char **argv,
+		     void (*usage)(FILE *f), unsigned int flags,
+		     unsigned int max_reps)
 {
-	switch (c) {
-	case 'C':
-		o->fmt = REPORT_CSV;
-		return 1;
-	case 'J':
-		o->fmt = REPORT_JSON;
-		return 1;
-	case 'P':
-		/* Fail before the experiment, not after minutes of it. */
-		if (plot_check_path(arg))
-			exit(EXIT_USAGE);
-		o->plot = arg;
-		return 1;
+	if (benchopt_parse(o, argc, argv))
+		exit(EXIT_USAGE);
+	if (o->help) {
+		usage(stdout);
+		exit(EXIT_OK);
 	}
-	return 0;
+	if (o->plot && !(flags & IO_OPT_PLOT))
+		die(EXIT_USAGE, "%s has no curve to --plot", progname());
+	if (o->dir_given && !(flags & IO_OPT_DIR))
+		die(EXIT_USAGE, "%s writes no scratch files: no --dir",
+		    progname());
+	if (o->reps > max_reps)
+		die(EXIT_USAGE, "bad --reps %u (1..%u)", o->reps, max_reps);
+}
+
+void io_common_usage(FILE *f, unsigned int flags)
+{
+	fputs("  --csv, --json  machine-readable output (default: a table)\n"
+	      "  --quick        3 runs, and a fifth of the default --time\n"
+	      "  --smoke        3 runs and a fiftieth: checks it runs, not speed\n",
+	      f);
+	if (flags & IO_OPT_PLOT)
+		fputs("  --plot FILE    draw the curve with gnuplot (.svg, .png, "
+		      ".txt);\n"
+		      "                 FILE.dat and FILE.gp are written beside "
+		      "it\n", f);
+}
+
+uint64_t io_pick_time(const struct benchopt *o, uint64_t full_ns)
+{
+	return benchopt_pick(o, full_ns, full_ns / 5, full_ns / 50);
+}
+
+unsigned int io_pick_reps(const struct benchopt *o, unsigned int full)
+{
+	if (o->reps)
+		return o->reps;
+	return (unsigned int)benchopt_pick(o, full, 3, 3);
 }
 
 size_t io_parse_block(const char *what, const char *s)
@@ -142,15 +166,6 @@ uint64_t io_parse_seconds(const char *what, const char *s)
 		die(EXIT_USAGE, "bad %s '%s': want seconds in (0, 3600]", what,
 		    s);
 	return (uint64_t)(v * 1e9);
-}
-
-unsigned int io_parse_reps(const char *s, unsigned int max)
-{
-	uint64_t v;
-
-	if (parse_uint(s, 1, max, &v))
-		die(EXIT_USAGE, "bad --reps '%s' (1..%u)", s, max);
-	return (unsigned int)v;
 }
 
 void io_usage_exit(void (*usage)(FILE *f), int c)

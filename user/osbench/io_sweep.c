@@ -35,36 +35,32 @@ static void usage(FILE *f)
 		"  --bytes SIZE   most bytes per run (default 256M)\n"
 		"  --cold         drop the page cache before every run\n"
 		"  --fadvise      drop only this file's pages (posix_fadvise), even\n"
-		"                 as root: spares other processes' caches\n"
-		"  --csv, --json  machine-readable output\n"
-		"  --plot FILE    draw MiB/s against block size (.svg or .png)\n");
+		"                 as root: spares other processes' caches\n");
+	io_common_usage(f, IO_OPT_PLOT);
 }
 
 void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 		 void (*usage_fn)(FILE *f), bool allow_device)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
 		{ "min", required_argument, NULL, 'm' },
 		{ "max", required_argument, NULL, 'x' },
 		{ "time", required_argument, NULL, 't' },
-		{ "reps", required_argument, NULL, 'n' },
 		{ "bytes", required_argument, NULL, 'b' },
 		{ "cold", no_argument, NULL, 'c' },
 		{ "fadvise", no_argument, NULL, 'f' },
 		IO_SOURCE_OPTIONS,
-		IO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c;
 
 	*o = (struct sweep_opts){ .min_block = 1, .max_block = 128u << 20,
-				  .target_ns = 100000000, .reps = 5,
 				  .max_bytes = SWEEP_DEFAULT_BYTES };
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_output_opt(&o->out, c, optarg))
-			continue;
+	io_common_parse(&o->common, &argc, argv, usage_fn, IO_OPT_PLOT, 1000);
+	o->target_ns = io_pick_time(&o->common, 100000000);
+	o->reps = io_pick_reps(&o->common, 5);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (allow_device && io_source_opt(&o->src, c, optarg))
 			continue;
 		switch (c) {
@@ -76,9 +72,6 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 			break;
 		case 't':
 			o->target_ns = io_parse_seconds("--time", optarg);
-			break;
-		case 'n':
-			o->reps = io_parse_reps(optarg, 1000);
 			break;
 		case 'b':
 			if (parse_size(optarg, &v) || v == 0)
@@ -100,6 +93,15 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 	io_source_operand(&o->src, argc - optind, argv + optind);
 	if (o->cold && !o->src.path)
 		die(EXIT_USAGE, "--cold needs a file: the device has no page cache");
+}
+
+void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg)
+{
+	*cfg = (struct point_cfg){ .fd = io_source_open(&o->src),
+				   .stream = !o->src.path, .cold = o->cold,
+				   .global_drop = !o->fadvise_only,
+				   .target_ns = o->target_ns, .reps = o->reps,
+				   .max_bytes = o->max_bytes };
 }
 
 void sweep_notes(struct report *r, const struct sweep_opts *o)
@@ -128,12 +130,8 @@ int io_sweep_main(int argc, char **argv)
 	size_t bs;
 
 	sweep_parse(argc, argv, &o, usage, true);
-	cfg = (struct point_cfg){ .fd = io_source_open(&o.src),
-				  .stream = !o.src.path, .cold = o.cold,
-				  .global_drop = !o.fadvise_only,
-				  .target_ns = o.target_ns, .reps = o.reps,
-				  .max_bytes = o.max_bytes };
-	r = report_new("sweep", o.out.fmt, stdout);
+	sweep_open(&o, &cfg);
+	r = report_new("sweep", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");
 	report_column(r, "rate", "MiB/s");
@@ -141,10 +139,10 @@ int io_sweep_main(int argc, char **argv)
 	report_column(r, "rate_max", "MiB/s");
 	report_column(r, "syscalls", "1/s");
 	report_column(r, "time", "s");
-	if (o.out.plot) {
+	if (o.common.plot) {
 		p = plot_new(o.cold ? "read() rate by block size, cold cache" :
 				      "read() rate by block size",
-			     "block size (bytes)", "MiB/s", 1);
+			     "block size", "MiB/s", PLOT_LOGX);
 		plot_series(p, o.cold ? "cold" : "warm");
 	}
 	for (bs = o.min_block; bs <= o.max_block; bs *= 2) {
@@ -183,7 +181,7 @@ int io_sweep_main(int argc, char **argv)
 	}
 	if (report_end(r))
 		die_errno("cannot write the report");
-	if (p && plot_write(p, o.out.plot))
+	if (p && plot_write(p, o.common.plot) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

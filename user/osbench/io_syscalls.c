@@ -2,9 +2,14 @@
 /*
  * osbench syscalls: how many read, write, lseek, open+close and getpid
  * calls this machine makes per second, one byte at a time (course step 5).
+ * getpid and open+close are the loops of calls.h, shared with the
+ * micro-benchmark "osbench syscall"; the method (doubling to --time, then
+ * --reps runs) is the I/O experiments' own.
  */
 #include "calibrate.h"
+#include "calls.h"
 #include "io.h"
+#include "measure.h"
 #include "pattern.h"
 #include "stats.h"
 #include "util.h"
@@ -14,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The scratch file: small enough to stay cached, big enough to stream. */
@@ -26,23 +30,8 @@ struct sc {
 	uint64_t pos;		/* bytes since the last rewind */
 };
 
-typedef int (*sc_fn)(struct sc *s, uint64_t count);
-
-/* Keep the compiler from deleting or merging the empty loop. */
-#define BARRIER() __asm__ __volatile__("" ::: "memory")
-
-static int sc_null(struct sc *s, uint64_t count)
-{
-	uint64_t i;
-
-	(void)s;
-	for (i = 0; i < count; i++)
-		BARRIER();
-	return 0;
-}
-
 /* read/write: one byte per call; back to 0 at the end of the file. */
-static int sc_rw(struct sc *s, uint64_t count, bool wr)
+static void sc_rw(struct sc *s, uint64_t count, bool wr)
 {
 	char b = 'x';
 	uint64_t i;
@@ -51,107 +40,81 @@ static int sc_rw(struct sc *s, uint64_t count, bool wr)
 		ssize_t n = wr ? write(s->fd, &b, 1) : read(s->fd, &b, 1);
 
 		if (n < 0)
-			return -1;
+			die_errno("%s 1 byte of '%s'", wr ? "write" : "read",
+				  s->path);
 		if (n == 0 || ++s->pos == SC_FILE_BYTES) {
 			if (lseek(s->fd, 0, SEEK_SET) < 0)
-				return -1;
+				die_errno("lseek '%s'", s->path);
 			s->pos = 0;
 		}
 	}
-	return 0;
 }
 
-static int sc_read(struct sc *s, uint64_t count)
+static void sc_read(void *s, uint64_t count)
 {
-	return sc_rw(s, count, false);
+	sc_rw(s, count, false);
 }
 
-static int sc_write(struct sc *s, uint64_t count)
+static void sc_write(void *s, uint64_t count)
 {
-	return sc_rw(s, count, true);
+	sc_rw(s, count, true);
 }
 
-static int sc_lseek(struct sc *s, uint64_t count)
+static void sc_lseek(void *arg, uint64_t count)
 {
+	struct sc *s = arg;
 	uint64_t i;
 
 	for (i = 0; i < count; i++)
 		if (lseek(s->fd, (off_t)(i & 1023), SEEK_SET) < 0)
-			return -1;
-	return 0;
+			die_errno("lseek '%s'", s->path);
 }
 
-static int sc_open(struct sc *s, uint64_t count)
-{
-	uint64_t i;
-
-	for (i = 0; i < count; i++) {
-		int fd = open(s->path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			return -1;
-		close(fd);
-	}
-	return 0;
-}
-
-/* The raw system call: glibc no longer caches getpid, but be explicit. */
-static int sc_getpid(struct sc *s, uint64_t count)
-{
-	uint64_t i;
-
-	(void)s;
-	for (i = 0; i < count; i++)
-		syscall(SYS_getpid);
-	return 0;
-}
-
+/* getpid and open+close are the loops "osbench syscall" times too. */
 static const struct sc_call {
 	const char *name;
-	sc_fn fn;
+	measure_fn fn;
+	bool on_path;		/* fn takes the path, not struct sc */
 	bool bytes;		/* moves one byte per call */
 } calls[] = {
-	{ "read", sc_read, true },
-	{ "write", sc_write, true },
-	{ "lseek", sc_lseek, false },
-	{ "open+close", sc_open, false },
-	{ "getpid", sc_getpid, false },
+	{ "read", sc_read, false, true },
+	{ "write", sc_write, false, true },
+	{ "lseek", sc_lseek, false, false },
+	{ "open+close", call_open_close, true, false },
+	{ "getpid", call_getpid, false, false },
 };
 
 struct sc_work {
-	struct sc *s;
-	sc_fn fn;
+	measure_fn fn;
+	void *arg;
 };
 
+/* The calls never stop short: an error has already ended the program. */
 static int sc_calibrate_work(void *ctx, uint64_t count, uint64_t *done)
 {
 	struct sc_work *w = ctx;
 
+	w->fn(w->arg, count);
 	*done = count;
-	return w->fn(w->s, count);
+	return 0;
 }
 
 /* Median ns per call of fn over reps runs sized to target_ns. */
-static void sc_measure(struct sc *s, sc_fn fn, uint64_t target_ns,
+static void sc_measure(measure_fn fn, void *arg, uint64_t target_ns,
 		       unsigned int reps, double loop_ns, struct stats *st)
 {
-	struct sc_work w = { s, fn };
+	struct sc_work w = { fn, arg };
 	struct calibrate cal = { .work = sc_calibrate_work, .ctx = &w,
 				 .lo_ns = target_ns, .hi_ns = UINT64_MAX };
 	struct calibrate_result res;
-	double *ns = calloc(reps, sizeof(double));
+	double *ns = xcalloc(reps, sizeof(double));
 	unsigned int i;
-	uint64_t t0;
 
-	if (!ns)
-		die(EXIT_FAIL, "out of memory");
 	if (calibrate(&cal, &res))
-		die_errno("system call failed");
+		die_errno("sizing the run");
 	for (i = 0; i < reps; i++) {
-		t0 = now_ns();
-		if (fn(s, res.count))
-			die_errno("system call failed");
-		ns[i] = (double)(now_ns() - t0) / (double)res.count - loop_ns;
+		ns[i] = measure_once(fn, arg, res.count) / (double)res.count -
+			loop_ns;
 		if (ns[i] <= 0)
 			ns[i] = 1e-3;
 	}
@@ -162,25 +125,28 @@ static void sc_measure(struct sc *s, sc_fn fn, uint64_t target_ns,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: osbench syscalls [--time S] [--reps N] [--dir DIR] [--csv|--json]\n\n"
+		"usage: osbench syscalls [--time S] [--reps N] [--dir DIR] [options]\n\n"
 		"Calls per second of read and write (1 byte, on a %u KiB file in\n"
 		"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
 		"the raw getpid system call.  Each is sized to --time seconds\n"
 		"(default 0.2) by doubling, then timed --reps times (default 5);\n"
-		"the empty loop's cost is subtracted.\n",
+		"the empty loop's cost is subtracted.\n\n"
+		"See also osbench syscall: the micro-benchmark of ns per call for\n"
+		"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
+		"fork (seed 004's table), with the same getpid and open+close\n"
+		"loops.\n\n",
 		SC_FILE_BYTES >> 10);
+	io_common_usage(f, 0);
 }
 
 static void sc_setup(struct sc *s, const char *dir)
 {
-	unsigned char *buf = malloc(SC_FILE_BYTES);
+	unsigned char *buf = xmalloc(SC_FILE_BYTES);
 
 	snprintf(s->path, sizeof(s->path), "%s/osbench-syscalls.XXXXXX", dir);
 	s->fd = mkstemp(s->path);
 	if (s->fd < 0)
 		die_errno("cannot create a scratch file in '%s'", dir);
-	if (!buf)
-		die(EXIT_FAIL, "out of memory");
 	pattern_fill(buf, SC_FILE_BYTES, 0);
 	if (write_full(s->fd, buf, SC_FILE_BYTES) < 0 ||
 	    lseek(s->fd, 0, SEEK_SET) < 0) {
@@ -194,35 +160,29 @@ static void sc_setup(struct sc *s, const char *dir)
 int io_syscalls_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
 		{ "time", required_argument, NULL, 't' },
-		{ "reps", required_argument, NULL, 'n' },
-		{ "dir", required_argument, NULL, 'd' },
-		IO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct io_output out = { 0 };
+	struct benchopt o;
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	uint64_t target = 200000000;
-	unsigned int reps = 5;
+	uint64_t target;
+	unsigned int reps;
 	struct sc s = { 0 };
 	struct stats loop, st;
 	struct report *r;
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_output_opt(&out, c, optarg))
-			continue;
+	io_common_parse(&o, &argc, argv, usage, IO_OPT_DIR, 1000);
+	/* /tmp, not the micro-benchmarks' /var/tmp: the course's setting. */
+	if (o.dir_given)
+		dir = o.dir;
+	target = io_pick_time(&o, 200000000);
+	reps = io_pick_reps(&o, 5);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			target = io_parse_seconds("--time", optarg);
-			break;
-		case 'n':
-			reps = io_parse_reps(optarg, 1000);
-			break;
-		case 'd':
-			dir = optarg;
 			break;
 		default:
 			io_usage_exit(usage, c);
@@ -230,12 +190,10 @@ int io_syscalls_main(int argc, char **argv)
 	}
 	if (optind != argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (out.plot)
-		die(EXIT_USAGE, "syscalls has no curve to --plot");
 
 	sc_setup(&s, dir);
-	sc_measure(&s, sc_null, target, reps, 0, &loop);
-	r = report_new("syscalls", out.fmt, stdout);
+	sc_measure(measure_empty_loop, NULL, target, reps, 0, &loop);
+	r = report_new("syscalls", o.fmt, stdout);
 	report_column(r, "call", NULL);
 	report_column(r, "rate", "calls/s");
 	report_column(r, "rate_min", "calls/s");
@@ -243,7 +201,9 @@ int io_syscalls_main(int argc, char **argv)
 	report_column(r, "cost", "ns");
 	report_column(r, "bytes", "MiB/s");
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		sc_measure(&s, calls[i].fn, target, reps, loop.median, &st);
+		sc_measure(calls[i].fn, calls[i].on_path ? (void *)s.path :
+							    (void *)&s,
+			   target, reps, loop.median, &st);
 		msg("%s: %.0f calls/s", calls[i].name, 1e9 / st.median);
 		report_str(r, calls[i].name);
 		report_num(r, 1e9 / st.median);
@@ -255,8 +215,8 @@ int io_syscalls_main(int argc, char **argv)
 		else
 			report_none(r);
 	}
-	close(s.fd);
-	unlink(s.path);
+	if (close(s.fd) || unlink(s.path))
+		msg_errno("cannot remove the scratch file '%s'", s.path);
 	report_note(r, "method",
 		    "each call sized to %.3g s by doubling (the warm-up), median of %u runs; empty loop (%.2f ns/iteration) subtracted",
 		    (double)target / 1e9, reps, loop.median);

@@ -64,12 +64,10 @@ int mb_all(int argc, char **argv)
 	const struct mb_experiment *e;
 	struct benchopt o;
 	FILE *out = mb_out();
-	int rc = mb_begin(&o, &argc, argv, usage), failed = 0;
+	int rc = mb_begin_noargs(&o, argc, argv, usage), failed = 0;
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	if (o.plot)
 		die(EXIT_USAGE, "all: --plot is per experiment (use report)");
 	if (o.fmt == REPORT_JSON)

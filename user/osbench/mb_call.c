@@ -80,12 +80,10 @@ int mb_call(int argc, char **argv)
 	struct report *r;
 	double base = 0;
 	unsigned i;
-	int rc = mb_begin(&o, &argc, argv, usage);
+	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	benchopt_measure(&o, &m);
 	m.overhead_ns = measure_loop_overhead(&m);
 

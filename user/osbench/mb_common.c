@@ -31,6 +31,16 @@ int mb_begin(struct benchopt *o, int *argc, char **argv, const char *usage)
 	return MB_GO;
 }
 
+int mb_begin_noargs(struct benchopt *o, int argc, char **argv,
+		    const char *usage)
+{
+	int rc = mb_begin(o, &argc, argv, usage);
+
+	if (rc == MB_GO && argc > 1)
+		return mb_bad_arg(argv[1]);
+	return rc;
+}
+
 int mb_bad_arg(const char *arg)
 {
 	msg("unexpected argument '%s' (see %s --help)", arg, progname());
@@ -99,9 +109,7 @@ void mb_progress(const struct benchopt *o, const char *fmt, ...)
 
 	if (o->mode == BENCH_SMOKE)
 		return;
-	fprintf(stderr, "%s: ", progname());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

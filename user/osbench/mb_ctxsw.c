@@ -168,7 +168,8 @@ static void measure_processes(const struct measure *m0, const struct config *c,
 		die_errno("measure");
 	close(p.ab[1]);		/* the child reads EOF and exits */
 	close(p.ba[0]);
-	waitpid(pid, NULL, 0);
+	if (waitpid(pid, NULL, 0) < 0)
+		die_errno("waitpid");
 	cpu_unpin();
 }
 
@@ -183,8 +184,8 @@ static void measure_threads(const struct measure *m0, const struct config *c,
 	int err;
 
 	memset(&s, 0, sizeof(s));
-	sem_init(&s.ab, 0, 0);
-	sem_init(&s.ba, 0, 0);
+	if (sem_init(&s.ab, 0, 0) || sem_init(&s.ba, 0, 0))
+		die_errno("sem_init");
 	s.cpu = c->cpu_b;
 	pin(c->cpu_a, why, len);
 	if (measure_run(&m, sem_alone, &s, &a))
@@ -230,12 +231,10 @@ int mb_ctxsw(int argc, char **argv)
 	char why[200] = "", name[64];
 	double alone;
 	int kind, i, nconfigs = cpu_count() > 1 ? 2 : 1;
-	int rc = mb_begin(&o, &argc, argv, usage);
+	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	benchopt_measure(&o, &m);
 	/* A child that died must show as a failed write, not kill us. */
 	signal(SIGPIPE, SIG_IGN);

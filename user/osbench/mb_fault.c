@@ -175,10 +175,8 @@ int mb_pagefault(int argc, char **argv)
 	if (!fsize)
 		fsize = 65536;
 	benchopt_measure(&o, &m);
-	ns = calloc(m.samples, sizeof(*ns));
-	cnt = calloc(m.samples, sizeof(*cnt));
-	if (!ns || !cnt)
-		die(EXIT_FAIL, "out of memory");
+	ns = xcalloc(m.samples, sizeof(*ns));
+	cnt = xcalloc(m.samples, sizeof(*cnt));
 
 	r = mb_report_new("pagefault", &o, NULL);
 	report_note(r, "method", "%u samples after %u warm-up, each "

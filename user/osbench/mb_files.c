@@ -17,9 +17,9 @@
  */
 #include "fileaccess.h"
 #include "micro.h"
+#include "plot.h"
 #include "sysinfo.h"
 #include "util.h"
-#include "xyplot.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -55,8 +55,17 @@ static void do_sync_write(void *arg, uint64_t n)
 
 static void drop_cache(struct target *t)
 {
-	/* Clean pages only: the writes were synchronous, so all are. */
-	posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	int err;
+
+	/*
+	 * Clean pages only: the writes were synchronous, so all are.  A
+	 * failure would turn the cold reads into warm ones unnoticed.
+	 */
+	err = posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (err) {
+		errno = err;
+		die_errno("posix_fadvise(DONTNEED)");
+	}
 }
 
 static void do_seq_read(void *arg, uint64_t n)
@@ -129,9 +138,7 @@ static void target_open(struct target *t, const char *dir, size_t fsize,
 	unlink(path);
 	t->fsize = fsize;
 	t->seed = 1;
-	t->buf = malloc(maxchunk);
-	if (!t->buf)
-		die(EXIT_FAIL, "out of memory");
+	t->buf = xmalloc(maxchunk);
 	memset(t->buf, 0xa5, maxchunk);
 	for (done = 0; done < fsize; done += maxchunk)
 		if (pwrite(t->fd, t->buf, maxchunk, (off_t)done) !=
@@ -149,30 +156,17 @@ size_t fa_nchunks(const struct fa_run *run)
 	return n;
 }
 
-/* Valid until the next call (the array grows). */
-struct fa_curve *fa_curve(struct fa_run *run, const char *where, enum fop f)
+size_t fa_series(struct fa_run *run, const char *where, enum fop f)
 {
-	struct fa_curve *c;
-	size_t npts = fa_nchunks(run);
+	char name[300];
 
-	if (run->ncurves == run->curve_cap) {
-		run->curve_cap = run->curve_cap ? 2 * run->curve_cap : 8;
-		run->curves = realloc(run->curves,
-				      run->curve_cap * sizeof(*c));
-		if (!run->curves)
-			die(EXIT_FAIL, "out of memory");
-	}
-	c = &run->curves[run->ncurves++];
-	c->n = 0;
-	c->x = calloc(npts, sizeof(double));
-	c->y = calloc(npts, sizeof(double));
-	if (!c->x || !c->y)
-		die(EXIT_FAIL, "out of memory");
-	snprintf(c->name, sizeof(c->name), "%s %s", where, fop_names[f]);
-	return c;
+	if (!run->plot)
+		return FA_NO_SERIES;
+	snprintf(name, sizeof(name), "%s %s", where, fop_names[f]);
+	return plot_series(run->plot, name);
 }
 
-void fa_row(struct fa_run *run, struct fa_curve *c, const char *where,
+void fa_row(struct fa_run *run, size_t series, const char *where,
 	    const char *fs, enum fop f, uint64_t chunk,
 	    const struct stats *st)
 {
@@ -185,16 +179,14 @@ void fa_row(struct fa_run *run, struct fa_curve *c, const char *where,
 	else
 		measure_cells_none(run->r);
 	report_str(run->r, "MiB/s");
-	if (c && st) {
-		c->x[c->n] = (double)chunk;
-		c->y[c->n++] = st->median;
-	}
+	if (series != FA_NO_SERIES && st)
+		plot_point(run->plot, series, (double)chunk, st->median);
 }
 
 static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 {
 	struct measure_result res;
-	struct fa_curve *c;
+	size_t series;
 	struct target t;
 	uint64_t chunk;
 	char fs[64];
@@ -204,7 +196,7 @@ static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 	target_open(&t, dir, fsize, run->maxc);
 	sysinfo_fstype(dir, fs, sizeof(fs));
 	for (f = 0; f < F_NOPS; f++) {
-		c = fa_curve(run, dir, f);
+		series = fa_series(run, dir, f);
 		for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
 			mb_progress(run->o, "%s: %s, %llu B", dir,
 				    fop_names[f], (unsigned long long)chunk);
@@ -216,41 +208,13 @@ static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 				res.ns[i] = (double)chunk / res.ns[i] * 1e9 /
 					    (1 << 20);
 			stats_compute(res.ns, run->m.samples, &res.st);
-			fa_row(run, c, dir, fs[0] ? fs : "?", f, chunk,
+			fa_row(run, series, dir, fs[0] ? fs : "?", f, chunk,
 			       &res.st);
 			measure_free(&res);
 		}
 	}
 	close(t.fd);
 	free(t.buf);
-}
-
-static int plot(const struct fa_run *run)
-{
-	struct xy_series *s = calloc(run->ncurves, sizeof(*s));
-	struct xy_plot p = {
-		.title = "File access by chunk size",
-		.xlabel = "chunk", .ylabel = "MiB/s",
-		.logx = 1, .logy = 1,
-	};
-	size_t i;
-	int rc;
-
-	if (!s)
-		die(EXIT_FAIL, "out of memory");
-	/* Operations that do not apply (no points) are not drawn. */
-	for (i = 0; i < run->ncurves; i++) {
-		if (!run->curves[i].n)
-			continue;
-		s[p.nseries].name = run->curves[i].name;
-		s[p.nseries].x = run->curves[i].x;
-		s[p.nseries].y = run->curves[i].y;
-		s[p.nseries++].n = run->curves[i].n;
-	}
-	p.series = s;
-	rc = xyplot(run->o->plot, &p) < 0 ? -1 : 0;
-	free(s);
-	return rc;
 }
 
 struct fa_args {
@@ -270,9 +234,7 @@ static int parse_args(int argc, char **argv, struct fa_args *a)
 	memset(a, 0, sizeof(*a));
 	a->minc = 64;
 	a->maxc = 1 << 20;
-	a->dirs = calloc((size_t)argc + 1, sizeof(*a->dirs));
-	if (!a->dirs)
-		die(EXIT_FAIL, "out of memory");
+	a->dirs = xcalloc((size_t)argc + 1, sizeof(*a->dirs));
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 		uint64_t *dst = !strcmp(opt, "--min-chunk") ? &a->minc :
@@ -348,6 +310,9 @@ int mb_fileaccess(int argc, char **argv)
 	run.maxc = a.maxc;
 
 	benchopt_measure(&o, &run.m);
+	if (o.plot)
+		run.plot = plot_new("File access by chunk size", "chunk",
+				    "MiB/s", PLOT_LOGX | PLOT_LOGY);
 	run.r = mb_report_new("fileaccess", &o, &run.m);
 	report_note(run.r, "file", "%llu KiB scratch file per directory, "
 		    "removed at exit", (unsigned long long)a.fsize >> 10);
@@ -365,13 +330,9 @@ int mb_fileaccess(int argc, char **argv)
 	rc = a.syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
 	if (report_end(run.r) && rc == EXIT_OK)
 		rc = EXIT_FAIL;
-	if (o.plot && plot(&run) && rc == EXIT_OK)
+	if (run.plot && plot_write(run.plot, o.plot) < 0 && rc == EXIT_OK)
 		rc = EXIT_FAIL;
-	for (d = 0; d < run.ncurves; d++) {
-		free(run.curves[d].x);
-		free(run.curves[d].y);
-	}
-	free(run.curves);
+	plot_free(run.plot);
 	free(a.dirs);
 	return rc;
 }

@@ -114,14 +114,12 @@ static int stream_file(int dev, int in, unsigned char *buf, uint64_t size,
 
 int fa_serve(const char *file, uint64_t count)
 {
-	unsigned char *buf = malloc(SERVE_BLOCK);
+	unsigned char *buf = xmalloc(SERVE_BLOCK);
 	uint64_t size, served = 0, sent;
 	struct stat st;
 	uint32_t x;
 	int in, dev, rc = EXIT_OK;
 
-	if (!buf)
-		die(EXIT_FAIL, "out of memory");
 	in = open(file, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		die_errno("cannot open %s", file);

@@ -151,16 +151,14 @@ static int measure_chunk(struct fa_run *run, struct fa_stream *s,
 
 int fa_stream_measure(struct fa_run *run, struct fa_stream *s)
 {
-	unsigned char *buf = malloc(run->maxc);
-	double *mib_s = calloc(run->m.samples, sizeof(double));
+	unsigned char *buf = xmalloc(run->maxc);
+	double *mib_s = xcalloc(run->m.samples, sizeof(double));
 	struct pass ref = { 0 };
-	struct fa_curve *c;
+	size_t series;
 	struct stats st;
 	uint64_t chunk, conn = 0;
 	int f, rc = EXIT_OK;
 
-	if (!buf || !mib_s)
-		die(EXIT_FAIL, "out of memory");
 	report_note(run->r, "syncdev",
 		    "the file that fileaccess --syncdev-serve streams at %s, "
 		    "read through %s: one connection per sample (connect not "
@@ -173,10 +171,11 @@ int fa_stream_measure(struct fa_run *run, struct fa_stream *s)
 		    "device is a one-way stream, with no seek and no way "
 		    "back to the served file");
 	for (f = 0; f < F_NOPS && rc == EXIT_OK; f++) {
-		c = f == F_SEQ_READ ? fa_curve(run, s->where, f) : NULL;
+		series = f == F_SEQ_READ ? fa_series(run, s->where, f) :
+					   FA_NO_SERIES;
 		for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
 			if (f != F_SEQ_READ) {
-				fa_row(run, NULL, s->where, "syncdev", f,
+				fa_row(run, FA_NO_SERIES, s->where, "syncdev", f,
 				       chunk, NULL);
 				continue;
 			}
@@ -188,7 +187,8 @@ int fa_stream_measure(struct fa_run *run, struct fa_stream *s)
 			if (rc != EXIT_OK)
 				break;
 			stats_compute(mib_s, run->m.samples, &st);
-			fa_row(run, c, s->where, "syncdev", f, chunk, &st);
+			fa_row(run, series, s->where, "syncdev", f, chunk,
+			       &st);
 		}
 	}
 	if (rc == EXIT_OK)

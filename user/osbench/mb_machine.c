@@ -41,12 +41,10 @@ int mb_machine(int argc, char **argv)
 	char buf[256];
 	double mhz = sysinfo_cpu_mhz(), tsc = tsc_ghz();
 	double tsc_cpuid = sysinfo_tsc_hz_cpuid();
-	int i, n, rc = mb_begin(&o, &argc, argv, usage);
+	int i, n, rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	r = report_new("machine", o.fmt, mb_out());
 	report_column(r, "item", NULL);
 	report_column(r, "value", NULL);

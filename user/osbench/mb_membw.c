@@ -124,11 +124,15 @@ static void pool_start(struct pool *pl, int nthreads, uint64_t *a,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->nthreads = nthreads;
-	pl->w = calloc((size_t)nthreads, sizeof(*pl->w));
-	if (!pl->w)
-		die(EXIT_FAIL, "out of memory");
-	pthread_barrier_init(&pl->start, NULL, (unsigned)nthreads);
-	pthread_barrier_init(&pl->done, NULL, (unsigned)nthreads);
+	pl->w = xcalloc((size_t)nthreads, sizeof(*pl->w));
+	err = pthread_barrier_init(&pl->start, NULL, (unsigned)nthreads);
+	if (!err)
+		err = pthread_barrier_init(&pl->done, NULL,
+					   (unsigned)nthreads);
+	if (err) {
+		errno = err;
+		die_errno("pthread_barrier_init for %d threads", nthreads);
+	}
 	for (i = 0; i < nthreads; i++) {
 		pl->w[i].pool = pl;
 		pl->w[i].src = a + (size_t)i * per;

@@ -17,7 +17,7 @@
 #include "sysinfo.h"
 #include "timing.h"
 #include "util.h"
-#include "xyplot.h"
+#include "plot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,32 +128,26 @@ static void note_detected(struct report *r, const struct cache_level *lv,
 		report_note(r, "levels", "no plateau found in the curve");
 }
 
+/* The curve with the cache sizes sysfs reports marked on it. */
 static int plot(const char *out, const double *x, const double *y, size_t n)
 {
-	struct xy_mark marks[8];
 	struct cache_info c[16];
-	char labels[8][32];
-	size_t nm = 0;
+	char label[32];
 	int i, nc = sysinfo_caches(c, 16);
-	struct xy_series s = { "latency (median)", x, y, n };
-	struct xy_plot p = {
-		.title = "Memory latency (random pointer chase)",
-		.xlabel = "working set", .ylabel = "ns per load",
-		.logx = 1, .logy = 1, .series = &s, .nseries = 1,
-		.marks = marks,
-	};
+	struct plot *p = plot_new("Memory latency (random pointer chase)",
+				  "working set", "ns per load",
+				  PLOT_LOGX | PLOT_LOGY);
+	size_t s = plot_series(p, "latency (median)"), k;
 
-	for (i = 0; i < nc && nm < 8; i++) {
+	for (k = 0; k < n; k++)
+		plot_point(p, s, x[k], y[k]);
+	for (i = 0; i < nc; i++) {
 		if (!strcmp(c[i].type, "Instruction"))
 			continue;
-		snprintf(labels[nm], sizeof(labels[nm]), "L%d (sysfs)",
-			 c[i].level);
-		marks[nm].x = (double)c[i].size;
-		marks[nm].label = labels[nm];
-		nm++;
+		snprintf(label, sizeof(label), "L%d (sysfs)", c[i].level);
+		plot_mark(p, (double)c[i].size, label);
 	}
-	p.nmarks = nm;
-	return xyplot(out, &p) < 0 ? -1 : 0;
+	return plot_write(p, out) < 0 ? -1 : 0;
 }
 
 int mb_memlat(int argc, char **argv)
@@ -192,13 +186,11 @@ int mb_memlat(int argc, char **argv)
 	if (ring.buf == MAP_FAILED)
 		die_errno("mmap %llu bytes", (unsigned long long)max);
 	madvise(ring.buf, max, MADV_HUGEPAGE);
-	ring.order = malloc((max / LINE) * sizeof(*ring.order));
+	ring.order = xcalloc(max / LINE, sizeof(*ring.order));
 	for (size = min; size <= max; size *= 2)
 		cap += 2;
-	xs = calloc(cap, sizeof(*xs));
-	ys = calloc(cap, sizeof(*ys));
-	if (!ring.order || !xs || !ys)
-		die(EXIT_FAIL, "out of memory");
+	xs = xcalloc(cap, sizeof(*xs));
+	ys = xcalloc(cap, sizeof(*ys));
 
 	benchopt_measure(&o, &m);
 	m.ops_per_iter = 8;

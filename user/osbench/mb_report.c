@@ -65,7 +65,7 @@ static int run_to_file(const struct mb_experiment *e,
 	const char *extra[3] = { NULL, NULL, NULL };
 	int text = e->run == mb_machine;
 	FILE *f;
-	int rc;
+	int rc, bad;
 
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, e->name,
 		 text ? "txt" : "csv");
@@ -84,7 +84,9 @@ static int run_to_file(const struct mb_experiment *e,
 	msg("running %s", e->name);
 	rc = mb_run_experiment(e, &co, extra);
 	mb_set_out(NULL);
-	if (fclose(f) && !rc) {
+	/* fclose reports a failed flush only, not an earlier failed write. */
+	bad = ferror(f);
+	if ((fclose(f) || bad) && !rc) {
 		msg_errno("write %s", path);
 		rc = EXIT_FAIL;
 	}
@@ -97,10 +99,15 @@ static void copy_file(FILE *out, const char *path)
 	size_t n;
 	FILE *f = fopen(path, "r");
 
-	if (!f)
+	if (!f) {
+		msg_errno("cannot read %s", path);
+		fprintf(out, "(%s could not be read)\n", path);
 		return;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), f)))
 		fwrite(buf, 1, n, out);
+	if (ferror(f))
+		msg_errno("cannot read %s", path);
 	fclose(f);
 }
 
@@ -134,7 +141,7 @@ int mb_report(int argc, char **argv)
 	const char *dir = "osbench-report";
 	char path[4096];
 	FILE *md;
-	int i, failed = 0, rc = mb_begin(&o, &argc, argv, usage);
+	int i, bad, failed = 0, rc = mb_begin(&o, &argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
@@ -169,7 +176,8 @@ int mb_report(int argc, char **argv)
 	for (e = mb_experiments; e->name; e++)
 		if (e->run != mb_machine)
 			fprintf(md, "- [%s](%s.csv)\n", e->name, e->name);
-	if (fclose(md))
+	bad = ferror(md);
+	if (fclose(md) || bad)
 		die_errno("write %s/report.md", dir);
 	msg("wrote %s/report.md", dir);
 	return failed;

@@ -11,6 +11,7 @@
  * is what can be timed from the parent without a clock in the child.  The
  * child exits with _exit so no atexit or stdio flushing is measured.
  */
+#include "calls.h"
 #include "micro.h"
 #include "util.h"
 
@@ -23,21 +24,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-void mb_loop_fork(void *arg, uint64_t n)
-{
-	(void)arg;
-	while (n--) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			die_errno("fork");
-		if (pid == 0)
-			_exit(0);
-		if (waitpid(pid, NULL, 0) < 0)
-			die_errno("waitpid");
-	}
-}
 
 static void loop_spawn(void *arg, uint64_t n)
 {
@@ -93,7 +79,7 @@ int mb_spawn(int argc, char **argv)
 		const char *key;
 		measure_fn fn;
 	} tests[] = {
-		{ "fork+exit+wait", "fork", mb_loop_fork },
+		{ "fork+exit+wait", "fork", call_fork },
 		{ "posix_spawn+wait", "spawn", loop_spawn },
 		{ "pthread_create+join", "thread", loop_thread },
 	};

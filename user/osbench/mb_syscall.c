@@ -4,12 +4,13 @@
  * of seed 004 (getpid, open+close, fopen+fclose, create+delete,
  * malloc+free, fork+exit+wait), in ns per call and calls per second.
  *
- * getpid goes through syscall(SYS_getpid) so that no C library can
- * answer from a cache: it is the cheapest real entry into the kernel and
- * back.  malloc+free passes the pointer through an empty asm so the
- * compiler cannot pair and delete the two calls.  One empty loop
- * iteration is subtracted from each figure.
+ * getpid, open+close and fork are the loops of calls.h, which
+ * "osbench syscalls" (the I/O experiment: read, write, lseek at one byte,
+ * in calls per second) times too.  malloc+free passes the pointer
+ * through an empty asm so the compiler cannot pair and delete the two
+ * calls.  One empty loop iteration is subtracted from each figure.
  */
+#include "calls.h"
 #include "micro.h"
 #include "timing.h"
 #include "util.h"
@@ -18,30 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-void mb_loop_fork(void *arg, uint64_t n);
-
-static void loop_getpid(void *arg, uint64_t n)
-{
-	(void)arg;
-	while (n--)
-		syscall(SYS_getpid);
-}
-
-static void loop_open_close(void *arg, uint64_t n)
-{
-	const char *path = arg;
-	int fd;
-
-	while (n--) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			die_errno("open %s", path);
-		close(fd);
-	}
-}
 
 static void loop_fopen_fclose(void *arg, uint64_t n)
 {
@@ -52,7 +30,8 @@ static void loop_fopen_fclose(void *arg, uint64_t n)
 		f = fopen(path, "r");
 		if (!f)
 			die_errno("fopen %s", path);
-		fclose(f);
+		if (fclose(f))
+			die_errno("fclose %s", path);
 	}
 }
 
@@ -65,7 +44,8 @@ static void loop_create_delete(void *arg, uint64_t n)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 		if (fd < 0)
 			die_errno("create %s", path);
-		close(fd);
+		if (close(fd))
+			die_errno("close %s", path);
 		if (unlink(path))
 			die_errno("unlink %s", path);
 	}
@@ -90,7 +70,12 @@ static const char usage[] =
 	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
 	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
 	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
-	"created in --dir.\n\n";
+	"created in --dir.  Method: the micro-benchmark one (samples of at\n"
+	"least 10 ms after a warm-up, median and spread, empty loop\n"
+	"subtracted).\n\n"
+	"See also osbench syscalls: the I/O experiment of calls per second\n"
+	"for read, write and lseek of one byte, open+close and getpid, with\n"
+	"the same getpid and open+close loops.\n\n";
 
 int mb_syscall(int argc, char **argv)
 {
@@ -99,12 +84,12 @@ int mb_syscall(int argc, char **argv)
 		const char *key;
 		measure_fn fn;
 	} tests[] = {
-		{ "getpid", "syscall", loop_getpid },
-		{ "open+close", "open_close", loop_open_close },
+		{ "getpid", "syscall", call_getpid },
+		{ "open+close", "open_close", call_open_close },
 		{ "fopen+fclose", "fopen_fclose", loop_fopen_fclose },
 		{ "create+delete", "create_delete", loop_create_delete },
 		{ "malloc+free", "malloc_free", loop_malloc_free },
-		{ "fork+exit+wait", NULL, mb_loop_fork },
+		{ "fork+exit+wait", NULL, call_fork },
 	};
 	struct benchopt o;
 	struct measure m;
@@ -112,12 +97,10 @@ int mb_syscall(int argc, char **argv)
 	struct report *r;
 	char existing[4096], fresh[4096];
 	size_t i;
-	int fd, rc = mb_begin(&o, &argc, argv, usage);
+	int fd, rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
 		 o.dir, (int)getpid());
 	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", o.dir,
@@ -125,7 +108,8 @@ int mb_syscall(int argc, char **argv)
 	fd = open(existing, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		die_errno("create %s", existing);
-	close(fd);
+	if (close(fd))
+		die_errno("close %s", existing);
 
 	benchopt_measure(&o, &m);
 	m.overhead_ns = measure_loop_overhead(&m);

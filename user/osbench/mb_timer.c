@@ -97,12 +97,10 @@ int mb_overhead(int argc, char **argv)
 	struct report *r;
 	double loop;
 	size_t i;
-	int rc = mb_begin(&o, &argc, argv, usage);
+	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
 	if (rc != MB_GO)
 		return rc;
-	if (argc > 1)
-		return mb_bad_arg(argv[1]);
 	benchopt_measure(&o, &m);
 	if (!TIMING_HAVE_TSC)
 		msg("no TSC on this architecture: the rdtsc rows read "

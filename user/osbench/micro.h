@@ -49,6 +49,10 @@ int mb_run_experiment(const struct mb_experiment *e,
  */
 int mb_begin(struct benchopt *o, int *argc, char **argv, const char *usage);
 
+/* mb_begin for an experiment without arguments of its own. */
+int mb_begin_noargs(struct benchopt *o, int argc, char **argv,
+		    const char *usage);
+
 /* Usage error about an argument of this experiment: message, EXIT_USAGE. */
 int mb_bad_arg(const char *arg);
 

@@ -41,9 +41,7 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 	if (outfile_check(path))
 		return EXIT_FAIL;
 	outfile_remove_on_signals();
-	buf = malloc(bufsize);
-	if (!buf)
-		die_errno("allocating a %zu-byte buffer", bufsize);
+	buf = xmalloc(bufsize);
 	c.sa.sin_family = AF_INET;
 	c.sa.sin_port = htons(port);
 	c.sa.sin_addr = addr;

@@ -43,9 +43,7 @@ int tcpcopy_send(const char *path, uint16_t port, size_t bufsize)
 
 	if (infile_open(&f, path, 0))
 		return EXIT_FAIL;
-	buf = malloc(bufsize);
-	if (!buf)
-		die_errno("allocating a %zu-byte buffer", bufsize);
+	buf = xmalloc(bufsize);
 	lfd = listen_on(port);
 	if (lfd < 0)
 		return EXIT_FAIL;
