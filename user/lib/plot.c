@@ -254,6 +254,8 @@ void plot_free(struct plot *p)
 {
 	size_t i;
 
+	if (!p)
+		return;
 	for (i = 0; i < p->nseries; i++)
 		free(p->names[i]);
 	for (i = 0; i < p->nmarks; i++)

@@ -52,7 +52,7 @@ int plot_write_data(const struct plot *p, FILE *f);
  */
 int plot_write(struct plot *p, const char *out);
 /* Free a plot without drawing it. */
-void plot_free(struct plot *p);
+void plot_free(struct plot *p);	/* NULL is a no-op, as for free() */
 
 /*
  * Check an output name before a long experiment: -1 after a message when

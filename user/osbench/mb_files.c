@@ -330,9 +330,9 @@ int mb_fileaccess(int argc, char **argv)
 	rc = a.syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
 	if (report_end(run.r) && rc == EXIT_OK)
 		rc = EXIT_FAIL;
+	/* plot_write() frees the plot. */
 	if (run.plot && plot_write(run.plot, o.plot) < 0 && rc == EXIT_OK)
 		rc = EXIT_FAIL;
-	plot_free(run.plot);
 	free(a.dirs);
 	return rc;
 }
