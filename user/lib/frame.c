@@ -1,22 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "frame.h"
-
-static void put_le(unsigned char *p, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
-static uint64_t get_le(const unsigned char *p, int bytes)
-{
-	uint64_t v = 0;
-
-	while (bytes--)
-		v = (v << 8) | p[bytes];
-	return v;
-}
+#include "util.h"
 
 /*
  * Stream header: magic u32, version u16, flags u16 (0), file count u32,

@@ -117,6 +117,7 @@ fail:
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n)
 {
 	if (f->map) {
+		map_populate(f->map + off, n, 1);
 		memcpy(f->map + off, p, n);
 		return 0;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -215,6 +216,35 @@ char *xasprintf(const char *fmt, ...)
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+void map_populate(void *addr, size_t len, int write)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)addr & ~(page - 1);
+
+	if (!len)
+		return;
+	len += (uintptr_t)addr - start;
+	madvise((void *)start, len,
+		write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+}
+
+void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+uint64_t get_le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = (v << 8) | p[bytes];
+	return v;
 }
 
 uint64_t now_ns(void)

@@ -62,6 +62,18 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0)));
 
+/*
+ * Map in the pages of [addr, addr + len) of a file mapping before they are
+ * copied to (write) or from, with MADV_POPULATE_WRITE/READ: one system call
+ * instead of a page fault per page.  Only a hint: errors (e.g. a kernel
+ * older than 5.14) are ignored and the copy then faults as usual.
+ */
+void map_populate(void *addr, size_t len, int write);
+
+/* Little-endian integers of 1..8 bytes, encoded byte by byte. */
+void put_le(unsigned char *p, uint64_t v, int bytes);
+uint64_t get_le(const unsigned char *p, int bytes);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
 

@@ -25,6 +25,7 @@ static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n)
 	ssize_t r;
 
 	if (f->map) {
+		map_populate((void *)(f->map + off), n, 0);
 		memcpy(dst, f->map + off, n);
 		return (ssize_t)n;
 	}

@@ -15,8 +15,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS]\n\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
 		"send listens on PORT (default %d), sends FILE to the first client\n"
@@ -25,11 +25,14 @@ static void usage(FILE *f)
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
 		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
+		"  -c, --crc          check the data with CRC32C, as master and slave\n"
+		"                     do (both sides must say it)\n"
 		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
 		"                     milliseconds (default 0)\n"
 		"  -h, --help         this text\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
-		"connection being established to the last byte handled.\n",
+		"connection being established to the last byte handled.  Exit\n"
+		"status: 0 ok, 1 failure, 2 usage, 3 CRC32C mismatch.\n",
 		TCPCOPY_DEFAULT_PORT);
 }
 
@@ -39,17 +42,18 @@ int main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "crc", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t port = TCPCOPY_DEFAULT_PORT, buf = XFER_DEFAULT_BUFFER, wait = 0;
 	struct in_addr addr;
 	uint16_t rport;
-	int c, send;
+	int c, send, crc = 0;
 
 	set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:b:w:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_uint(optarg, 1, 65535, &port))
@@ -65,6 +69,9 @@ int main(int argc, char **argv)
 			if (parse_uint(optarg, 0, UINT32_MAX, &wait))
 				die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
 				    optarg);
+			break;
+		case 'c':
+			crc = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -88,9 +95,9 @@ int main(int argc, char **argv)
 			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
-		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf);
+		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf, crc);
 	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
 		return EXIT_USAGE;
 	return tcpcopy_recv(addr, rport, argv[2], (size_t)buf,
-			    (uint32_t)wait);
+			    (uint32_t)wait, crc);
 }

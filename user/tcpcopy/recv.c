@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tcpcopy.h"
+#include "crc32c.h"
 #include "netaddr.h"
 #include "outfile.h"
 #include "retry.h"
@@ -29,14 +30,30 @@ static int connect_once(void *arg)
 	return connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa));
 }
 
+/* With --crc: the size before the data, the CRC32C after it. */
+static int read_word(int fd, unsigned char *w, int len, const char *what)
+{
+	ssize_t n = read_full(fd, w, (size_t)len);
+
+	if (n == len)
+		return 0;
+	if (n < 0)
+		msg_errno("receiving %s", what);
+	else
+		msg("the sender closed the connection before %s", what);
+	return -1;
+}
+
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 size_t bufsize, uint32_t wait_ms)
+		 size_t bufsize, uint32_t wait_ms, int crc)
 {
 	struct conn c = { .fd = -1 };
 	struct outfile f;
-	uint64_t t0, total = 0;
+	uint64_t t0, total = 0, size = UINT64_MAX;
+	unsigned char word[8];
 	char where[32], *buf;
-	ssize_t n;
+	uint32_t sum = 0;
+	ssize_t n = 0;
 
 	if (outfile_check(path))
 		return EXIT_FAIL;
@@ -49,19 +66,43 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		die_errno("connect to %s", format_ipv4_port(where, addr, port));
 
 	t0 = now_ns();
+	if (crc) {
+		if (read_word(c.fd, word, 8, "the size"))
+			return EXIT_FAIL;
+		size = get_le(word, 8);
+	}
 	if (outfile_create(&f, path, 0, 0))
 		return EXIT_FAIL;
-	for (;;) {
+	while (total < size) {
 		do
-			n = read(c.fd, buf, bufsize);
+			n = read(c.fd, buf, size - total < bufsize ?
+				 (size_t)(size - total) : bufsize);
 		while (n < 0 && errno == EINTR);
 		if (n <= 0)
 			break;
+		if (crc)
+			sum = crc32c(sum, buf, (size_t)n);
 		if (outfile_write(&f, total, buf, (size_t)n)) {
 			msg_errno("writing %s", f.tmp);
+			n = -1;
 			break;
 		}
 		total += (uint64_t)n;
+	}
+	if (crc && n == 0 && total < size) {
+		msg("the sender closed the connection after %llu of %llu bytes",
+		    (unsigned long long)total, (unsigned long long)size);
+		n = -1;
+	} else if (crc && n >= 0) {
+		if (read_word(c.fd, word, 4, "the CRC32C")) {
+			n = -1;
+		} else if (get_le(word, 4) != sum) {
+			msg("CRC32C mismatch: received data 0x%08x, sender 0x%08x",
+			    sum, (unsigned)get_le(word, 4));
+			outfile_abort(&f);
+			return EXIT_CORRUPT;
+		}
+		n = n < 0 ? n : 0;
 	}
 	if (n != 0) {
 		if (n < 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tcpcopy.h"
+#include "crc32c.h"
 #include "infile.h"
 #include "util.h"
 #include "xfer_cli.h"
@@ -33,10 +34,12 @@ static int listen_on(uint16_t port)
 	return fd;
 }
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize)
+int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc)
 {
 	struct infile f;
 	uint64_t t0, off = 0;
+	unsigned char word[8];
+	uint32_t sum = 0;
 	char *buf;
 	ssize_t n;
 	int lfd, fd;
@@ -55,15 +58,27 @@ int tcpcopy_send(const char *path, uint16_t port, size_t bufsize)
 	close(lfd);
 
 	t0 = now_ns();
+	if (crc) {
+		put_le(word, f.size, 8);
+		if (write_full(fd, word, 8) < 0)
+			die_errno("sending the size of %s", path);
+	}
 	while (off < f.size) {
 		n = read_full(f.fd, buf, bufsize);
 		if (n < 0)
 			die_errno("reading %s", path);
 		if (n == 0)
 			die(EXIT_FAIL, "%s shrank while being sent", path);
+		if (crc)
+			sum = crc32c(sum, buf, (size_t)n);
 		if (write_full(fd, buf, (size_t)n) < 0)
 			die_errno("sending %s", path);
 		off += (uint64_t)n;
+	}
+	if (crc) {
+		put_le(word, sum, 4);
+		if (write_full(fd, word, 4) < 0)
+			die_errno("sending the CRC32C of %s", path);
 	}
 	xfer_print_time(now_ns() - t0, f.size);
 	if (close(fd))

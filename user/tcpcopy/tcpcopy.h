@@ -3,6 +3,11 @@
  * tcpcopy: the userspace baseline of "make bench-transfer".  One file over
  * one plain TCP connection with read()/write() and a large buffer, timed
  * like master and slave.  The two directions, one file each.
+ *
+ * With crc set, the stream carries the same integrity check as master and
+ * slave, so that the cost of the check can be told apart from the cost of
+ * the device: an 8-byte little-endian size, the data, and the CRC32C of
+ * the data (4 bytes, little-endian), which recv verifies.
  */
 #ifndef TCPCOPY_H
 #define TCPCOPY_H
@@ -13,8 +18,8 @@
 
 #define TCPCOPY_DEFAULT_PORT	2326	/* next to syncdev's 2325 */
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize);
+int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 size_t bufsize, uint32_t wait_ms);
+		 size_t bufsize, uint32_t wait_ms, int crc);
 
 #endif
