@@ -39,6 +39,11 @@ module_param_named(connect_timeout_ms, syncdev_connect_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(connect_timeout_ms,
 		 "How long a slave's connect may take (default 5000 ms)");
 
+unsigned int syncdev_listen_linger_ms = 2000;
+module_param_named(listen_linger_ms, syncdev_listen_linger_ms, uint, 0644);
+MODULE_PARM_DESC(listen_linger_ms,
+		 "How long the master keeps listening after its last user closed (default 2000 ms)");
+
 /* The ioctl ABI returns buffer byte counts as int. */
 #define SYNCDEV_MAX_BUF_SIZE	((unsigned long)SZ_1G)
 
@@ -87,8 +92,9 @@ static int __init syncdev_init(void)
 			goto unwind;
 		}
 	}
-	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms\n",
-		syncdev_port, syncdev_buf_size, syncdev_connect_timeout_ms);
+	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms, listen linger %u ms\n",
+		syncdev_port, syncdev_buf_size, syncdev_connect_timeout_ms,
+		syncdev_listen_linger_ms);
 	return 0;
 
 unwind:
@@ -99,7 +105,8 @@ unwind:
 
 /*
  * Every open file holds a reference on this module (fops->owner), and
- * sessions own all sockets and buffers, so nothing is left to stop here.
+ * sessions own their sockets and buffers: all that can be left is a
+ * lingering listener, once no file can open any more.
  */
 static void __exit syncdev_exit(void)
 {
@@ -107,6 +114,7 @@ static void __exit syncdev_exit(void)
 
 	for (i = ARRAY_SIZE(syncdev_devices) - 1; i >= 0; i--)
 		misc_deregister(&syncdev_devices[i].misc);
+	syncdev_listener_shutdown();
 	pr_info("unloaded\n");
 }
 

@@ -21,6 +21,7 @@ enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
 extern unsigned short syncdev_port;
 extern unsigned long syncdev_buf_size;
 extern unsigned int syncdev_connect_timeout_ms;
+extern unsigned int syncdev_listen_linger_ms;
 
 struct syncdev_device {
 	struct miscdevice misc;
@@ -66,6 +67,7 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms);
 void syncdev_disconnect(struct syncdev_session *s);
 void syncdev_listener_put(struct syncdev_session *s);
+void syncdev_listener_shutdown(void);
 ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
 		     struct iov_iter *iter, int flags, bool all);
 ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,

@@ -3,10 +3,13 @@
  * The TCP connection behind a session.
  *
  * The master side shares one listening socket between all of its sessions.
- * It exists only while a master session that asked to accept is open, so
- * the port is free again as soon as the last master file is closed and a
- * quick rmmod/insmod cycle can bind it at once (SO_REUSEADDR covers the
- * connections still in TIME_WAIT).
+ * It exists only while a master session that asked to accept is open, and
+ * for listen_linger_ms after the last one closed: a slave that connected
+ * while one master run was finishing then waits in the backlog for the
+ * next run instead of being reset with it.  After that the port is free
+ * (refusing slaves, which then know no master is there), and rmmod closes
+ * a lingering listener at once, so quick rmmod/insmod cycles can bind it
+ * again (SO_REUSEADDR covers the connections still in TIME_WAIT).
  *
  * Every blocking call (accept, connect, send, receive) sleeps
  * interruptibly: a signal ends it with -ERESTARTSYS, or with what was
@@ -16,6 +19,7 @@
 
 #include <linux/tcp.h>
 #include <linux/uio.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
@@ -24,6 +28,9 @@
 static DEFINE_MUTEX(listener_lock);
 static struct socket *listener;		/* protected by listener_lock */
 static unsigned int listener_users;	/* protected by listener_lock */
+
+static void syncdev_listener_reap(struct work_struct *work);
+static DECLARE_DELAYED_WORK(listener_reaper, syncdev_listener_reap);
 
 static int syncdev_listen(struct socket **res)
 {
@@ -68,6 +75,8 @@ static int syncdev_listener_get(struct syncdev_session *s)
 		return 0;
 	if (mutex_lock_interruptible(&listener_lock))
 		return -ERESTARTSYS;
+	/* A lingering listener is ours again; the reaper rechecks users. */
+	cancel_delayed_work(&listener_reaper);
 	if (!listener)
 		ret = syncdev_listen(&listener);
 	if (!ret) {
@@ -78,19 +87,43 @@ static int syncdev_listener_get(struct syncdev_session *s)
 	return ret;
 }
 
+/* Caller holds listener_lock. */
+static void syncdev_listener_close(void)
+{
+	if (!listener || listener_users)
+		return;
+	sock_release(listener);
+	listener = NULL;
+	pr_info("stopped listening on port %u\n", syncdev_port);
+}
+
+static void syncdev_listener_reap(struct work_struct *work)
+{
+	mutex_lock(&listener_lock);
+	syncdev_listener_close();
+	mutex_unlock(&listener_lock);
+}
+
 void syncdev_listener_put(struct syncdev_session *s)
 {
 	if (!s->listening)
 		return;
 	/* Short: no one blocks while holding listener_lock. */
 	mutex_lock(&listener_lock);
-	if (!--listener_users) {
-		sock_release(listener);
-		listener = NULL;
-		pr_info("stopped listening on port %u\n", syncdev_port);
-	}
+	if (!--listener_users)
+		mod_delayed_work(system_wq, &listener_reaper,
+				 msecs_to_jiffies(READ_ONCE(syncdev_listen_linger_ms)));
 	mutex_unlock(&listener_lock);
 	s->listening = false;
+}
+
+/* Module exit: no file is open, so no session holds the listener. */
+void syncdev_listener_shutdown(void)
+{
+	cancel_delayed_work_sync(&listener_reaper);
+	mutex_lock(&listener_lock);
+	syncdev_listener_close();
+	mutex_unlock(&listener_lock);
 }
 
 /* A fresh connection: no Nagle delay for the small file headers. */
