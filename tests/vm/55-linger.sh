@@ -1,0 +1,56 @@
+# shellcheck shell=sh
+# vm-timeout: 180
+# The master's listener lingers after its last user: a slave that connects
+# between two master runs is handed to the next run; once the linger is
+# over a slave is refused; rmmod closes a lingering listener at once.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+ko=$SYNCDEV_ROOT/kernel/syncdev.ko
+linger=/sys/module/syncdev/parameters/listen_linger_ms
+gen a 5000 1
+gen b 7000 2
+
+# one_run IN OUT: a master run and its slave, both must succeed.
+one_run() {
+	master 1 "$1" fcntl >master.log 2>&1 &
+	mpid=$!
+	slave 1 "$2" fcntl 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 && wait $mpid
+}
+
+check_equal "default listen_linger_ms" 2000 "$(cat $linger)"
+
+# Handover: the slave of the next run connects after the first master
+# closed and before the second one accepts.
+echo 10000 >$linger
+if one_run a out.a; then pass "first run"; else fail "first run" "$(cat master.log slave.log)"; fi
+slave 1 out.b fcntl 127.0.0.1 >slave.b.log 2>&1 &
+spid=$!
+sleep 1
+master 1 b fcntl >master.b.log 2>&1
+mrc=$?
+wait $spid
+src=$?
+if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.b; then
+	pass "slave connected during the linger gets the next master's file"
+else
+	fail "slave connected during the linger gets the next master's file" \
+		"master $mrc, slave $src: $(cat master.b.log slave.b.log)"
+fi
+
+# After the linger: refused, with a message that says so.
+echo 100 >$linger
+one_run a out.c || fail "run before the refusal" "$(cat master.log slave.log)"
+sleep 1
+check_exit "slave after the linger: exit 1" 1 slave 1 out.d fcntl 127.0.0.1
+check_output "slave after the linger: refused" "[Rr]efused" slave 1 out.d fcntl 127.0.0.1
+if [ -e out.d ]; then fail "refused slave leaves no file" "out.d exists"; else pass "refused slave leaves no file"; fi
+
+# rmmod during a long linger: at once, and the port is free again.
+echo 60000 >$linger
+one_run a out.e || fail "run before rmmod" "$(cat master.log slave.log)"
+check "rmmod while the listener lingers" rmmod syncdev
+check_output "unload closed the listener" "stopped listening" sh -c 'dmesg | tail -n 5'
+check "insmod again" insmod "$ko"
+if one_run b out.f && cmp -s b out.f; then pass "transfer after reload binds the port"; else fail "transfer after reload binds the port" "$(cat master.log slave.log)"; fi
+finish
