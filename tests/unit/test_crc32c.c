@@ -106,10 +106,35 @@ static void test_agree(void)
 		printf("# no SSE4.2: hardware crc32c not tested\n");
 }
 
+/* Copy + CRC in one pass: the same bytes and the same CRC as apart. */
+static void test_copy(void)
+{
+	static const size_t lens[] = { 0, 1, 7, 65535, 65536, 65537, 200003 };
+	static unsigned char src[200003 + 8], dst[200003 + 8];
+	size_t i, k, bad_bytes = 0, bad_crc = 0;
+
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = rand_byte();
+	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		size_t off = k % 8, len = lens[k];
+		uint32_t crc;
+
+		memset(dst, 0, sizeof(dst));
+		crc = crc32c_copy(0x1234, dst + off, src + off, len);
+		bad_bytes += memcmp(dst + off, src + off, len) != 0 ||
+			     dst[off + len] != 0;
+		bad_crc += crc != crc32c(0x1234, src + off, len);
+	}
+	CHECK(bad_bytes == 0, "crc32c_copy copies exactly len bytes");
+	CHECK(bad_crc == 0,
+	      "crc32c_copy == crc32c across 64 KiB block boundaries");
+}
+
 int main(void)
 {
 	test_vectors();
 	test_incremental();
 	test_agree();
+	test_copy();
 	return check_done();
 }

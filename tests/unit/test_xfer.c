@@ -288,8 +288,8 @@ static void test_outfile(void)
 	      count_entries(".outm.syncdev-") == 1 &&
 	      access(path("outm"), F_OK) == -1,
 	      "outfile mmap: hidden temporary file, no final name yet");
-	outfile_write(&f, 0, "0123", 4);
-	outfile_write(&f, 4, "456789", 6);
+	outfile_write(&f, 0, "0123", 4, NULL);
+	outfile_write(&f, 4, "456789", 6, NULL);
 	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
 	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
 	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");

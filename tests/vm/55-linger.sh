@@ -18,7 +18,7 @@ one_run() {
 	slave 1 "$2" fcntl 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 && wait $mpid
 }
 
-check_equal "default listen_linger_ms" 2000 "$(cat $linger)"
+check_equal "default listen_linger_ms" "$(cat $linger)" 2000
 
 # Handover: the slave of the next run connects after the first master
 # closed and before the second one accepts.

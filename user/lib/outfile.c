@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "outfile.h"
+#include "crc32c.h"
 #include "util.h"
 
 #include <errno.h>
@@ -114,13 +115,19 @@ fail:
 	return -1;
 }
 
-int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n)
+int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
+		  uint32_t *crc)
 {
 	if (f->map) {
 		map_populate(f->map + off, n, 1);
-		memcpy(f->map + off, p, n);
+		if (crc)
+			*crc = crc32c_copy(*crc, f->map + off, p, n);
+		else
+			memcpy(f->map + off, p, n);
 		return 0;
 	}
+	if (crc)
+		*crc = crc32c(*crc, p, n);
 	return write_full(f->fd, p, n) < 0 ? -1 : 0;
 }
 

@@ -33,8 +33,12 @@ int outfile_check(const char *path);
  */
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   int map);
-/* Store n bytes at offset off (in order); -1 with errno on failure. */
-int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n);
+/*
+ * Store n bytes at offset off (in order), folding them into *crc unless
+ * crc is NULL; -1 with errno on failure.
+ */
+int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
+		  uint32_t *crc);
 /* Close and rename to the final name; prints a message on failure. */
 int outfile_commit(struct outfile *f);
 /* Close and remove the temporary file. */

@@ -58,8 +58,7 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 			    (unsigned long long)f->size);
 			return EXIT_FAIL;
 		}
-		*crc = crc32c(*crc, p, (size_t)n);
-		if (outfile_write(f, off, p, (size_t)n)) {
+		if (outfile_write(f, off, p, (size_t)n, crc)) {
 			msg_errno("writing %s", f->tmp);
 			return EXIT_FAIL;
 		}

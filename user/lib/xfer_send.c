@@ -19,14 +19,18 @@ static int send_failed(const char *what)
 	return EXIT_FAIL;
 }
 
-/* Fill dst with the next n bytes of f: one copy, by memcpy or read(). */
-static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n)
+/*
+ * Fill dst with the next n bytes of f, by memcpy or read(), and fold them
+ * into *crc.
+ */
+static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n,
+		       uint32_t *crc)
 {
 	ssize_t r;
 
 	if (f->map) {
 		map_populate((void *)(f->map + off), n, 0);
-		memcpy(dst, f->map + off, n);
+		*crc = crc32c_copy(*crc, dst, f->map + off, n);
 		return (ssize_t)n;
 	}
 	do
@@ -38,6 +42,8 @@ static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n)
 		msg("input file %s shrank while being sent (%llu of %llu bytes)",
 		    f->path, (unsigned long long)off,
 		    (unsigned long long)f->size);
+	if (r > 0)
+		*crc = crc32c(*crc, dst, (size_t)r);
 	return r > 0 ? r : -1;
 }
 
@@ -60,10 +66,9 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 			return send_failed(f->path);
 		if (room > f->size - off)
 			room = (size_t)(f->size - off);
-		n = copy_in(f, off, dst, room);
+		n = copy_in(f, off, dst, room, &crc);
 		if (n < 0)
 			return EXIT_FAIL;
-		crc = crc32c(crc, dst, (size_t)n);
 		tx_commit(b, (size_t)n);
 		off += (uint64_t)n;
 		/* Both pages are mapped and touched now: log them once. */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tcpcopy.h"
-#include "crc32c.h"
 #include "netaddr.h"
 #include "outfile.h"
 #include "retry.h"
@@ -80,9 +79,8 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		while (n < 0 && errno == EINTR);
 		if (n <= 0)
 			break;
-		if (crc)
-			sum = crc32c(sum, buf, (size_t)n);
-		if (outfile_write(&f, total, buf, (size_t)n)) {
+		if (outfile_write(&f, total, buf, (size_t)n,
+				  crc ? &sum : NULL)) {
 			msg_errno("writing %s", f.tmp);
 			n = -1;
 			break;
