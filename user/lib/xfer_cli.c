@@ -32,8 +32,8 @@ void xfer_usage(FILE *f, enum xfer_role role)
 			"                    memcpy into the mmapped files\n");
 	fprintf(f,
 		"\noptions:\n"
-		"  -b, --buffer SIZE  fcntl: buffer size (default 1M); mmap: use at most\n"
-		"                     SIZE bytes of the device buffer (default: all)\n"
+		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default 1M);\n"
+		"                     mmap: at most the device buffer's size\n"
 		"  -v, --verbose      one line per file (size, CRC32C)\n"
 		"      --device PATH  device to use (default %s)\n",
 		role == ROLE_MASTER ? SYNCDEV_MASTER_PATH : SYNCDEV_SLAVE_PATH);
@@ -178,7 +178,13 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	size_t size = a->buffer;
 	int fd;
 
-	if (!size && a->method == METHOD_FCNTL)
+	/*
+	 * mmap mode too: the SEND ioctl copies, so a chunk of the device
+	 * buffer is free again as soon as it returns, and 1 MiB chunks let
+	 * one side copy and checksum while the other receives.  Filling all
+	 * of an 8 MiB buffer before each send made the two sides take turns.
+	 */
+	if (!size)
 		size = XFER_DEFAULT_BUFFER;
 	fd = dev_open(a->device);
 	if (fd < 0)

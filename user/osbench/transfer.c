@@ -249,7 +249,7 @@ static void print_report(const struct benchopt *o, uint64_t size,
 	report_note(r, "module", "buf_size %llu bytes, port %llu",
 		    module_param("buf_size"), module_param("port"));
 	report_note(r, "method",
-		    "rate = size / the receiver's Transmission time (connection established to last byte written; MB = 10^6 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; fcntl buffers 1 MiB, mmap uses the whole device buffer",
+		    "rate = size / the receiver's Transmission time (connection established to last byte written; MB = 10^6 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; 1 MiB per read()/write() or SEND/RECV ioctl",
 		    reps);
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
