@@ -44,6 +44,11 @@ module_param_named(listen_linger_ms, syncdev_listen_linger_ms, uint, 0644);
 MODULE_PARM_DESC(listen_linger_ms,
 		 "How long the master keeps listening after its last user closed (default 2000 ms)");
 
+unsigned int syncdev_listen_wait_ms = 30000;
+module_param_named(listen_wait_ms, syncdev_listen_wait_ms, uint, 0644);
+MODULE_PARM_DESC(listen_wait_ms,
+		 "How long the master keeps listening for slaves already waiting in its backlog (default 30000 ms)");
+
 /* The ioctl ABI returns buffer byte counts as int. */
 #define SYNCDEV_MAX_BUF_SIZE	((unsigned long)SZ_1G)
 

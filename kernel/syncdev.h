@@ -22,6 +22,7 @@ extern unsigned short syncdev_port;
 extern unsigned long syncdev_buf_size;
 extern unsigned int syncdev_connect_timeout_ms;
 extern unsigned int syncdev_listen_linger_ms;
+extern unsigned int syncdev_listen_wait_ms;
 
 struct syncdev_device {
 	struct miscdevice misc;

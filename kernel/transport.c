@@ -4,12 +4,14 @@
  *
  * The master side shares one listening socket between all of its sessions.
  * It exists only while a master session that asked to accept is open, and
- * for listen_linger_ms after the last one closed: a slave that connected
- * while one master run was finishing then waits in the backlog for the
- * next run instead of being reset with it.  After that the port is free
- * (refusing slaves, which then know no master is there), and rmmod closes
- * a lingering listener at once, so quick rmmod/insmod cycles can bind it
- * again (SO_REUSEADDR covers the connections still in TIME_WAIT).
+ * for listen_linger_ms after the last one closed; while slaves wait in its
+ * backlog, up to listen_wait_ms.  So a slave that connected while one
+ * master run was finishing waits for the next run instead of being reset
+ * with it, and a slave that came too late is reset after a bounded wait.
+ * After that the port is free (refusing slaves, which then know no master
+ * is there), and rmmod closes a lingering listener at once, so quick
+ * rmmod/insmod cycles can bind it again (SO_REUSEADDR covers the
+ * connections still in TIME_WAIT).
  *
  * Every blocking call (accept, connect, send, receive) sleeps
  * interruptibly: a signal ends it with -ERESTARTSYS, or with what was
@@ -18,6 +20,7 @@
 #include "syncdev.h"
 
 #include <linux/tcp.h>
+#include <net/inet_connection_sock.h>
 #include <linux/uio.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -28,6 +31,10 @@
 static DEFINE_MUTEX(listener_lock);
 static struct socket *listener;		/* protected by listener_lock */
 static unsigned int listener_users;	/* protected by listener_lock */
+static unsigned long listener_idle_since; /* jiffies; listener_lock */
+
+/* How often a listener kept for waiting slaves looks for a master. */
+#define SYNCDEV_WAIT_POLL	(HZ / 4)
 
 static void syncdev_listener_reap(struct work_struct *work);
 static DECLARE_DELAYED_WORK(listener_reaper, syncdev_listener_reap);
@@ -97,10 +104,29 @@ static void syncdev_listener_close(void)
 	pr_info("stopped listening on port %u\n", syncdev_port);
 }
 
+/* Connections established or being set up that no one accepted yet. */
+static bool syncdev_listener_has_waiters(void)
+{
+	struct sock *sk = listener->sk;
+
+	return READ_ONCE(sk->sk_ack_backlog) || inet_csk_reqsk_queue_len(sk);
+}
+
 static void syncdev_listener_reap(struct work_struct *work)
 {
+	unsigned long wait_end;
+
 	mutex_lock(&listener_lock);
-	syncdev_listener_close();
+	wait_end = listener_idle_since +
+		   msecs_to_jiffies(READ_ONCE(syncdev_listen_wait_ms));
+	/* Closing now would reset slaves that wait for the next master. */
+	if (listener && !listener_users && syncdev_listener_has_waiters() &&
+	    time_before(jiffies, wait_end))
+		mod_delayed_work(system_wq, &listener_reaper,
+				 min_t(unsigned long, SYNCDEV_WAIT_POLL,
+				       wait_end - jiffies));
+	else
+		syncdev_listener_close();
 	mutex_unlock(&listener_lock);
 }
 
@@ -110,9 +136,11 @@ void syncdev_listener_put(struct syncdev_session *s)
 		return;
 	/* Short: no one blocks while holding listener_lock. */
 	mutex_lock(&listener_lock);
-	if (!--listener_users)
+	if (!--listener_users) {
+		listener_idle_since = jiffies;
 		mod_delayed_work(system_wq, &listener_reaper,
 				 msecs_to_jiffies(READ_ONCE(syncdev_listen_linger_ms)));
+	}
 	mutex_unlock(&listener_lock);
 	s->listening = false;
 }
@@ -137,6 +165,18 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	s->bytes_received = 0;
 }
 
+/*
+ * A slave never sends, so a connection whose peer already closed it (FIN
+ * or RST) before we accepted it is a slave that gave up while it waited
+ * for a master: handing it over would only make the master fail.
+ */
+static bool syncdev_peer_gone(struct socket *sock)
+{
+	int state = READ_ONCE(sock->sk->sk_state);
+
+	return state == TCP_CLOSE_WAIT || state == TCP_CLOSE;
+}
+
 int syncdev_accept(struct syncdev_session *s)
 {
 	struct socket *sock;
@@ -148,9 +188,15 @@ int syncdev_accept(struct syncdev_session *s)
 	if (ret)
 		return ret;
 	/* Our reference keeps the listener alive while we sleep here. */
-	ret = kernel_accept(listener, &sock, 0);
-	if (ret)
-		return ret;
+	for (;;) {
+		ret = kernel_accept(listener, &sock, 0);
+		if (ret)
+			return ret;
+		if (!syncdev_peer_gone(sock))
+			break;
+		sess_info(s, "skipped a connection whose slave had gone\n");
+		sock_release(sock);
+	}
 	syncdev_attach(s, sock);
 	sess_info(s, "accepted connection from %pISpc on port %u\n", &s->peer,
 		  syncdev_port);

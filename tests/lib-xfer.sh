@@ -16,6 +16,18 @@ buf_size() { cat /sys/module/syncdev/parameters/buf_size; }
 klog_count() { dmesg | grep -Ec "$1"; }
 PAGE_LINE='syncdev: (master|slave)#[0-9]+: page vaddr=0x[0-9a-f]+ pfn=0x[0-9a-f]+ '
 
+# wait_no_listener: the master's listener, which lingers after the last
+# master closed (listen_linger_ms), is gone, so a slave is refused.
+wait_no_listener() {
+	i=0
+	# 0915 is port 2325, 0A is TCP_LISTEN.
+	while grep -q ':0915 00000000:0000 0A' /proc/net/tcp && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! grep -q ':0915 00000000:0000 0A' /proc/net/tcp
+}
+
 # gen NAME SIZE [SEED]: reproducible data (the same on every machine).
 gen() { gendata "$2" "${3:-$2}" >"$1"; }
 

@@ -38,6 +38,57 @@ else
 		"master $mrc, slave $src: $(cat master.b.log slave.b.log)"
 fi
 
+# A master that comes after the linger while a slave waits in the backlog:
+# the listener stays for it.
+echo 300 >$linger
+one_run a out.g || fail "run before the late master" "$(cat master.log slave.log)"
+slave 1 out.h fcntl 127.0.0.1 >slave.h.log 2>&1 &
+spid=$!
+sleep 2
+master 1 b fcntl >master.h.log 2>&1
+mrc=$?
+wait $spid
+src=$?
+if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.h; then
+	pass "a waiting slave keeps the listener for a late master"
+else
+	fail "a waiting slave keeps the listener for a late master" \
+		"master $mrc, slave $src: $(cat master.h.log slave.h.log)"
+fi
+
+# A slave that gave up while it waited is skipped by the next ACCEPT, which
+# serves the live slave queued behind it.
+one_run a out.i || fail "run before the dead slave" "$(cat master.log slave.log)"
+slave 1 out.dead fcntl 127.0.0.1 >/dev/null 2>&1 &
+dead=$!
+sleep 0.5
+kill -9 $dead
+wait $dead 2>/dev/null
+slave 1 out.j fcntl 127.0.0.1 >slave.j.log 2>&1 &
+spid=$!
+sleep 0.5
+skipped0=$(klog_count 'skipped a connection whose slave had gone')
+master 1 b fcntl >master.j.log 2>&1
+mrc=$?
+wait $spid
+src=$?
+if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.j; then
+	pass "ACCEPT skips a slave that went away and serves the next"
+else
+	fail "ACCEPT skips a slave that went away and serves the next" \
+		"master $mrc, slave $src: $(cat master.j.log slave.j.log)"
+fi
+check_equal "the skip is logged" \
+	"$(( $(klog_count 'skipped a connection whose slave had gone') - skipped0 ))" 1
+
+# A slave that waits for a master that never comes is reset after
+# listen_wait_ms, and the listener closes.
+echo 1500 >/sys/module/syncdev/parameters/listen_wait_ms
+one_run a out.k || fail "run before the lonely slave" "$(cat master.log slave.log)"
+check_exit "slave nobody serves: exit 1 after listen_wait_ms" 1 \
+	slave 1 out.l fcntl 127.0.0.1
+check "the listener closes once the wait is over" wait_no_listener
+
 # After the linger: refused, with a message that says so.
 echo 100 >$linger
 one_run a out.c || fail "run before the refusal" "$(cat master.log slave.log)"
