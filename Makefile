@@ -6,11 +6,13 @@
 #   make clean        remove everything the build made
 #
 # The module is built against KDIR: the running kernel's headers when they
-# exist, else the newest Debian "-amd64" headers installed (the VM's kernel).
+# exist, else the newest Debian "-amd64" (Ubuntu "-generic") headers
+# installed: the VM's kernel.
 
 KVER    ?= $(shell uname -r)
 KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-                       $(lastword $(sort $(wildcard /lib/modules/*-amd64/build))))
+                       $(lastword $(sort $(wildcard /lib/modules/*-amd64/build \
+                                                    /lib/modules/*-generic/build))))
 BUILD   := build
 OBJDIR  := $(BUILD)/obj
 

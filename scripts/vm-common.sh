@@ -44,12 +44,13 @@ vm_pick_kernel() {
 vm_pick_stock_kernel() {
 	local k ver
 	VM_KVER=""
-	for k in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
+	# Debian names its kernels -amd64, Ubuntu -generic.
+	for k in $(ls /boot/vmlinuz-*-amd64 /boot/vmlinuz-*-generic 2>/dev/null | sort -V); do
 		ver=${k#/boot/vmlinuz-}
 		[ -d "/lib/modules/$ver/build" ] && VM_KVER=$ver
 	done
 	[ -n "$VM_KVER" ] ||
-		vm_die "no /boot/vmlinuz-*-amd64 with headers in /lib/modules/*/build; run scripts/deps"
+		vm_die "no /boot/vmlinuz-*-amd64 (or -generic) with headers in /lib/modules/*/build; run scripts/deps"
 	VM_KERNEL=/boot/vmlinuz-$VM_KVER
 	VM_KDIR=/lib/modules/$VM_KVER/build
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-1}
