@@ -70,34 +70,34 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 	return 0;
 }
 
-/* Send all of it unless interrupted; a short count says how much went. */
-static ssize_t syncdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
+/*
+ * A write sends all of it unless interrupted (a short count says how much
+ * went); a read returns what has arrived (at least one byte), or 0 once the
+ * peer closed.
+ */
+static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
+			       bool send)
 {
 	struct syncdev_session *s = iocb->ki_filp->private_data;
 	ssize_t ret;
 
-	if (!iov_iter_count(from))
+	if (!iov_iter_count(iter))
 		return 0;
 	if (mutex_lock_interruptible(&s->lock))
 		return -ERESTARTSYS;
-	ret = syncdev_xmit(s, true, from, syncdev_msg_flags(iocb), true);
+	ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb), send);
 	mutex_unlock(&s->lock);
 	return ret;
 }
 
-/* Return what has arrived (at least one byte), or 0 once the peer closed. */
+static ssize_t syncdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	return syncdev_rw_iter(iocb, from, true);
+}
+
 static ssize_t syncdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct syncdev_session *s = iocb->ki_filp->private_data;
-	ssize_t ret;
-
-	if (!iov_iter_count(to))
-		return 0;
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	ret = syncdev_xmit(s, false, to, syncdev_msg_flags(iocb), false);
-	mutex_unlock(&s->lock);
-	return ret;
+	return syncdev_rw_iter(iocb, to, false);
 }
 
 const struct file_operations syncdev_master_fops = {

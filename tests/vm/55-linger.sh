@@ -20,41 +20,35 @@ one_run() {
 
 check_equal "default listen_linger_ms" "$(cat $linger)" 2000
 
+# slave_first NAME DELAY: a slave starts first and waits in the backlog;
+# DELAY seconds later a master sends b; both must succeed and out == b.
+slave_first() {
+	slave 1 out fcntl 127.0.0.1 >slave.w.log 2>&1 &
+	spid=$!
+	sleep "$2"
+	master 1 b fcntl >master.w.log 2>&1
+	mrc=$?
+	wait $spid
+	src=$?
+	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out; then
+		pass "$1"
+	else
+		fail "$1" "master $mrc, slave $src: $(cat master.w.log slave.w.log)"
+	fi
+	rm -f out
+}
+
 # Handover: the slave of the next run connects after the first master
 # closed and before the second one accepts.
 echo 10000 >$linger
 if one_run a out.a; then pass "first run"; else fail "first run" "$(cat master.log slave.log)"; fi
-slave 1 out.b fcntl 127.0.0.1 >slave.b.log 2>&1 &
-spid=$!
-sleep 1
-master 1 b fcntl >master.b.log 2>&1
-mrc=$?
-wait $spid
-src=$?
-if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.b; then
-	pass "slave connected during the linger gets the next master's file"
-else
-	fail "slave connected during the linger gets the next master's file" \
-		"master $mrc, slave $src: $(cat master.b.log slave.b.log)"
-fi
+slave_first "slave connected during the linger gets the next master's file" 1
 
 # A master that comes after the linger while a slave waits in the backlog:
 # the listener stays for it.
 echo 300 >$linger
 one_run a out.g || fail "run before the late master" "$(cat master.log slave.log)"
-slave 1 out.h fcntl 127.0.0.1 >slave.h.log 2>&1 &
-spid=$!
-sleep 2
-master 1 b fcntl >master.h.log 2>&1
-mrc=$?
-wait $spid
-src=$?
-if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.h; then
-	pass "a waiting slave keeps the listener for a late master"
-else
-	fail "a waiting slave keeps the listener for a late master" \
-		"master $mrc, slave $src: $(cat master.h.log slave.h.log)"
-fi
+slave_first "a waiting slave keeps the listener for a late master" 2
 
 # A slave that gave up while it waited is skipped by the next ACCEPT, which
 # serves the live slave queued behind it.
@@ -64,20 +58,8 @@ dead=$!
 sleep 0.5
 kill -9 $dead
 wait $dead 2>/dev/null
-slave 1 out.j fcntl 127.0.0.1 >slave.j.log 2>&1 &
-spid=$!
-sleep 0.5
 skipped0=$(klog_count 'skipped a connection whose slave had gone')
-master 1 b fcntl >master.j.log 2>&1
-mrc=$?
-wait $spid
-src=$?
-if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out.j; then
-	pass "ACCEPT skips a slave that went away and serves the next"
-else
-	fail "ACCEPT skips a slave that went away and serves the next" \
-		"master $mrc, slave $src: $(cat master.j.log slave.j.log)"
-fi
+slave_first "ACCEPT skips a slave that went away and serves the next" 0.5
 check_equal "the skip is logged" \
 	"$(( $(klog_count 'skipped a connection whose slave had gone') - skipped0 ))" 1
 
