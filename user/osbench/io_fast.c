@@ -8,6 +8,9 @@
  * XOR itself.  The file is cut into windows that the threads (one per
  * core) take in turn, so that the pages in flight stay bounded (files
  * larger than RAM work) and every thread streams through whole windows.
+ * Threads are not pinned to cores: on a shared machine a pinned thread
+ * waits for its busy core while another core idles (docs/io.md has the
+ * measurements behind this and the other choices).
  * Pipes, devices and anything mmap refuses fall back to read() with the
  * block size that the sweep found best.
  */
