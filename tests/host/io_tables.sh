@@ -78,6 +78,14 @@ check_output "sweep --reps and --time override --quick" \
 check_output "sweep --help lists the common options" "^  --quick " $B/osbench sweep --help
 check_exit "sweep --reps 0" 2 $B/osbench sweep --reps 0 "$T/data"
 check_exit "sweep --reps above 1000" 2 $B/osbench sweep --reps 1001 "$T/data"
+$B/osbench bench-io --smoke --reps 1 --fadvise --csv "$T/data" >"$T/b.csv" 2>/dev/null
+csv_ok "bench-io --csv: 7 rows of 6 columns" "$T/b.csv" 6 7
+check_output "bench-io: the tools alternate" \
+	"^# method: .*median of 1 runs, the tools taken in turn" cat "$T/b.csv"
+check_output "bench-io notes the load average" \
+	"^# load: 1-minute load average [0-9.]* before, [0-9.]* after" cat "$T/b.csv"
+check_output "bench-io: cold dd iflag=direct row" \
+	"^cold,dd bs=1M iflag=direct," cat "$T/b.csv"
 check_exit "bench-io --reps above 100" 2 $B/osbench bench-io --reps 101 "$T/data"
 check_output "syscalls --plot: no curve" "syscalls has no curve to --plot" \
 	$B/osbench syscalls --plot "$T/y.svg"

@@ -57,8 +57,8 @@ static void test_lengths_and_offsets(void)
 			if (xor32(buf + off, len, off) !=
 			    xor_bytewise(buf + off, len, off))
 				bad++;
-	CHECK(bad == 0, "xor32 == bytewise for lengths 0..4096, offsets 0..7 "
-	      "(%d mismatches)", bad);
+	CHECK(bad == 0, "xor32 %s == bytewise for lengths 0..4096, "
+	      "offsets 0..7 (%d mismatches)", xor32_loop(), bad);
 }
 
 static void test_pieces_combine(void)
@@ -70,14 +70,16 @@ static void test_pieces_combine(void)
 
 	fill_random(buf, len, 42);
 	whole = xor_bytewise(buf, len, 0);
-	CHECK(xor32(buf, len, 0) == whole, "xor32 1 MiB + 13 random bytes");
+	CHECK(xor32(buf, len, 0) == whole, "xor32 %s 1 MiB + 13 random bytes",
+	      xor32_loop());
 	for (cut = 1; cut < 200; cut += 3) {
 		x = 0;
 		for (i = 0; i < len; i += cut)
 			x ^= xor32(buf + i, i + cut <= len ? cut : len - i, i);
 		bad += x != whole;
 	}
-	CHECK(bad == 0, "xor32 pieces of any size combine to the whole");
+	CHECK(bad == 0, "xor32 %s pieces of any size combine to the whole",
+	      xor32_loop());
 	free(buf);
 }
 
@@ -86,5 +88,12 @@ int main(void)
 	test_known_values();
 	test_lengths_and_offsets();
 	test_pieces_combine();
+	/* Again with the portable loop, which the CPU's choice hid. */
+	if (strcmp(xor32_loop(), "sse2")) {
+		xor32_portable();
+		CHECK(!strcmp(xor32_loop(), "sse2"), "xor32_portable selects sse2");
+		test_lengths_and_offsets();
+		test_pieces_combine();
+	}
 	return check_done();
 }

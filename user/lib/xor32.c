@@ -12,12 +12,16 @@
 
 /*
  * XOR of 32-bit words is also the fold of the XOR of 64-bit words, and a
- * 64-bit XOR over 64-byte vectors lets the compiler use the widest
- * registers it has: a plain 32-bit loop is CPU-bound at 2-3 GB/s, well
- * below what memory delivers.  GCC's vector extension keeps the code
- * portable (SSE2 on any x86-64); the AVX2 clone is picked at run time.
+ * 64-bit XOR over vectors lets the compiler use the widest registers it
+ * has: a plain 32-bit loop is CPU-bound at 2-3 GB/s, well below what
+ * memory delivers.  GCC's vector extension keeps the code portable; one
+ * copy of the loop per target, picked at run time.  Each copy uses the
+ * register width of its target and no wider: a vector with no register
+ * of its size (64 bytes under AVX2, 32 under SSE2) is kept on the stack
+ * and reloaded on every iteration, which halved the speed of fast.
  */
-typedef uint64_t vec64 __attribute__((vector_size(64)));
+typedef uint64_t vec16 __attribute__((vector_size(16)));
+typedef uint64_t vec32 __attribute__((vector_size(32)));
 
 static inline uint64_t load64(const unsigned char *p)
 {
@@ -28,45 +32,42 @@ static inline uint64_t load64(const unsigned char *p)
 }
 
 /*
- * XOR of the 64-bit little-endian words of n * 64 bytes at p.  Always
- * inlined, so that each caller below compiles it for its own target: GCC
- * inlines a default-target body into a target("avx2") function and then
- * uses the ymm registers for the vector type.
+ * name(p, n): the XOR of the 64-bit little-endian words of n * 64 bytes
+ * at p, with vectors of type vec.  Four accumulators keep four loads in
+ * flight; a 64-byte block is 64 / sizeof(vec) loads, so the loop takes
+ * as many blocks per iteration as four vectors hold.
  */
-static inline __attribute__((always_inline))
-uint64_t xor_blocks_body(const unsigned char *p, size_t n)
-{
-	vec64 a = { 0 }, b = { 0 }, v, w;
-	uint64_t r = 0;
-	size_t i, k;
-
-	/* Two accumulators hide the latency of the loads. */
-	for (i = 0; i + 1 < n; i += 2) {
-		memcpy(&v, p + i * 64, 64);
-		memcpy(&w, p + i * 64 + 64, 64);
-		a ^= v;
-		b ^= w;
-	}
-	if (i < n) {
-		memcpy(&v, p + i * 64, 64);
-		a ^= v;
-	}
-	a ^= b;
-	for (k = 0; k < 8; k++)
-		r ^= a[k];
-	return r;
+#define DEFINE_XOR_BLOCKS(name, vec, attr)				\
+attr static uint64_t name(const unsigned char *p, size_t n)		\
+{									\
+	const size_t w = sizeof(vec);					\
+	const unsigned char *end = p + n * 64;				\
+	vec a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, t;		\
+	uint64_t r = 0;							\
+	size_t k;							\
+									\
+	for (; (size_t)(end - p) >= 4 * w; p += 4 * w) {		\
+		memcpy(&t, p, w);					\
+		a ^= t;							\
+		memcpy(&t, p + w, w);					\
+		b ^= t;							\
+		memcpy(&t, p + 2 * w, w);				\
+		c ^= t;							\
+		memcpy(&t, p + 3 * w, w);				\
+		d ^= t;							\
+	}								\
+	for (; p < end; p += w) {					\
+		memcpy(&t, p, w);					\
+		a ^= t;							\
+	}								\
+	a ^= b ^ c ^ d;							\
+	for (k = 0; k < w / 8; k++)					\
+		r ^= a[k];						\
+	return r;							\
 }
 
-__attribute__((target("avx2")))
-static uint64_t xor_blocks_avx2(const unsigned char *p, size_t n)
-{
-	return xor_blocks_body(p, n);
-}
-
-static uint64_t xor_blocks_generic(const unsigned char *p, size_t n)
-{
-	return xor_blocks_body(p, n);
-}
+DEFINE_XOR_BLOCKS(xor_blocks_avx2, vec32, __attribute__((target("avx2"))))
+DEFINE_XOR_BLOCKS(xor_blocks_generic, vec16, )
 
 /*
  * The implementation for this CPU, chosen once before main() and so
@@ -83,6 +84,16 @@ static void xor_blocks_select(void)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx2"))
 		xor_blocks = xor_blocks_avx2;
+}
+
+const char *xor32_loop(void)
+{
+	return xor_blocks == xor_blocks_avx2 ? "avx2" : "sse2";
+}
+
+void xor32_portable(void)
+{
+	xor_blocks = xor_blocks_generic;
 }
 
 static inline uint32_t rotl32(uint32_t x, unsigned int n)

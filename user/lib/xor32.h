@@ -25,4 +25,14 @@
 /* The contribution of len bytes found at stream offset offset. */
 uint32_t xor32(const void *buf, size_t len, uint64_t offset);
 
+/* The loop in use: "avx2" where the CPU has it, else "sse2". */
+const char *xor32_loop(void);
+
+/*
+ * Use the portable loop from now on, even where a faster one exists, so
+ * that tests and A/B measurements reach it.  Call it before any other
+ * thread uses xor32().
+ */
+void xor32_portable(void);
+
 #endif

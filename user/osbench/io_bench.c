@@ -89,34 +89,59 @@ static void drop(struct bench *b)
 	close(fd);
 }
 
-/*
- * MiB/s of reps runs (median, min, max); a warm-up run first when warm.
- * The rate counts the whole process, as a user of the tool sees it.
- */
-static void time_tool(struct bench *b, const char *path, char *const argv[],
-		      bool cold, double out[3])
-{
-	double *rate = xcalloc(b->reps, sizeof(double));
-	struct stats st;
-	unsigned int i;
-	uint64_t t0;
+/* One tool under test and the MiB/s of its runs. */
+struct tool {
+	const char *name;	/* in the table */
+	const char *path;
+	char *const *argv;
+	double *rate;
+	double out[3];		/* median, min, max */
+};
 
-	for (i = cold ? 1 : 0; i <= b->reps; i++) {
-		if (cold)
-			drop(b);
-		t0 = now_ns();
-		if (spawn(path, argv, -1))
-			die(EXIT_FAIL, "'%s' failed on '%s'", argv[0], b->file);
-		if (i)
-			rate[i - 1] = (double)b->size / MIB /
-				      ((double)(now_ns() - t0) / 1e9);
+/* One run of t, timed from fork to exit: the rate a user of it sees. */
+static double run_tool(struct bench *b, const struct tool *t)
+{
+	uint64_t t0 = now_ns();
+
+	if (spawn(t->path, t->argv, -1))
+		die(EXIT_FAIL, "'%s' failed on '%s'", t->argv[0], b->file);
+	return (double)b->size / MIB / ((double)(now_ns() - t0) / 1e9);
+}
+
+/*
+ * reps runs of every tool, taken in turn (fast, dd, cat, fast, dd, ...)
+ * rather than all runs of one tool and then the next: other work on the
+ * machine comes and goes, and alternating spreads it over all tools
+ * instead of charging it to whichever ran at the time.  Warm: one
+ * untimed round first.  Cold: the page cache dropped before every run.
+ */
+static void time_tools(struct bench *b, struct tool *t, size_t n, bool cold)
+{
+	struct stats st;
+	unsigned int r;
+	size_t i;
+	double v;
+
+	for (i = 0; i < n; i++)
+		t[i].rate = xcalloc(b->reps, sizeof(double));
+	for (r = cold ? 1 : 0; r <= b->reps; r++) {
+		for (i = 0; i < n; i++) {
+			if (cold)
+				drop(b);
+			v = run_tool(b, &t[i]);
+			if (r)
+				t[i].rate[r - 1] = v;
+		}
 	}
-	stats_compute(rate, b->reps, &st);
-	out[0] = st.median;
-	out[1] = st.min;
-	out[2] = st.max;
-	free(rate);
-	msg("%s %s: %.0f MiB/s", cold ? "cold" : "warm", argv[0], out[0]);
+	for (i = 0; i < n; i++) {
+		stats_compute(t[i].rate, b->reps, &st);
+		t[i].out[0] = st.median;
+		t[i].out[1] = st.min;
+		t[i].out[2] = st.max;
+		free(t[i].rate);
+		msg("%s %s: %.0f MiB/s", cold ? "cold" : "warm", t[i].name,
+		    t[i].out[0]);
+	}
 }
 
 /* Made once from the pattern, so that fast's XOR can be checked. */
@@ -165,15 +190,22 @@ static const char *check_fast(struct bench *b)
 	return "the file is not the pattern file: fast's XOR value not checked";
 }
 
-/* osbench membw --op read --threads all --csv: the "median" column. */
-static double membw(struct bench *b)
+/*
+ * osbench membw --op read --threads all --csv: the "median" column.
+ * --quick and --smoke are passed on, so that a smoke run stays short.
+ */
+static double membw(struct bench *b, const struct benchopt *o)
 {
-	char *argv[] = { "osbench", "membw", "--op", "read", "--threads",
-			 "all", "--csv", NULL };
+	char mode[16], *argv[] = { "osbench", "membw", "--op", "read",
+				   "--threads", "all", "--csv", NULL, NULL };
 	static char out[65536];
 	char *line, *save, *cell, *csave;
 	int col = -1, i;
 
+	if (o->mode != BENCH_FULL) {
+		snprintf(mode, sizeof(mode), "--%s", benchopt_mode_name(o));
+		argv[7] = mode;
+	}
 	if (capture(b->self, argv, out, sizeof(out)))
 		return -1;
 	for (line = strtok_r(out, "\n", &save); line;
@@ -194,11 +226,11 @@ static double membw(struct bench *b)
 	return -1;
 }
 
-static void row(struct report *r, const char *cache, const char *tool,
+static void row(struct report *r, const char *cache, const char *name,
 		const double v[3], double fast)
 {
 	report_str(r, cache);
-	report_str(r, tool);
+	report_str(r, name);
 	report_num(r, v[0]);
 	report_num(r, v[1]);
 	report_num(r, v[2]);
@@ -213,10 +245,25 @@ static void usage(FILE *f)
 		"is written first when it does not exist), warm and after dropping\n"
 		"the page cache before every run (cold, plus dd iflag=direct), and\n"
 		"compare with the all-core memory read bandwidth (osbench membw).\n"
-		"Median of --reps runs (default 5) each, MiB/s and fast's ratio.\n"
+		"Median of --reps runs (default 7) each, the tools taken in turn,\n"
+		"MiB/s and fast's ratio.\n"
 		"  --fadvise      drop only the file's pages (posix_fadvise), even\n"
 		"                 as root\n");
 	io_common_usage(f, 0);
+}
+
+/* The 1-minute load average, or -1 when /proc/loadavg is unreadable. */
+static double loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double v = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
 }
 
 int io_bench_main(int argc, char **argv)
@@ -227,17 +274,31 @@ int io_bench_main(int argc, char **argv)
 	};
 	struct bench b = { .global_drop = true, .drop_method = -1 };
 	struct benchopt o;
-	double fast[2][3], dd[2][3], cat[3], direct[3], mem;
+	double mem, load[2];
 	char ifarg[4200], *fast_argv[] = { "fast", NULL, NULL };
-	char *dd_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M", NULL, NULL };
+	char *dd_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M", NULL };
+	char *direct_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M",
+				"iflag=direct", NULL };
 	char *cat_argv[] = { "cat", NULL, NULL };
+	struct tool warm[] = {
+		{ .name = "fast", .argv = fast_argv },
+		{ .name = "dd bs=1M", .path = "dd", .argv = dd_argv },
+		{ .name = "cat", .path = "cat", .argv = cat_argv },
+	};
+	struct tool cold[] = {
+		{ .name = "fast", .argv = fast_argv },
+		{ .name = "dd bs=1M", .path = "dd", .argv = dd_argv },
+		{ .name = "dd bs=1M iflag=direct", .path = "dd",
+		  .argv = direct_argv },
+	};
 	const char *check;
 	struct report *r;
 	ssize_t n;
+	size_t i;
 	int c;
 
 	io_common_parse(&o, &argc, argv, usage, 0, 100);
-	b.reps = io_pick_reps(&o, 5);
+	b.reps = io_pick_reps(&o, 7);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -254,22 +315,19 @@ int io_bench_main(int argc, char **argv)
 	if (n < 0)
 		die_errno("cannot find this program (/proc/self/exe)");
 	b.self[n] = '\0';
+	warm[0].path = cold[0].path = b.self;
 	make_file(&b);
 	snprintf(ifarg, sizeof(ifarg), "if=%s", b.file);
 	fast_argv[1] = cat_argv[1] = (char *)b.file;
 	check = check_fast(&b);
 
-	mem = membw(&b);
+	load[0] = loadavg();
+	mem = membw(&b, &o);
 	if (mem < 0)
 		msg("membw not available: no memory bandwidth comparison");
-	/* Same order in both modes: fast first, nothing else warms it. */
-	time_tool(&b, b.self, fast_argv, false, fast[0]);
-	time_tool(&b, "dd", dd_argv, false, dd[0]);
-	time_tool(&b, "cat", cat_argv, false, cat);
-	time_tool(&b, b.self, fast_argv, true, fast[1]);
-	time_tool(&b, "dd", dd_argv, true, dd[1]);
-	dd_argv[4] = "iflag=direct";
-	time_tool(&b, "dd", dd_argv, true, direct);
+	time_tools(&b, warm, 3, false);
+	time_tools(&b, cold, 3, true);
+	load[1] = loadavg();
 
 	r = report_new("bench-io", o.fmt, stdout);
 	report_column(r, "cache", NULL);
@@ -278,28 +336,29 @@ int io_bench_main(int argc, char **argv)
 	report_column(r, "rate_min", "MiB/s");
 	report_column(r, "rate_max", "MiB/s");
 	report_column(r, "fast_per_tool", NULL);
-	row(r, "warm", "fast", fast[0], fast[0][0]);
-	row(r, "warm", "dd bs=1M", dd[0], fast[0][0]);
-	row(r, "warm", "cat", cat, fast[0][0]);
+	for (i = 0; i < 3; i++)
+		row(r, "warm", warm[i].name, warm[i].out, warm[0].out[0]);
 	if (mem > 0) {
 		double m[3] = { mem, mem, mem };
 
-		row(r, "warm", "memory read (membw, all cores)", m, fast[0][0]);
+		row(r, "warm", "memory read (membw --threads all)", m,
+		    warm[0].out[0]);
 	}
-	row(r, "cold", "fast", fast[1], fast[1][0]);
-	row(r, "cold", "dd bs=1M", dd[1], fast[1][0]);
-	row(r, "cold", "dd bs=1M iflag=direct", direct, fast[1][0]);
+	for (i = 0; i < 3; i++)
+		row(r, "cold", cold[i].name, cold[i].out, cold[0].out[0]);
 	report_note(r, "file", "%s, %llu bytes", b.file,
 		    (unsigned long long)b.size);
 	report_note(r, "method",
-		    "each tool a child process timed from fork to exit; median of %u runs; warm: after one untimed run; cold: page cache dropped before every run (%s)",
+		    "each tool a child process timed from fork to exit; median of %u runs, the tools taken in turn; warm: after one untimed round; cold: page cache dropped before every run (%s)",
 		    b.reps, dropcache_name(b.drop_method));
+	report_note(r, "load", "1-minute load average %.2f before, %.2f after (other work on the machine lowers every rate, fast's most: it needs all cores)",
+		    load[0], load[1]);
 	report_note(r, "check", "%s", check);
 	report_note(r, "targets",
 		    "warm fast/dd >= 1.3 (got %.2f); warm fast/membw >= 0.85 (%s); cold fast/dd-direct >= 0.95 (got %.2f)",
-		    fast[0][0] / dd[0][0],
+		    warm[0].out[0] / warm[1].out[0],
 		    mem > 0 ? "see the membw row" : "membw not available",
-		    fast[1][0] / direct[0]);
+		    cold[0].out[0] / cold[2].out[0]);
 	if (report_end(r))
 		die_errno("cannot write the report");
 	return EXIT_OK;

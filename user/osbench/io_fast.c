@@ -8,6 +8,9 @@
  * XOR itself.  The file is cut into windows that the threads (one per
  * core) take in turn, so that the pages in flight stay bounded (files
  * larger than RAM work) and every thread streams through whole windows.
+ * Threads are not pinned to cores: on a shared machine a pinned thread
+ * waits for its busy core while another core idles (docs/io.md has the
+ * measurements behind this and the other choices).
  * Pipes, devices and anything mmap refuses fall back to read() with the
  * block size that the sweep found best.
  */
@@ -16,6 +19,7 @@
 #include "xor32.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,6 +40,7 @@ struct fast {
 	int fd;
 	uint64_t size;
 	size_t window;
+	unsigned int threads;
 	atomic_uint_fast64_t next;	/* index of the next window to take */
 	int err;			/* errno of the first failure */
 	atomic_int failed;
@@ -51,13 +56,26 @@ static int xor_window(struct fast *f, uint64_t off, uint32_t *xor)
 {
 	size_t len = f->size - off < f->window ? (size_t)(f->size - off) :
 						  f->window;
+	uint64_t ahead = off + (uint64_t)f->threads * f->window;
+	void *p;
+
+	/*
+	 * Start reading the window that the next free thread will take, so
+	 * that the disk works while this one is mapped and XORed: a page
+	 * fault only reads around the faulting page and waits for it, and
+	 * without this hint a cold file read at a third of the disk's speed
+	 * (docs/io.md).  On a cached file it costs a page cache lookup.
+	 */
+	if (ahead < f->size)
+		posix_fadvise(f->fd, (off_t)ahead, (off_t)f->window,
+			      POSIX_FADV_WILLNEED);
 	/*
 	 * MAP_POPULATE maps every page in one call instead of taking a
 	 * fault per 16 pages; on a cold file the kernel's readahead still
 	 * runs, since populating faults the pages in order.
 	 */
-	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, f->fd,
-		       (off_t)off);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, f->fd,
+		 (off_t)off);
 
 	if (p == MAP_FAILED)
 		return -1;
@@ -140,12 +158,13 @@ static int fast_file(struct fast *f, uint64_t threads, uint32_t *xor,
 
 	if (threads > windows)
 		threads = windows ? windows : 1;
-	snprintf(how, howlen, "mmap, threads: %llu, window: %zu KiB",
-		 (unsigned long long)threads, f->window >> 10);
+	f->threads = (unsigned int)threads;
+	snprintf(how, howlen, "mmap, threads: %u, window: %zu KiB",
+		 f->threads, f->window >> 10);
 	*xor = 0;
 	if (f->size == 0)
 		return 0;
-	return fast_mmap(f, (unsigned int)threads, xor);
+	return fast_mmap(f, f->threads, xor);
 }
 
 /* The fallback: one thread, read() and XOR. Returns the bytes read. */
