@@ -138,3 +138,12 @@ void dev_print_page(int fd, const void *addr)
 	if (ioctl(fd, SYNCDEV_IOC_PRINT_PAGE, &a))
 		msg_errno("warning: SYNCDEV_IOC_PRINT_PAGE");
 }
+
+void dev_print_pages_once(int fd, const void *map, int *done)
+{
+	if (*done || !map)
+		return;
+	dev_print_page(fd, NULL);
+	dev_print_page(fd, map);
+	*done = 1;
+}

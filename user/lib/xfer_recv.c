@@ -64,11 +64,8 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 		}
 		rx_consume(b, (size_t)n);
 		off += (uint64_t)n;
-		if (o->print_pages && !*printed && f->map) {
-			dev_print_page(b->fd, NULL);
-			dev_print_page(b->fd, f->map);
-			*printed = 1;
-		}
+		if (o->print_pages)
+			dev_print_pages_once(b->fd, f->map, printed);
 	}
 	return EXIT_OK;
 }

@@ -71,12 +71,8 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 			return EXIT_FAIL;
 		tx_commit(b, (size_t)n);
 		off += (uint64_t)n;
-		/* Both pages are mapped and touched now: log them once. */
-		if (o->print_pages && !*printed && f->map) {
-			dev_print_page(b->fd, NULL);
-			dev_print_page(b->fd, f->map);
-			*printed = 1;
-		}
+		if (o->print_pages)
+			dev_print_pages_once(b->fd, f->map, printed);
 	}
 	frame_put_trailer(hdr, crc);
 	if (tx_put(b, hdr, FRAME_TRAILER_LEN))
