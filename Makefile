@@ -18,25 +18,43 @@ OBJDIR  := $(BUILD)/obj
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread \
-           -Ikernel/uapi -Iuser/lib -MMD -MP
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
 # Static binaries run unchanged in the busybox VM image and on any host.
 LDFLAGS += -static -pthread
 LDLIBS  += -lm
 
-# Every directory under user/ except lib/ is one program built from all of
-# its .c files; user/lib/ is the shared helper library linked into each.
-PROGS    := $(filter-out lib,$(notdir $(patsubst %/,%,$(wildcard user/*/))))
-LIB_SRCS := $(wildcard user/lib/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(OBJDIR)/%.o)
-LIB      := $(OBJDIR)/libsyncdev.a
+# Three libraries in layers (docs/design.md, "map of the code"):
+#   common      generic helpers: messages, exit codes, parsing, full I/O
+#   libsyncdev  the device and moving files: the only code that issues
+#               syncdev ioctls, so the only one that sees kernel/uapi
+#   libbench    measurement, statistics, tables, plots, machine facts
+# Each library and program is compiled with the include paths of the
+# layers it may use and no others, so a wrong-layer #include fails the build.
+LIBS         := common libsyncdev libbench
+DEPS_common     :=
+DEPS_libsyncdev := common
+DEPS_libbench   := common
+INC_libsyncdev  := -Ikernel/uapi
+
+# Every other directory under user/ is one program built from all of its
+# .c files (subdirectories included), with the layers it names here.
+PROGS    := $(filter-out $(LIBS),$(notdir $(patsubst %/,%,$(wildcard user/*/))))
+LAYERS_master  := libsyncdev common
+LAYERS_slave   := libsyncdev common
+LAYERS_tcpcopy := libsyncdev common
+LAYERS_osbench := libbench libsyncdev common
 BINS     := $(PROGS:%=$(BUILD)/%)
 # The course's I/O programs are osbench called by another name.
 ALIASES  := run run2 fast
 
+srcs_in  = $(shell find user/$(1) -name '*.c' | sort)
+objs_of  = $(patsubst %.c,$(OBJDIR)/%.o,$(1))
+lib_a    = $(OBJDIR)/lib$(1).a
+
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-# Test tools (one .c file each) also run inside the VM.
+# Test tools (one .c file each) also run inside the VM; they drive the
+# raw ABI on purpose, so they see kernel/uapi.
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
@@ -50,15 +68,20 @@ help:
 
 user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
-$(LIB): $(LIB_OBJS)
-	$(AR) rcs $@ $^
-
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INCS) -c -o $@ $<
+
+define LIB_RULE
+$(call objs_of,$(call srcs_in,$(1))): INCS := $(foreach d,$(1) $(DEPS_$(1)),-Iuser/$(d)) $(INC_$(1))
+$(call lib_a,$(1)): $(call objs_of,$(call srcs_in,$(1)))
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LIBS),$(eval $(call LIB_RULE,$(l))))
 
 define PROG_RULE
-$(BUILD)/$(1): $(patsubst %.c,$(OBJDIR)/%.o,$(wildcard user/$(1)/*.c)) $(LIB)
+$(call objs_of,$(call srcs_in,$(1))): INCS := -Iuser/$(1) $(foreach d,$(LAYERS_$(1)),-Iuser/$(d))
+$(BUILD)/$(1): $(call objs_of,$(call srcs_in,$(1))) $(foreach d,$(LAYERS_$(1)),$(call lib_a,$(d)))
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call PROG_RULE,$(p))))
@@ -66,12 +89,16 @@ $(foreach p,$(PROGS),$(eval $(call PROG_RULE,$(p))))
 $(ALIASES:%=$(BUILD)/%): $(BUILD)/osbench
 	ln -sf osbench $@
 
+ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
+$(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
+$(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi
+
 unit: $(UNIT_BINS)
-$(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(LIB)
+$(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(LIB)
+$(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(call lib_a,libsyncdev) $(call lib_a,common)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -59,7 +59,7 @@ check_exit "sweep bad --plot name" 2 $B/osbench sweep --plot out.pdf "$T/data"
 check_exit "sweep --cold on the device" 2 $B/osbench sweep --cold --device
 if [ ! -e /dev/slave_device ]; then
 	check_output "run --device without the module says so" \
-		"cannot open /dev/slave_device \(is the module loaded\?\)" \
+		"cannot open /dev/slave_device \(is the syncdev module loaded\?\)" \
 		$B/run --device -r 4K 1
 fi
 check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 1

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the shared helper library (user/lib). */
+/* Unit tests of the shared helper library (user/common). */
 #include "check.h"
 #include "report.h"
 #include "stats.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "commands.h"
-#include "io.h"
-#include "micro.h"
+#include "io/io.h"
+#include "micro/micro.h"
 #include "transfer.h"
 
 #include <stddef.h>

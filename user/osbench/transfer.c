@@ -15,6 +15,7 @@
  */
 #include "benchopt.h"
 #include "crc32c.h"
+#include "device.h"
 #include "pattern.h"
 #include "report.h"
 #include "stats.h"
@@ -30,8 +31,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "syncdev.h"
 
 #define NCONF		6
 #define TCP_PORT	"2326"
@@ -203,19 +202,9 @@ static void make_input(const char *path, uint64_t size)
 /* Module parameter, or 0 when not readable. */
 static unsigned long long module_param(const char *name)
 {
-	char path[128];
-	unsigned long long v = 0;
-	FILE *f;
+	unsigned long long v;
 
-	snprintf(path, sizeof(path), "/sys/module/syncdev/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
+	return dev_module_param(name, &v) ? 0 : v;
 }
 
 static void print_report(const struct benchopt *o, uint64_t size,
@@ -301,9 +290,9 @@ int transfer_main(int argc, char **argv)
 	bindir[n] = '\0';
 	slash = strrchr(bindir, '/');
 	*slash = '\0';
-	if (access(SYNCDEV_MASTER_PATH, F_OK))
+	if (access(dev_path(DEV_MASTER), F_OK))
 		die_errno("%s (is the syncdev module loaded?)",
-			  SYNCDEV_MASTER_PATH);
+			  dev_path(DEV_MASTER));
 
 	snprintf(in, sizeof(in), "%s/syncdev-transfer-in.%d", o.dir, getpid());
 	snprintf(out, sizeof(out), "%s/syncdev-transfer-out.%d", o.dir,

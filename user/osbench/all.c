@@ -3,7 +3,7 @@
  * osbench all: every micro-benchmark in one run, each with its own table
  * (a JSON array of the experiments' documents with --json).
  */
-#include "micro.h"
+#include "micro/micro.h"
 #include "util.h"
 
 #include <stdio.h>

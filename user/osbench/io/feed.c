@@ -7,7 +7,6 @@
 #include "device.h"
 #include "io.h"
 #include "pattern.h"
-#include "syncdev.h"
 #include "util.h"
 
 #include <errno.h>
@@ -16,7 +15,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -27,7 +25,7 @@ static void usage(FILE *f)
 		"pattern of docs/io.md to it in --block sized writes (default 1M)\n"
 		"until --count bytes are sent, or without --count until the slave\n"
 		"closes.  Prints the bytes sent and their XOR value on stderr.\n",
-		SYNCDEV_MASTER_PATH);
+		dev_path(DEV_MASTER));
 }
 
 int io_feed_main(int argc, char **argv)
@@ -40,6 +38,7 @@ int io_feed_main(int argc, char **argv)
 	};
 	uint64_t count = UINT64_MAX, sent = 0;
 	size_t block = 1u << 20, n;
+	const char *path = dev_path(DEV_MASTER);
 	unsigned char *buf;
 	int c, fd;
 
@@ -62,12 +61,9 @@ int io_feed_main(int argc, char **argv)
 	/* A slave that closes must end the loop, not the process. */
 	signal(SIGPIPE, SIG_IGN);
 
-	fd = open(SYNCDEV_MASTER_PATH, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		die_errno("cannot open %s (is the module loaded?)",
-			  SYNCDEV_MASTER_PATH);
-	if (ioctl(fd, SYNCDEV_IOC_ACCEPT))
-		die_errno("accept on %s", SYNCDEV_MASTER_PATH);
+	fd = dev_open(path);
+	if (fd < 0 || dev_accept(fd, path))
+		exit(EXIT_FAIL);
 	while (sent < count) {
 		n = count - sent < block ? (size_t)(count - sent) : block;
 		pattern_fill(buf, n, sent);
@@ -75,7 +71,7 @@ int io_feed_main(int argc, char **argv)
 			if (dev_peer_gone(errno))
 				break;
 			die_errno("write to %s failed after %llu bytes",
-				  SYNCDEV_MASTER_PATH, (unsigned long long)sent);
+				  path, (unsigned long long)sent);
 		}
 		sent += n;
 	}

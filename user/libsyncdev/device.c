@@ -13,6 +13,36 @@
 
 #include "syncdev.h"
 
+const char *dev_path(enum dev_side side)
+{
+	return side == DEV_MASTER ? SYNCDEV_MASTER_PATH : SYNCDEV_SLAVE_PATH;
+}
+
+int dev_module_param(const char *name, unsigned long long *value)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/module/syncdev/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", value) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+uint16_t dev_port(void)
+{
+	unsigned long long port;
+
+	if (dev_module_param("port", &port) || port == 0 || port > 65535)
+		return SYNCDEV_DEFAULT_PORT;
+	return (uint16_t)port;
+}
+
 int dev_open(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -54,20 +84,6 @@ static int connect_once(void *arg)
 	return ioctl(t->fd, SYNCDEV_IOC_CONNECT, &t->c);
 }
 
-/* The port a CONNECT with port 0 goes to, for messages. */
-static uint16_t module_port(void)
-{
-	FILE *f = fopen("/sys/module/syncdev/parameters/port", "r");
-	unsigned int port = SYNCDEV_DEFAULT_PORT;
-
-	if (f) {
-		if (fscanf(f, "%u", &port) != 1 || port > 65535)
-			port = SYNCDEV_DEFAULT_PORT;
-		fclose(f);
-	}
-	return (uint16_t)port;
-}
-
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms)
 {
@@ -83,11 +99,29 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 
 	if (retry_refused(connect_once, &t, wait_ms) == 0)
 		return 0;
-	format_ipv4_port(where, addr, port ? port : module_port());
+	format_ipv4_port(where, addr, port ? port : dev_port());
 	if (errno == ECONNREFUSED)
 		msg_errno("connect to %s (is the master running?)", where);
 	else
 		msg_errno("connect to %s", where);
+	return -1;
+}
+
+int dev_connect_spec(int fd, const char *spec, uint32_t wait_ms)
+{
+	struct in_addr addr;
+	uint16_t port;
+
+	if (parse_ipv4_port(spec, dev_port(), &addr, &port))
+		return -2;
+	return dev_connect(fd, addr, port, 0, wait_ms);
+}
+
+int dev_disconnect(int fd, const char *path)
+{
+	if (ioctl(fd, SYNCDEV_IOC_DISCONNECT) == 0)
+		return 0;
+	msg_errno("%s: closing the connection", path);
 	return -1;
 }
 

@@ -9,7 +9,7 @@
  * latencies Intel and AMD publish for current x86 cores (see
  * docs/microbench.md); where no such model exists the cell is "-".
  */
-#include "micro.h"
+#include "micro/micro.h"
 #include "timing.h"
 #include "util.h"
 

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Options and inputs shared by the I/O experiments. */
+#include "device.h"
 #include "io.h"
-#include "syncdev.h"
+#include "netaddr.h"
 #include "util.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 int io_source_opt(struct io_source *s, int c, const char *arg)
@@ -34,7 +33,10 @@ void io_source_operand(struct io_source *s, int nargs, char **args)
 	if (s->master && !s->path) {
 		if (nargs != 0)
 			die(EXIT_USAGE, "--device reads %s; no file operand",
-			    SYNCDEV_SLAVE_PATH);
+			    dev_path(DEV_SLAVE));
+		/* Refuse a bad address before anything is opened. */
+		if (parse_ipv4_port(s->master, dev_port(), &s->addr, &s->port))
+			exit(EXIT_USAGE);
 		return;
 	}
 	if (nargs != 1)
@@ -42,32 +44,8 @@ void io_source_operand(struct io_source *s, int nargs, char **args)
 	s->path = args[0];
 }
 
-/* "a.b.c.d[:port]" into a connect request. */
-static void parse_master(const char *spec, struct syncdev_connect *c)
-{
-	char host[64];
-	const char *colon = strchr(spec, ':');
-	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-	struct in_addr a;
-	uint64_t port = 0;
-
-	if (n >= sizeof(host))
-		die(EXIT_USAGE, "bad master address '%s'", spec);
-	memcpy(host, spec, n);
-	host[n] = '\0';
-	if (inet_pton(AF_INET, host, &a) != 1)
-		die(EXIT_USAGE, "bad master address '%s' (want a.b.c.d[:port])",
-		    spec);
-	if (colon && parse_uint(colon + 1, 1, 65535, &port))
-		die(EXIT_USAGE, "bad port in '%s'", spec);
-	memset(c, 0, sizeof(*c));
-	c->addr = a.s_addr;
-	c->port = (uint16_t)port;
-}
-
 int io_source_open(const struct io_source *s)
 {
-	struct syncdev_connect c;
 	int fd;
 
 	if (s->path) {
@@ -76,14 +54,9 @@ int io_source_open(const struct io_source *s)
 			die_errno("cannot open '%s'", s->path);
 		return fd;
 	}
-	parse_master(s->master, &c);
-	fd = open(SYNCDEV_SLAVE_PATH, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		die_errno("cannot open %s (is the module loaded?)",
-			  SYNCDEV_SLAVE_PATH);
-	if (ioctl(fd, SYNCDEV_IOC_CONNECT, &c))
-		die_errno("cannot connect %s to master %s", SYNCDEV_SLAVE_PATH,
-			  s->master);
+	fd = dev_open(dev_path(DEV_SLAVE));
+	if (fd < 0 || dev_connect(fd, s->addr, s->port, 0, 0))
+		exit(EXIT_FAIL);
 	return fd;
 }
 
@@ -93,7 +66,7 @@ const char *io_source_name(const struct io_source *s)
 
 	if (s->path)
 		return s->path;
-	snprintf(name, sizeof(name), "%s (master %s)", SYNCDEV_SLAVE_PATH,
+	snprintf(name, sizeof(name), "%s (master %s)", dev_path(DEV_SLAVE),
 		 s->master);
 	return name;
 }

@@ -23,12 +23,10 @@
 #include "fileaccess.h"
 #include "micro.h"
 #include "netaddr.h"
-#include "syncdev.h"
 #include "util.h"
 #include "xor32.h"
 
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 /* Long enough for a server started at the same time to be listening. */
@@ -43,10 +41,10 @@ struct pass {
 
 int fa_stream_open(struct fa_stream *s, const char *spec)
 {
-	if (parse_ipv4_port(spec, SYNCDEV_DEFAULT_PORT, &s->addr, &s->port))
+	if (parse_ipv4_port(spec, dev_port(), &s->addr, &s->port))
 		return EXIT_USAGE;
 	format_ipv4_port(s->where, s->addr, s->port);
-	s->fd = dev_open(SYNCDEV_SLAVE_PATH);
+	s->fd = dev_open(dev_path(DEV_SLAVE));
 	return s->fd < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -77,7 +75,7 @@ static int read_stream(struct fa_stream *s, unsigned char *buf,
 		got = read_full(s->fd, buf, chunk);
 		if (got < 0) {
 			msg_errno("read from %s (master %s) after %llu bytes",
-				  SYNCDEV_SLAVE_PATH, s->where,
+				  dev_path(DEV_SLAVE), s->where,
 				  (unsigned long long)p->bytes);
 			return -1;
 		}
@@ -86,10 +84,8 @@ static int read_stream(struct fa_stream *s, unsigned char *buf,
 		p->bytes += (uint64_t)got;
 	} while ((size_t)got == chunk);
 	p->ns = (double)(now_ns() - t0);
-	if (ioctl(s->fd, SYNCDEV_IOC_DISCONNECT)) {
-		msg_errno("closing the connection to %s", s->where);
+	if (dev_disconnect(s->fd, s->where))
 		return -1;
-	}
 	if (!p->bytes) {
 		msg("the stream from %s is empty: nothing to measure",
 		    s->where);
@@ -164,7 +160,7 @@ int fa_stream_measure(struct fa_run *run, struct fa_stream *s)
 		    "read through %s: one connection per sample (connect not "
 		    "timed), after %u checked warm-up connection(s) per chunk "
 		    "size; %llu connections", s->where,
-		    SYNCDEV_SLAVE_PATH, warmups(run),
+		    dev_path(DEV_SLAVE), warmups(run),
 		    (unsigned long long)fa_stream_connections(run));
 	report_note(run->r, "syncdev n/a",
 		    "sync-write and rand-read rows are empty: a syncdev "

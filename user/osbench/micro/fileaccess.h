@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The pieces of osbench fileaccess: the experiment and its local
- * directories (mb_files.c), the file streamed through syncdev from another
- * guest (mb_files_stream.c) and the master-side server of that stream
- * (mb_files_serve.c).  All rows go through fa_row() so that local and
+ * directories (fileaccess.c), the file streamed through syncdev from another
+ * guest (fileaccess_stream.c) and the master-side server of that stream
+ * (fileaccess_serve.c).  All rows go through fa_row() so that local and
  * syncdev rows have the same columns and sit side by side.
  */
 #ifndef OSBENCH_FILEACCESS_H

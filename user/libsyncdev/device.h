@@ -12,6 +12,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The two device nodes (the paths kernel/uapi/syncdev.h names). */
+enum dev_side { DEV_MASTER, DEV_SLAVE };
+const char *dev_path(enum dev_side side);
+
+/*
+ * A module parameter from /sys/module/syncdev/parameters: 0, or -1 (no
+ * message) when the module is not loaded or the value is not a number.
+ */
+int dev_module_param(const char *name, unsigned long long *value);
+
+/* The port a slave connects to by default: the module's, else 2325. */
+uint16_t dev_port(void);
+
 /* open(path, O_RDWR | O_CLOEXEC); the fd or -1. */
 int dev_open(const char *path);
 
@@ -25,6 +38,16 @@ int dev_accept(int fd, const char *path);
  */
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms);
+
+/*
+ * Slave: dev_connect() to "a.b.c.d[:port]" (port default: dev_port()).
+ * A malformed spec returns -2 after a message, so callers can tell a
+ * usage error from a failed connection (-1).
+ */
+int dev_connect_spec(int fd, const char *spec, uint32_t wait_ms);
+
+/* Close the session's connection; the session may connect again. */
+int dev_disconnect(int fd, const char *path);
 
 /*
  * Whether a write's errno means the peer closed or vanished (the reader

@@ -14,7 +14,6 @@
  */
 #include "device.h"
 #include "fileaccess.h"
-#include "syncdev.h"
 #include "util.h"
 #include "xor32.h"
 
@@ -23,7 +22,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,6 +112,7 @@ static int stream_file(int dev, int in, unsigned char *buf, uint64_t size,
 
 int fa_serve(const char *file, uint64_t count)
 {
+	const char *path = dev_path(DEV_MASTER);
 	unsigned char *buf = xmalloc(SERVE_BLOCK);
 	uint64_t size, served = 0, sent;
 	struct stat st;
@@ -128,20 +127,17 @@ int fa_serve(const char *file, uint64_t count)
 	size = file_xor(in, file, buf, &x);
 	if (!size)
 		die(EXIT_USAGE, "%s is empty: nothing to measure", file);
-	dev = dev_open(SYNCDEV_MASTER_PATH);
+	dev = dev_open(path);
 	if (dev < 0)
 		return EXIT_FAIL;
 	catch_stop_signals();
 	msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
-	    (unsigned long long)size, x, SYNCDEV_MASTER_PATH);
+	    (unsigned long long)size, x, path);
 
 	while (!stop_signal && (!count || served < count)) {
-		if (ioctl(dev, SYNCDEV_IOC_ACCEPT)) {
-			if (errno == EINTR && stop_signal)
-				break;
-			msg_errno("%s: waiting for a reader",
-				  SYNCDEV_MASTER_PATH);
-			rc = EXIT_FAIL;
+		if (dev_accept(dev, path)) {
+			if (errno != EINTR || !stop_signal)
+				rc = EXIT_FAIL;
 			break;
 		}
 		served++;
@@ -162,12 +158,8 @@ int fa_serve(const char *file, uint64_t count)
 				rc = EXIT_FAIL;
 			}
 		}
-		if (ioctl(dev, SYNCDEV_IOC_DISCONNECT)) {
-			msg_errno("%s: closing connection %llu",
-				  SYNCDEV_MASTER_PATH,
-				  (unsigned long long)served);
+		if (dev_disconnect(dev, path))
 			rc = EXIT_FAIL;
-		}
 		if (rc != EXIT_OK)
 			break;
 	}

@@ -10,6 +10,7 @@
 #include "benchopt.h"
 #include "report.h"
 
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ int io_bench_main(int argc, char **argv);
 struct io_source {
 	const char *path;	/* NULL: the device */
 	const char *master;	/* device: "a.b.c.d[:port]" */
+	struct in_addr addr;	/* master, parsed by io_source_operand() */
+	uint16_t port;
 };
 
 /* The long options every reading experiment shares. */

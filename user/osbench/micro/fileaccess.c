@@ -12,7 +12,7 @@
  * are measured one after the other and printed side by side.
  *
  * With --syncdev the rows of a file streamed through syncdev by another
- * guest follow (mb_files_stream.c): the same columns, sequential reads
+ * guest follow (fileaccess_stream.c): the same columns, sequential reads
  * only, because a stream has no seek and no write-back path.
  */
 #include "fileaccess.h"
