@@ -79,6 +79,37 @@ struct syncdev_info {
 #define SYNCDEV_IOC_INFO	_IOR(SYNCDEV_IOC_MAGIC, 7, struct syncdev_info)
 
 /*
+ * The connection carries bytes both ways: besides the master->slave
+ * stream, read() on the master returns what the slave write()s (and
+ * SEND on the slave / RECV on the master move the mmapped buffer the
+ * same way).  Programs use it for an end-to-end acknowledgement; a
+ * one-way (legacy) program never writes on the slave and is unaffected.
+ *
+ * SYNCDEV_IOC_SET_TIMEOUT: the progress timeout of this session, in ms.
+ * A read, write, SEND or RECV on an established connection during which
+ * no byte moves for that long fails with ETIMEDOUT and shuts the
+ * connection down.  0 restores the module's progress_timeout_ms; the value
+ * stays for later connections of the session.
+ */
+struct syncdev_timeout {
+	__u32 progress_ms;	/* 0 = the module's progress_timeout_ms */
+	__u32 reserved;		/* must be 0 */
+};
+
+#define SYNCDEV_IOC_SET_TIMEOUT	_IOW(SYNCDEV_IOC_MAGIC, 8, struct syncdev_timeout)
+
+/*
+ * SYNCDEV_IOC_SET_PEER: accept (master) or connect to (slave) only this
+ * IPv4 address; a master drops any other connection attempt.  0 = anyone.
+ */
+struct syncdev_peer {
+	__u32 addr;		/* IPv4, network byte order; 0 = any */
+	__u32 reserved;		/* must be 0 */
+};
+
+#define SYNCDEV_IOC_SET_PEER	_IOW(SYNCDEV_IOC_MAGIC, 9, struct syncdev_peer)
+
+/*
  * The numbers of the 2020 course's programs, accepted unchanged so that
  * those programs run without recompiling.  arg is passed by value:
  *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
