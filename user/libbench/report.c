@@ -280,7 +280,6 @@ static void print_json(const struct report *r)
 
 int report_end(struct report *r)
 {
-	size_t i;
 	int ret;
 
 	if (r->ncols && r->ncells % r->ncols)
@@ -293,7 +292,16 @@ int report_end(struct report *r)
 		print_text(r);
 	ret = fflush(r->out) ? -1 : 0;
 	ret = ferror(r->out) ? -1 : ret;
+	report_free(r);
+	return ret;
+}
 
+void report_free(struct report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
 	for (i = 0; i < r->ncells; i++)
 		free(r->cells[i].text);
 	for (i = 0; i < r->ncols; i++) {
@@ -311,5 +319,4 @@ int report_end(struct report *r)
 	free(r->note_vals);
 	free(r->title);
 	free(r);
-	return ret;
 }

@@ -40,5 +40,7 @@ void report_num(struct report *r, double value);
 void report_none(struct report *r);
 /* Print everything and free the report. Returns 0, or -1 on write error. */
 int report_end(struct report *r);
+/* Free without printing: the measurement failed (NULL: a no-op). */
+void report_free(struct report *r);
 
 #endif

@@ -28,21 +28,22 @@ static struct report *cache_table(const struct ctx *c)
 	return r;
 }
 
-/* Warm and cold per block size; the drop method used, or -1. */
+/* Warm and cold per block size, *drop the method used; 0 or -1. */
 static int cache_points(const struct sweep_opts *o, struct point_cfg *cfg,
-			struct report *r, struct plot *p)
+			struct report *r, struct plot *p, int *drop)
 {
 	struct point warm, cold;
-	int drop = -1;
 	uint64_t bs;
 	size_t i;
 
 	for (bs = o->min_block; bs <= o->max_block; bs *= 2) {
 		cfg->cold = false;
-		point_measure(cfg, bs, &warm);
+		if (point_measure(cfg, bs, &warm))
+			return -1;
 		cfg->cold = true;
-		point_measure(cfg, bs, &cold);
-		drop = cold.drop_method;
+		if (point_measure(cfg, bs, &cold))
+			return -1;
+		*drop = cold.drop_method;
 		msg("%llu B: warm %.1f MiB/s, cold %.1f MiB/s",
 		    (unsigned long long)bs, warm.mib_s[0], cold.mib_s[0]);
 		report_num(r, (double)bs);
@@ -59,7 +60,7 @@ static int cache_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}
-	return drop;
+	return 0;
 }
 
 static int cache_run(const struct ctx *c, const void *opts)
@@ -68,7 +69,7 @@ static int cache_run(const struct ctx *c, const void *opts)
 	struct point_cfg cfg;
 	struct report *r;
 	struct plot *p = NULL;
-	int drop, rc = sweep_open(c, opts, &src, &cfg);
+	int drop = -1, rc = sweep_open(c, opts, &src, &cfg);
 
 	if (rc != EXIT_OK)
 		return rc;
@@ -79,8 +80,13 @@ static int cache_run(const struct ctx *c, const void *opts)
 		plot_series(p, "warm");
 		plot_series(p, "cold");
 	}
-	drop = cache_points(opts, &cfg, r, p);
+	rc = cache_points(opts, &cfg, r, p, &drop);
 	close(cfg.fd);
+	if (rc) {
+		report_free(r);
+		plot_free(p);
+		return EXIT_FAIL;
+	}
 	sweep_notes(r, &src, &cfg);
 	report_note(r, "cache drop", "before every cold run: %s",
 		    drop < 0 ? "none" : dropcache_name(drop));

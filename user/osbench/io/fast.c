@@ -162,7 +162,8 @@ static int64_t fast_read(int fd, const char *name, uint32_t *xor)
 	uint64_t done;
 	int64_t bytes;
 
-	blockreader_init(&br, fd, FAST_READ_BLOCK, true);
+	if (blockreader_init(&br, fd, FAST_READ_BLOCK, true))
+		return -1;
 	if (blockreader_read(&br, UINT64_MAX, &done)) {
 		msg_errno("read from '%s' failed after %llu bytes", name,
 			  (unsigned long long)br.offset);

@@ -77,9 +77,9 @@ struct blockreader {
 	uint32_t xor;		/* xor32 of the bytes read, when do_xor */
 };
 
-/* Allocate the buffer; exits when memory is short. */
-void blockreader_init(struct blockreader *br, int fd, size_t block,
-		      bool do_xor);
+/* Allocate the buffer: 0, or -1 after a message when memory is short. */
+int blockreader_init(struct blockreader *br, int fd, size_t block,
+		     bool do_xor);
 void blockreader_free(struct blockreader *br);
 /*
  * Read count blocks (each one until full or end of input); *done gets the
@@ -121,8 +121,8 @@ struct point {
 	int drop_method;	/* dropcache() method, -1 when warm */
 };
 
-/* Measure one block size; exits on I/O errors. */
-void point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
+/* Measure one block size: 0, or -1 after a message (I/O error). */
+int point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
 
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {

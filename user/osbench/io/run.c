@@ -32,11 +32,18 @@ static int do_read(FILE *out, const struct io_source *src, size_t bs,
 
 	if (fd < 0)
 		return EXIT_FAIL;
-	blockreader_init(&br, fd, bs, true);
+	if (blockreader_init(&br, fd, bs, true)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
 	t0 = now_ns();
-	if (blockreader_read(&br, count, &done))
-		die_errno("read from '%s' failed after %llu bytes",
+	if (blockreader_read(&br, count, &done)) {
+		msg_errno("read from '%s' failed after %llu bytes",
 			  io_source_name(src), (unsigned long long)br.offset);
+		close(fd);
+		blockreader_free(&br);
+		return EXIT_FAIL;
+	}
 	t = now_ns() - t0;
 	close(fd);
 	fprintf(out, "XOR value: %08x\n", br.xor);
@@ -50,29 +57,44 @@ static int do_read(FILE *out, const struct io_source *src, size_t bs,
 	return EXIT_OK;
 }
 
-static int do_write(FILE *out, const char *path, size_t bs, uint64_t count)
+/* count blocks of the pattern to fd: 0, or -1 after a message. */
+static int write_blocks(int fd, const char *path, size_t bs, uint64_t count)
 {
 	unsigned char *buf = xmalloc(bs);
-	uint64_t i, t0, t;
-	int fd;
+	uint64_t i;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die_errno("cannot create '%s'", path);
-	t0 = now_ns();
 	for (i = 0; i < count; i++) {
 		/* The fill is part of the cost, as it would be for real data. */
 		pattern_fill(buf, bs, i * bs);
-		if (write_full(fd, buf, bs) < 0)
-			die_errno("write to '%s' failed after %llu bytes", path,
-				  (unsigned long long)(i * bs));
+		if (write_full(fd, buf, bs) < 0) {
+			msg_errno("write to '%s' failed after %llu bytes",
+				  path, (unsigned long long)(i * bs));
+			break;
+		}
 	}
+	free(buf);
+	return i < count ? -1 : 0;
+}
+
+static int do_write(FILE *out, const char *path, size_t bs, uint64_t count)
+{
+	uint64_t t0, t;
+	int fd, rc;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		msg_errno("cannot create '%s'", path);
+		return EXIT_FAIL;
+	}
+	t0 = now_ns();
+	rc = write_blocks(fd, path, bs, count);
 	t = now_ns() - t0;
-	if (close(fd))
-		die_errno("close '%s'", path);
+	if (close(fd) && !rc)
+		rc = fail_errno("close '%s'", path);
+	if (rc)
+		return EXIT_FAIL;
 	fprintf(out, "expected XOR value: %08x\n", pattern_xor(count * bs));
 	summary("wrote", count * bs, t);
-	free(buf);
 	return EXIT_OK;
 }
 

@@ -122,7 +122,10 @@ static int run2_run(const struct ctx *c, const void *opts)
 	if (fd < 0)
 		return EXIT_FAIL;
 	r.is_file = src.path != NULL;
-	blockreader_init(&r.br, fd, bs, false);
+	if (blockreader_init(&r.br, fd, bs, false)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
 	if (calibrate(&cal, &res)) {
 		msg_errno("read from '%s' failed", io_source_name(&src));
 		close(fd);

@@ -68,17 +68,17 @@ static struct report *sweep_table(const struct ctx *c)
 	return r;
 }
 
-/* One row per block size; the last drop method, or -1 (warm). */
+/* One row per block size, *drop the last drop method (-1: warm); 0 or -1. */
 static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
-			struct report *r, struct plot *p)
+			struct report *r, struct plot *p, int *drop)
 {
 	struct point pt;
-	int drop = -1;
 	uint64_t bs;
 
 	for (bs = o->min_block; bs <= o->max_block; bs *= 2) {
-		point_measure(cfg, bs, &pt);
-		drop = pt.drop_method;
+		if (point_measure(cfg, bs, &pt))
+			return -1;
+		*drop = pt.drop_method;
 		msg("%llu B: %.1f MiB/s, %.0f calls/s (%llu bytes x %u)",
 		    (unsigned long long)bs, pt.mib_s[0], pt.calls_s,
 		    (unsigned long long)pt.bytes, pt.reps);
@@ -94,7 +94,7 @@ static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}
-	return drop;
+	return 0;
 }
 
 /* The device's bytes against the pattern: EXIT_OK or EXIT_CORRUPT. */
@@ -119,7 +119,7 @@ static int sweep_run(const struct ctx *c, const void *opts)
 	struct point_cfg cfg;
 	struct report *r;
 	struct plot *p = NULL;
-	int drop, rc = sweep_open(c, o, &src, &cfg);
+	int drop = -1, rc = sweep_open(c, o, &src, &cfg);
 
 	if (rc != EXIT_OK)
 		return rc;
@@ -130,8 +130,13 @@ static int sweep_run(const struct ctx *c, const void *opts)
 			     "block size", "MiB/s", PLOT_LOGX);
 		plot_series(p, o->cold ? "cold" : "warm");
 	}
-	drop = sweep_points(o, &cfg, r, p);
+	rc = sweep_points(o, &cfg, r, p, &drop);
 	close(cfg.fd);
+	if (rc) {
+		report_free(r);
+		plot_free(p);
+		return EXIT_FAIL;
+	}
 	sweep_notes(r, &src, &cfg);
 	report_note(r, "cache drop", "%s", drop_note(drop));
 	if (cfg.stream)

@@ -43,7 +43,7 @@ static volatile long sink;
 
 /* One loop per arity: a switch inside the loop would be measured too. */
 #define CALL_LOOP(name, call)						\
-	static void name(void *arg, uint64_t n)				\
+	static int name(void *arg, uint64_t n)				\
 	{								\
 		long acc = 0, i = 0;					\
 									\
@@ -51,6 +51,7 @@ static volatile long sink;
 		for (; n; n--, i++)					\
 			acc = call;					\
 		sink = acc;						\
+		return 0;						\
 	}
 
 CALL_LOOP(loop0, acc + f0())
@@ -89,8 +90,10 @@ static int call_run(const struct ctx *c, const void *opts)
 	report_column(r, "cycles", NULL);
 	report_column(r, "extra_vs_0", NULL);
 	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
-		if (measure_run(&m, loops[i], NULL, &res))
-			die_errno("measure");
+		if (measure_run(&m, loops[i], NULL, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		report_num(r, i);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "ns");

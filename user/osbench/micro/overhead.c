@@ -17,7 +17,7 @@
 
 static volatile uint64_t sink;
 
-static void loop_rdtsc(void *arg, uint64_t n)
+static int loop_rdtsc(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -25,9 +25,10 @@ static void loop_rdtsc(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read();
 	sink = acc;
+	return 0;
 }
 
-static void loop_rdtsc_fenced(void *arg, uint64_t n)
+static int loop_rdtsc_fenced(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -35,9 +36,10 @@ static void loop_rdtsc_fenced(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read_fenced();
 	sink = acc;
+	return 0;
 }
 
-static void loop_rdtscp(void *arg, uint64_t n)
+static int loop_rdtscp(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -45,9 +47,10 @@ static void loop_rdtscp(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read_p();
 	sink = acc;
+	return 0;
 }
 
-static void loop_clock_gettime(void *arg, uint64_t n)
+static int loop_clock_gettime(void *arg, uint64_t n)
 {
 	struct timespec ts;
 	uint64_t acc = 0;
@@ -58,6 +61,7 @@ static void loop_clock_gettime(void *arg, uint64_t n)
 		acc += (uint64_t)ts.tv_nsec;
 	}
 	sink = acc;
+	return 0;
 }
 
 static const struct {
@@ -106,15 +110,19 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	report_column(r, "cycles", NULL);
 
 	/* The empty loop itself, with nothing subtracted. */
-	if (measure_run(&m, measure_empty_loop, NULL, &res))
-		die_errno("measure");
+	if (measure_run(&m, measure_empty_loop, NULL, &res)) {
+		report_free(r);
+		return EXIT_FAIL;
+	}
 	loop = res.st.median;
 	row(r, "loop iteration", &res);
 	measure_free(&res);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		m.overhead_ns = loop;
-		if (measure_run(&m, clocks[i].fn, NULL, &res))
-			die_errno("measure %s", clocks[i].name);
+		if (measure_run(&m, clocks[i].fn, NULL, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		row(r, clocks[i].name, &res);
 		if (res.trusted)
 			ctx_figure(c, clocks[i].fig, res.st.median, "ns");

@@ -26,7 +26,7 @@
 
 extern char **environ;
 
-static void loop_spawn(void *arg, uint64_t n)
+static int loop_spawn(void *arg, uint64_t n)
 {
 	char *path = arg;
 	char *argv[] = { path, NULL };
@@ -37,13 +37,14 @@ static void loop_spawn(void *arg, uint64_t n)
 		err = posix_spawn(&pid, path, NULL, NULL, argv, environ);
 		if (err) {
 			errno = err;
-			die_errno("posix_spawn %s", path);
+			return fail_errno("posix_spawn %s", path);
 		}
 		if (waitpid(pid, &status, 0) < 0)
-			die_errno("waitpid");
+			return fail_errno("waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			die(EXIT_FAIL, "%s did not exit with 0", path);
+			return fail("%s did not exit with 0", path);
 	}
+	return 0;
 }
 
 static void *thread_nop(void *arg)
@@ -51,7 +52,7 @@ static void *thread_nop(void *arg)
 	return arg;
 }
 
-static void loop_thread(void *arg, uint64_t n)
+static int loop_thread(void *arg, uint64_t n)
 {
 	pthread_t t;
 	int err;
@@ -61,10 +62,11 @@ static void loop_thread(void *arg, uint64_t n)
 		err = pthread_create(&t, NULL, thread_nop, NULL);
 		if (err) {
 			errno = err;
-			die_errno("pthread_create");
+			return fail_errno("pthread_create");
 		}
 		pthread_join(t, NULL);
 	}
+	return 0;
 }
 
 struct spawn_opts {
@@ -96,8 +98,10 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	struct report *r;
 	size_t i;
 
-	if (access(exe, X_OK))
-		die_errno("cannot execute %s", exe);
+	if (access(exe, X_OK)) {
+		msg_errno("cannot execute %s", exe);
+		return EXIT_FAIL;
+	}
 	benchopt_measure(&o, &m);
 	r = mb_report_new(c, "spawn", &m);
 	report_note(r, "exec", "%s", exe);
@@ -106,8 +110,10 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	report_column(r, "unit", NULL);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		mb_progress(&o, "%s", tests[i].name);
-		if (measure_run(&m, tests[i].fn, (void *)exe, &res))
-			die_errno("measure");
+		if (measure_run(&m, tests[i].fn, (void *)exe, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		stats_scale(&res.st, 1e-3);
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
