@@ -28,17 +28,6 @@ struct report {
 	size_t cap;
 };
 
-int report_format_arg(const char *arg, enum report_format *fmt)
-{
-	if (!strcmp(arg, "--csv"))
-		*fmt = REPORT_CSV;
-	else if (!strcmp(arg, "--json"))
-		*fmt = REPORT_JSON;
-	else
-		return 0;
-	return 1;
-}
-
 struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out)
 {

@@ -24,9 +24,6 @@ enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON };
 
 struct report;
 
-/* Parse "--csv"/"--json": returns 1 and sets *fmt when arg is one of them. */
-int report_format_arg(const char *arg, enum report_format *fmt);
-
 struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out);
 /* Columns must all be declared before the first cell; unit may be NULL. */

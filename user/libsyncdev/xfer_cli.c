@@ -11,7 +11,7 @@
 
 #include "syncdev.h"
 
-void xfer_usage(FILE *f, enum xfer_role role)
+static void xfer_usage(FILE *f, enum xfer_role role)
 {
 	if (role == ROLE_MASTER)
 		fprintf(f,

@@ -69,9 +69,6 @@ struct command {
 /* Every command, in the order of "osbench --help"; NULL-terminated. */
 extern const struct command *const osbench_commands[];
 
-/* The common option groups command c takes (benchopt_group bits). */
-unsigned int command_groups(const struct command *c);
-
 /*
  * Parse argv (argv[0] the command's name) into opts (opts_size bytes)
  * and c->o / c->args; prints help on --help.  Returns -1 to go on and
@@ -82,9 +79,6 @@ int command_parse(const struct command *cmd, int argc, char **argv,
 
 /* Options struct with every default of cmd, for all and report. */
 void *command_defaults(const struct command *cmd);
-
-/* --help of cmd, from its descriptor. */
-void command_help(const struct command *cmd, FILE *f);
 
 /* Record a headline figure for the report (nothing when not asked). */
 void ctx_figure(const struct ctx *c, enum figure f, double value,
