@@ -17,11 +17,28 @@ csv() {
 	printf '%s\n' "$row"
 }
 
-# res_get FILE KEY: the first value of KEY in a result file.
-res_get() { [ -f "$1" ] && sed -n "s/^$2=//p" "$1" | head -n 1; }
+# res_load FILE ARRAY: a result file into the associative ARRAY (the
+# first value of each key; "reason" holds all reasons joined by "; ").
+# Builtins only: a batch reads thousands of these.
+res_load() {
+	local -n _r=$2
+	local line k v
+	_r=()
+	[ -f "$1" ] || return 0
+	while IFS= read -r line; do
+		k=${line%%=*} v=${line#*=}
+		if [ "$k" = reason ]; then
+			_r[reason]+="${_r[reason]:+; }$v"
+		elif [ -z "${_r[$k]+set}" ]; then
+			_r[$k]=$v
+		fi
+	done <"$1"
+}
 
 # ms_of LINE: the milliseconds of a "Transmission time" line.
-ms_of() { sed -n 's/.*[Tt]ime: *\([0-9.]*\) *ms.*/\1/p' <<<"$1"; }
+ms_of() {
+	[[ $1 =~ [Tt]ime:\ *([0-9.]+)\ *ms ]] && echo "${BASH_REMATCH[1]}"
+}
 
 # selected_vms: the boots this run made.
 selected_vms() {
@@ -29,16 +46,19 @@ selected_vms() {
 }
 
 # verdict STAGE VMS CASE: sets V_RESULT (pass|fail|not-run), V_REASON,
-# V_M and V_S (the two sides' result files).
+# V_M and V_S (the two sides' result files) and loads them into RM and RS.
+declare -A RM RS
 verdict() {
 	local stage=$1 v=$2 c=$3 fate where
 	V_M=$stage/results/$v/$c.master.res V_S=$stage/results/$v/$c.slave.res
+	res_load "$V_M" RM
+	res_load "$V_S" RS
 	if [ -f "$stage/fatal" ]; then
-		V_RESULT=fail V_REASON=$(cat "$stage/fatal")
+		V_RESULT=fail V_REASON=$(<"$stage/fatal")
 		return
 	fi
+	V_REASON=${RM[reason]:-}${RM[reason]:+${RS[reason]:+; }}${RS[reason]:-}
 	if [ -f "$V_M" ] && [ -f "$V_S" ]; then
-		V_REASON=$(cat "$V_M" "$V_S" | sed -n 's/^reason=//p' | paste -sd ';' | sed 's/;/; /g')
 		V_RESULT=pass
 		[ -z "$V_REASON" ] || V_RESULT=fail
 		return
@@ -46,8 +66,7 @@ verdict() {
 	fate=$(boot_fate "$stage" "$v")
 	where=$(boot_where "$stage" "$v")
 	if [ "$where" = "$c" ]; then
-		V_RESULT=fail V_REASON=${fate:-the guest stopped in this case}
-		[ -f "$V_M" ] && V_REASON="$(sed -n 's/^reason=//p' "$V_M" | paste -sd ';')${V_REASON:+; }$V_REASON"
+		V_RESULT=fail V_REASON+="${V_REASON:+; }${fate:-the guest stopped in this case}"
 	else
 		V_RESULT=not-run V_REASON="not run: ${fate:-no result}${where:+ (in $where)}"
 	fi
@@ -82,12 +101,10 @@ collect() {
 				*) n=$((n + 1)) ;;
 				esac
 				[ "$V_RESULT" = pass ] || [ -s "$stage/first" ] || echo "$v $c: $V_REASON" >"$stage/first"
-				tm=$(res_get "$V_M" time) ts=$(res_get "$V_S" time)
-				csv "$name" "${v%vm}" "$c" "$set" "$(res_get "$V_M" files)" \
-					"$(res_get "$V_S" bytes)" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
-					"$(res_get "$V_M" rc)" "$(res_get "$V_S" rc)" "$(ms_of "$tm")" "$(ms_of "$ts")" \
-					"$(res_get "$V_M" secs)" "$(res_get "$V_S" secs)" \
-					"$(res_get "$V_S" sum)" "$(res_get "$V_S" want)"
+				csv "$name" "${v%vm}" "$c" "$set" "${RM[files]:-${RS[files]:-}}" \
+					"${RM[bytes]:-${RS[bytes]:-}}" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
+					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
+					"${RM[secs]:-}" "${RS[secs]:-}" "${RS[sum]:-}" "${RS[want]:-}"
 			done
 		done
 	done
@@ -112,24 +129,29 @@ summary_text() {
 	[ ! -s "$1/first" ] || printf ' (first: %s)' "$(cut -c 1-100 "$1/first")"
 }
 
-# klog_excerpt FILE: up to 8 kernel lines, in a code block.
+# klog_excerpt FILE [WHOSE]: up to 8 kernel lines, in a code block.
 klog_excerpt() {
+	local lines l
 	[ -s "$1" ] || return 0
-	echo "- kernel log during the case ($(wc -l <"$1") lines${2:+, $2}):"
+	mapfile -t lines <"$1"
+	echo "- kernel log during the case (${#lines[@]} lines${2:+, $2}):"
 	echo
 	echo '  ```'
-	head -n 8 "$1" | cut -c 1-200 | sed 's/^/  /'
+	for l in "${lines[@]:0:8}"; do
+		echo "  ${l:0:200}"
+	done
 	echo '  ```'
 }
 
-# side_line FILE SIDE: one program's line of a case's details.
+# side_line FILE SIDE ARRAY: one program's line of a case's details.
 side_line() {
+	local -n _s=$3
 	local t rc secs
 	[ -f "$1" ] || { echo "- $2: no result"; return; }
-	t=$(res_get "$1" time) rc=$(res_get "$1" rc) secs=$(res_get "$1" secs)
+	t=${_s[time]:-} rc=${_s[rc]:-} secs=${_s[secs]:-}
 	if [ -n "$t" ]; then t="\`$t\`"; else t="no time line"; fi
 	echo "- $2: $t (exit $rc${secs:+, $secs s})"
-	if grep -q "^reason=$2:" "$1" && [ -s "${1%.res}.out" ]; then
+	if [[ ${_s[reason]:-} == *"$2: "* ]] && [ -s "${1%.res}.out" ]; then
 		echo "  last output: \`$(tail -n 2 "${1%.res}.out" | tr -d '\r' | paste -sd '|' | cut -c 1-200 | tr '`' "'")\`"
 	fi
 }
@@ -141,9 +163,9 @@ case_details() {
 	echo "### $v $c: $V_RESULT"
 	echo
 	[ -z "$V_REASON" ] || echo "- why: $V_REASON"
-	side_line "$V_M" master
-	side_line "$V_S" slave
-	sum=$(res_get "$V_S" sum) want=$(res_get "$V_S" want)
+	side_line "$V_M" master RM
+	side_line "$V_S" slave RS
+	sum=${RS[sum]:-} want=${RS[want]:-}
 	[ -z "$want" ] || echo "- output sha256: \`${sum:-none}\` (input: \`$want\`)"
 	if [ "$v" = 1vm ]; then
 		klog_excerpt "$r.klog"
@@ -156,7 +178,9 @@ case_details() {
 
 # write_report NAME STAGE CSV: report.md of one student.
 write_report() {
-	local name=$1 stage=$2 cases p f n v set m fate
+	local name=$1 stage=$2 cases p f n v set m fate why
+	local -A labels
+	for set in $data; do labels[$set]=$(data_label "$set"); done
 	read -r cases p f n <"$stage/counts"
 	echo "# Grading report${name:+: $name}"
 	echo
@@ -183,7 +207,8 @@ write_report() {
 		for set in $data; do
 			for m in $methods; do
 				verdict "$stage" "$v" "$set.$m"
-				echo "| ${v%vm} | $set.$m | $(data_label "$set") | $V_RESULT | $(tr '|' '/' <<<"$V_REASON" | cut -c 1-300) |"
+				why=${V_REASON//|//}
+				echo "| ${v%vm} | $set.$m | ${labels[$set]} | $V_RESULT | ${why:0:300} |"
 			done
 		done
 	done
