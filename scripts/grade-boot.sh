@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade: the guest boots of one student, one guest
 # (scripts/vm-run) and two guests (scripts/vm-pair), each running
 # scripts/guest/grade.sh on the staged directory.  A watchdog ends a boot

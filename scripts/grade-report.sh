@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade: turn the guests' result files (STAGE/results/
 # <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
 # results.csv, report.md and the summary row of a student.
@@ -87,7 +87,7 @@ data_label() {
 # collect NAME STAGE: results.csv on stdout; STAGE/counts gets "cases
 # passed failed not_run" and STAGE/first the first failure.
 collect() {
-	local name=$1 stage=$2 v set m c p=0 f=0 n=0 tm ts
+	local name=$1 stage=$2 v set m c p=0 f=0 n=0
 	: >"$stage/first"
 	echo "$RESULTS_HEADER"
 	for v in $(selected_vms); do

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade: put one student's programs and modules into the
 # shared directory STAGE, which the guests see at /share:
 #
@@ -66,7 +66,8 @@ kbuild_dirs() {
 # (the course's ksocket, master_device, slave_device) see each other's
 # symbols on a second pass.
 stage_module_src() {
-	local stage=$1 src=$stage/module-src log=$stage/module-build.log d syms kos
+	local stage=$1 d syms kos
+	local src=$1/module-src log=$1/module-build.log
 	rm -rf "$src"
 	cp -r "$2" "$src"
 	: >"$log"

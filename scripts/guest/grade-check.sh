@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2154
 # The checks of one side of a grading case, sourced by grade.sh: exit
 # status, the "Transmission time" line, page-descriptor lines (mmap), the
 # output files (slave) and the kernel log.  Each failure is one "reason="
