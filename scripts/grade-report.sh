@@ -178,7 +178,7 @@ case_details() {
 
 # write_report NAME STAGE CSV: report.md of one student.
 write_report() {
-	local name=$1 stage=$2 cases p f n v set m fate why
+	local name=$1 stage=$2 cases p f n v set m fate why u
 	local -A labels
 	for set in $data; do labels[$set]=$(data_label "$set"); done
 	read -r cases p f n <"$stage/counts"
@@ -196,7 +196,9 @@ write_report() {
 		[ ! -f "$stage/fatal" ] || continue
 		fate=$(boot_fate "$stage" "$v")
 		echo "| $v boot | ${fate:-finished}; console: \`$(ls "$stage/$v"*.log 2>/dev/null | paste -sd ' ')\` |"
-		[ ! -s "$stage/results/$v/unload.vm" ] || echo "| $v unload | $(paste -sd ';' "$stage/results/$v/unload.vm") |"
+		for u in "$stage/results/$v"/unload.*; do
+			[ ! -s "$u" ] || echo "| $v rmmod (${u##*.}) | $(paste -sd ';' "$u") |"
+		done
 	done
 	echo
 	echo "## Results"
