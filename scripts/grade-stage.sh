@@ -78,7 +78,7 @@ stage_module_src() {
 	fi
 	for d in "${dirs[@]}"; do
 		make -C "$VM_KDIR" M="$d" KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1 || {
-			fatal "$stage" "module build failed in ${d#"$src"/}: $(grep -m 1 -E 'error|Error' "$log" | cut -c 1-200)"
+			fatal "$stage" "module build failed in $(basename "$2")${d#"$src"}: $(grep -m 1 -E 'error|Error' "$log" | sed "s|$src/||g" | cut -c 1-200)"
 			return
 		}
 	done
