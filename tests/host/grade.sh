@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # scripts/grade, for real (boots guests): our own programs in one VM and
 # two, the course-style clients of tests/tools in one VM and two, then a
 # batch of "students" that go wrong on purpose, each of which must be
@@ -12,7 +12,6 @@ trap 'rm -rf "$tmp"' EXIT
 # grep_csv NAME FILE CASE VMS PATTERN: the row of CASE (VMS: 1 or 2) in a
 # results.csv matches the ERE PATTERN.
 grep_csv() {
-	local row
 	row=$(grep -E "^[^,]*,$4,$3," "$2")
 	if [ -z "$row" ]; then
 		fail "$1" "no row for case $3 ($4 VM) in $2"

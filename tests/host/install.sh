@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # Installing like an out-of-tree driver: make install/uninstall into a
 # DESTDIR, the man pages, the udev rule, and the DKMS path (add, build,
 # install, remove) in private DKMS trees, for the guest kernel; then the
@@ -42,17 +42,18 @@ if ! command -v dkms >/dev/null; then
 	finish
 fi
 vm_pick_kernel
-d=(dkms --sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/inst")
+# dk ARGS...: dkms on private trees, never the machine's own.
+dk() { dkms --sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/inst" "$@"; }
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 mkdir -p "$tmp/src" "$tmp/dkms" "$tmp/inst/$VM_KVER"
 # depmod needs the kernel's own module index in the install tree.
 cp /lib/modules/"$VM_KVER"/modules.* "$tmp/inst/$VM_KVER/"
 check "make dkms-src copies the module's sources" \
 	make -s dkms-src DKMS_SRC="$tmp/src/syncdev-$ver"
-check "dkms add" "${d[@]}" add -m syncdev -v "$ver"
-check "dkms build for $VM_KVER" "${d[@]}" build -m syncdev -v "$ver" -k "$VM_KVER"
-check "dkms install for $VM_KVER" "${d[@]}" install -m syncdev -v "$ver" -k "$VM_KVER"
-check_output "dkms status: installed" "^syncdev/$ver, $VM_KVER, x86_64: installed" "${d[@]}" status
+check "dkms add" dk add -m syncdev -v "$ver"
+check "dkms build for $VM_KVER" dk build -m syncdev -v "$ver" -k "$VM_KVER"
+check "dkms install for $VM_KVER" dk install -m syncdev -v "$ver" -k "$VM_KVER"
+check_output "dkms status: installed" "^syncdev/$ver, $VM_KVER, x86_64: installed" dk status
 ko=$tmp/inst/$VM_KVER/updates/dkms/syncdev.ko
 check_output "the DKMS module is for the guest's kernel" "^$VM_KVER " modinfo -F vermagic "$ko"
 
@@ -68,7 +69,7 @@ check_equal "--share, host -> guest" "$(cat "$tmp/share/seen.txt" 2>/dev/null)" 
 check_output "the DKMS-built module loads in the guest (--share, guest -> host)" \
 	'syncdev: loaded: port 2325' cat "$tmp/share/dmesg.txt"
 
-check "dkms remove --all" "${d[@]}" remove -m syncdev -v "$ver" --all
+check "dkms remove --all" dk remove -m syncdev -v "$ver" --all
 check_equal "dkms remove leaves no module installed" "$(find "$tmp/inst" -name 'syncdev.ko*')" ""
-check_equal "dkms status: nothing left" "$("${d[@]}" status 2>/dev/null)" ""
+check_equal "dkms status: nothing left" "$(dk status 2>/dev/null)" ""
 finish

@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # scripts/vm-shell driven through a pseudo-terminal (tmux): the banner,
 # dmesg, Ctrl-C of a foreground sleep in the guest, --share in both
 # directions, and quitting with "exit" and with Ctrl-A X.  Two guest boots.
@@ -13,7 +13,7 @@ screen() { tmux capture-pane -p -J -S -200 -t "$sess"; }
 
 # wait_for ERE [SECONDS]: until the pane shows a line matching ERE.
 wait_for() {
-	local n=$((${2:-120} * 2))
+	n=$((${2:-120} * 2))
 	while [ $n -gt 0 ]; do
 		screen 2>/dev/null | grep -Eq -- "$1" && return 0
 		sleep 0.5
