@@ -4,6 +4,9 @@
 #   make test         install what is missing, run every test, print "N passed, N failed"
 #   make demo         boot the VM and run the course demo (the README's main command)
 #   make clean        remove everything the build made
+#   make shell        boot the VM to a root shell on this terminal (vm-shell)
+#   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
+#   make dkms-install build and install the module with DKMS (every kernel)
 #
 # The module is built against KDIR: the running kernel's headers when they
 # exist, else the newest Debian "-amd64" (Ubuntu "-generic") headers
@@ -60,11 +63,12 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 
 .SECONDARY:
 .PHONY: all module user unit clean test demo vm bench-transfer bench-io \
-        check-kernel help
+        check-kernel help shell install uninstall install-udev uninstall-udev \
+        dkms-src dkms-install dkms-remove
 all: module user
 
 help:
-	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
 
 user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
@@ -130,6 +134,53 @@ bench-transfer:
 bench-io:
 	$(MAKE) user
 	scripts/bench-io
+
+shell: all
+	scripts/vm-build
+	scripts/vm-shell
+
+# Installing on a real machine, like any out-of-tree driver.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+UDEVDIR ?= /etc/udev/rules.d
+INSTALL_PROGS := master slave osbench
+VERSION  := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := $(DESTDIR)/usr/src/syncdev-$(VERSION)
+# DKMS builds for the kernel whose headers KDIR is: the running one when
+# its headers are installed.
+DKMS_KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
+
+install: $(INSTALL_PROGS:%=$(BUILD)/%)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(INSTALL_PROGS:%=$(BUILD)/%) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(INSTALL_PROGS:%=docs/man/%.1) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(BINDIR)/%) \
+	      $(INSTALL_PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
+
+install-udev:
+	install -D -m 0644 scripts/udev/60-syncdev.rules $(DESTDIR)$(UDEVDIR)/60-syncdev.rules
+
+uninstall-udev:
+	rm -f $(DESTDIR)$(UDEVDIR)/60-syncdev.rules
+
+# The module's sources as DKMS wants them: /usr/src/syncdev-<version>.
+dkms-src:
+	install -d $(DKMS_SRC)/kernel/uapi
+	install -m 0644 Kbuild dkms.conf $(DKMS_SRC)/
+	install -m 0644 kernel/Kbuild $(wildcard kernel/*.c kernel/*.h) $(DKMS_SRC)/kernel/
+	install -m 0644 $(wildcard kernel/uapi/*.h) $(DKMS_SRC)/kernel/uapi/
+
+dkms-install: dkms-src
+	@command -v dkms >/dev/null || { echo "no dkms: apt-get install dkms"; exit 1; }
+	dkms status -m syncdev -v $(VERSION) | grep -q . || dkms add -m syncdev -v $(VERSION)
+	dkms install -m syncdev -v $(VERSION) -k $(DKMS_KVER)
+
+dkms-remove:
+	-dkms remove -m syncdev -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -3,7 +3,7 @@
 # log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm-build vm-run vm-pair vm-test check-kernel; do
+for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
@@ -11,6 +11,16 @@ check_exit "vm-run without a command is a usage error" 2 scripts/vm-run --
 check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm-run --net-role master -- true
 check_exit "vm-run rejects an unknown role" 2 scripts/vm-run --net-role boss --net-pair 4000 -- true
 check_exit "vm-run --timeout takes a number" 2 scripts/vm-run --timeout soon -- true
+check_exit "vm-run --share needs a directory" 2 scripts/vm-run --share /nonexistent -- true
+check_exit "vm-shell --share needs a directory" 2 scripts/vm-shell --share /nonexistent
+check_exit "grade: --vms is 1, 2 or both" 2 scripts/grade --vms 3
+check_output "grade: an unknown data set is refused" "unknown data set 'huge'" scripts/grade --data small,huge
+check_exit "grade: an unknown method pair is refused" 2 scripts/grade --methods fcntl-dma
+check_exit "grade: --module and --module-src exclude each other" 2 \
+	scripts/grade --module kernel/Kbuild --module-src kernel
+check_exit "grade: --batch takes the programs from the students' directories" 2 \
+	scripts/grade --batch tests --master build/master
+check_exit "grade: --timeout takes a number" 2 scripts/grade --timeout soon
 check_output "SYNCDEV_KERNEL naming no built kernel is refused" "no built kernel in /nonexistent" \
 	env SYNCDEV_KERNEL=/nonexistent scripts/vm-run -- true
 check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, not '0'" \

@@ -1,0 +1,97 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by scripts/grade: the guest boots of one student, one guest
+# (scripts/vm-run) and two guests (scripts/vm-pair), each running
+# scripts/guest/grade.sh on the staged directory.  A watchdog ends a boot
+# whose guest stops making progress (the same case for longer than a case
+# can take), so a guest that hangs hard costs one case's time, not the
+# whole boot's.  Console logs: STAGE/1vm.log, STAGE/2vm-master.log, ...
+
+boot_pid=""
+kill_boot() { [ -z "$boot_pid" ] || kill -TERM "$boot_pid" 2>/dev/null; }
+
+# case_count: the cases of one boot.
+case_count() { echo $(($(wc -w <<<"$data") * $(wc -w <<<"$methods"))); }
+
+# boot_limits: "STALL TOTAL": seconds one case may take in the guest (both
+# programs' limits, the grace periods, the barriers), and a whole boot.
+boot_limits() {
+	local stall=$(((timeout * 3 + 150) * VM_TIME_SCALE))
+	echo "$stall $((stall * $(case_count) / 2 + 300 * VM_TIME_SCALE))"
+}
+
+# watch_boot STAGE VMS LOG... -- CMD...: run CMD; TERM it when the number of
+# cases started (the guests' "syncdev-vm: test" lines in LOG...) stays the
+# same for STALL seconds; then STAGE/stalled.VMS says so.
+watch_boot() {
+	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall
+	shift 2
+	while [ "$1" != -- ]; do logs+=("$1"); shift; done
+	shift
+	read -r stall _ <<<"$(boot_limits)"
+	"$@" >/dev/null 2>&1 &
+	boot_pid=$!
+	while kill -0 "$boot_pid" 2>/dev/null; do
+		sleep 2
+		n=$(cat "${logs[@]}" 2>/dev/null | grep -c '^syncdev-vm: test ')
+		if [ "$n" != "$last" ]; then
+			last=$n since=$SECONDS
+		elif [ $((SECONDS - since)) -gt "$stall" ]; then
+			echo "no progress for $stall s (the guest hung)" >"$stage/stalled.$vms"
+			kill -TERM "$boot_pid" 2>/dev/null
+		fi
+	done
+	wait "$boot_pid"
+	echo $? >"$stage/boot.$vms.rc"
+	boot_pid=""
+}
+
+# boot_1vm STAGE: the battery in one guest.
+boot_1vm() {
+	local total
+	read -r _ total <<<"$(boot_limits)"
+	rm -f "$1/stalled.1vm"
+	watch_boot "$1" 1vm "$1/1vm.log" -- scripts/vm-run --share "$1" \
+		--timeout "$total" --log "$1/1vm.log" -- \
+		sh /opt/syncdev/scripts/guest/grade.sh 1vm
+}
+
+# boot_2vm STAGE: the battery across two guests.
+boot_2vm() {
+	local total
+	read -r _ total <<<"$(boot_limits)"
+	rm -f "$1/stalled.2vm"
+	watch_boot "$1" 2vm "$1/2vm-master.log" "$1/2vm-slave.log" -- \
+		scripts/vm-pair --share "$1" --timeout "$total" --log-prefix "$1/2vm" -- \
+		sh /opt/syncdev/scripts/guest/grade.sh 2vm
+}
+
+# boot_fate STAGE VMS: why the guest(s) of a boot stopped early, or
+# nothing when they finished: "hung", "died: <kernel line>", "gave up: ...".
+boot_fate() {
+	local stage=$1 vms=$2 log p
+	if [ -f "$stage/stalled.$vms" ]; then
+		echo "guest hung: $(cat "$stage/stalled.$vms")"
+		return
+	fi
+	for log in "$stage/$vms.log" "$stage/$vms-master.log" "$stage/$vms-slave.log"; do
+		[ -f "$log" ] || continue
+		[ -n "$(vm_exit_status "$log")" ] && continue
+		p=$(vm_log_problems "$log" | grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection' |
+			sed 's/^\[ *[0-9.]*\] //')
+		echo "guest $(basename "$log" .log) died${p:+: $p}"
+		return
+	done
+	for p in "$stage/results/$vms"/aborted.*; do
+		[ -f "$p" ] && { echo "guest gave up: $(cat "$p")"; return; }
+	done
+}
+
+# boot_where STAGE VMS: the case the guest(s) were in at the end.
+boot_where() {
+	local log w=""
+	for log in "$1/$2.log" "$1/$2-master.log" "$1/$2-slave.log"; do
+		[ -f "$log" ] && w=$(vm_current_test "$log")
+		[ -n "$w" ] && break
+	done
+	echo "${w##*/}"
+}

@@ -1,0 +1,245 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by scripts/grade: turn the guests' result files (STAGE/results/
+# <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
+# results.csv, report.md and the summary row of a student.
+
+RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256"
+SUMMARY_HEADER="student,cases,passed,failed,not_run,result,first_failure"
+
+# csv VALUE...: one CSV row, each value quoted when it needs it.
+csv() {
+	local v sep="" row=""
+	for v; do
+		case $v in *[,\"$'\n']*) v="\"${v//\"/\"\"}\"" ;; esac
+		row+=$sep$v
+		sep=,
+	done
+	printf '%s\n' "$row"
+}
+
+# res_load FILE ARRAY: a result file into the associative ARRAY (the
+# first value of each key; "reason" holds all reasons joined by "; ").
+# Builtins only: a batch reads thousands of these.
+res_load() {
+	local -n _r=$2
+	local line k v
+	_r=()
+	[ -f "$1" ] || return 0
+	while IFS= read -r line; do
+		k=${line%%=*} v=${line#*=}
+		if [ "$k" = reason ]; then
+			_r[reason]+="${_r[reason]:+; }$v"
+		elif [ -z "${_r[$k]+set}" ]; then
+			_r[$k]=$v
+		fi
+	done <"$1"
+}
+
+# ms_of LINE: the milliseconds of a "Transmission time" line.
+ms_of() {
+	[[ $1 =~ [Tt]ime:\ *([0-9.]+)\ *ms ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# selected_vms: the boots this run made.
+selected_vms() {
+	case $vms in 1) echo 1vm ;; 2) echo 2vm ;; *) echo 1vm 2vm ;; esac
+}
+
+# verdict STAGE VMS CASE: sets V_RESULT (pass|fail|not-run), V_REASON,
+# V_M and V_S (the two sides' result files) and loads them into RM and RS.
+declare -A RM RS
+verdict() {
+	local stage=$1 v=$2 c=$3 fate where
+	V_M=$stage/results/$v/$c.master.res V_S=$stage/results/$v/$c.slave.res
+	res_load "$V_M" RM
+	res_load "$V_S" RS
+	if [ -f "$stage/fatal" ]; then
+		V_RESULT=fail V_REASON=$(<"$stage/fatal")
+		return
+	fi
+	V_REASON=${RM[reason]:-}${RM[reason]:+${RS[reason]:+; }}${RS[reason]:-}
+	if [ -f "$V_M" ] && [ -f "$V_S" ]; then
+		V_RESULT=pass
+		[ -z "$V_REASON" ] || V_RESULT=fail
+		return
+	fi
+	fate=$(boot_fate "$stage" "$v")
+	where=$(boot_where "$stage" "$v")
+	if [ "$where" = "$c" ]; then
+		V_RESULT=fail V_REASON+="${V_REASON:+; }${fate:-the guest stopped in this case}"
+	else
+		V_RESULT=not-run V_REASON="not run: ${fate:-no result}${where:+ (in $where)}"
+	fi
+}
+
+# data_label SET: the data set as the report names it.
+data_label() {
+	case $1 in
+	small) echo "the course's 10 small files" ;;
+	large) echo "the course's large file" ;;
+	big) echo "2 device buffers + 1 byte" ;;
+	1M+1) echo "1 MiB + 1 byte" ;;
+	64M) echo "64 MiB" ;;
+	*) echo "$1 bytes" ;;
+	esac
+}
+
+# collect NAME STAGE: results.csv on stdout; STAGE/counts gets "cases
+# passed failed not_run" and STAGE/first the first failure.
+collect() {
+	local name=$1 stage=$2 v set m c p=0 f=0 n=0
+	: >"$stage/first"
+	echo "$RESULTS_HEADER"
+	for v in $(selected_vms); do
+		for set in $data; do
+			for m in $methods; do
+				c=$set.$m
+				verdict "$stage" "$v" "$c"
+				case $V_RESULT in
+				pass) p=$((p + 1)) ;;
+				fail) f=$((f + 1)) ;;
+				*) n=$((n + 1)) ;;
+				esac
+				[ "$V_RESULT" = pass ] || [ -s "$stage/first" ] || echo "$v $c: $V_REASON" >"$stage/first"
+				csv "$name" "${v%vm}" "$c" "$set" "${RM[files]:-${RS[files]:-}}" \
+					"${RM[bytes]:-${RS[bytes]:-}}" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
+					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
+					"${RM[secs]:-}" "${RS[secs]:-}" "${RS[sum]:-}" "${RS[want]:-}"
+			done
+		done
+	done
+	echo "$((p + f + n)) $p $f $n" >"$stage/counts"
+}
+
+# summary_row NAME STAGE: the student's line of summary.csv.
+summary_row() {
+	local cases p f n result=pass
+	read -r cases p f n <"$2/counts"
+	[ "$f" = 0 ] && [ "$n" = 0 ] || result=fail
+	csv "$1" "$cases" "$p" "$f" "$n" "$result" "$(cat "$2/first")"
+}
+
+# summary_text STAGE: "N/M passed (...)" for the progress line.
+summary_text() {
+	local cases p f n
+	read -r cases p f n <"$1/counts"
+	printf '%s/%s cases passed' "$p" "$cases"
+	[ "$f" = 0 ] || printf ', %s failed' "$f"
+	[ "$n" = 0 ] || printf ', %s not run' "$n"
+	[ ! -s "$1/first" ] || printf ' (first: %s)' "$(cut -c 1-100 "$1/first")"
+}
+
+# klog_excerpt FILE [WHOSE]: up to 8 kernel lines, in a code block.
+klog_excerpt() {
+	local lines l
+	[ -s "$1" ] || return 0
+	mapfile -t lines <"$1"
+	echo "- kernel log during the case (${#lines[@]} lines${2:+, $2}):"
+	echo
+	echo '  ```'
+	for l in "${lines[@]:0:8}"; do
+		echo "  ${l:0:200}"
+	done
+	echo '  ```'
+}
+
+# side_line FILE SIDE ARRAY: one program's line of a case's details.
+side_line() {
+	local -n _s=$3
+	local t rc secs
+	[ -f "$1" ] || { echo "- $2: no result"; return; }
+	t=${_s[time]:-} rc=${_s[rc]:-} secs=${_s[secs]:-}
+	if [ -n "$t" ]; then t="\`$t\`"; else t="no time line"; fi
+	echo "- $2: $t (exit $rc${secs:+, $secs s})"
+	if [[ ${_s[reason]:-} == *"$2: "* ]] && [ -s "${1%.res}.out" ]; then
+		echo "  last output: \`$(tail -n 2 "${1%.res}.out" | tr -d '\r' | paste -sd '|' | cut -c 1-200 | tr '`' "'")\`"
+	fi
+}
+
+# case_details STAGE VMS CASE: the section of one case.
+case_details() {
+	local stage=$1 v=$2 c=$3 sum want r=$1/results/$2/$3
+	verdict "$stage" "$v" "$c"
+	echo "### $v $c: $V_RESULT"
+	echo
+	[ -z "$V_REASON" ] || echo "- why: $V_REASON"
+	side_line "$V_M" master RM
+	side_line "$V_S" slave RS
+	sum=${RS[sum]:-} want=${RS[want]:-}
+	[ -z "$want" ] || echo "- output sha256: \`${sum:-none}\` (input: \`$want\`)"
+	if [ "$v" = 1vm ]; then
+		klog_excerpt "$r.klog"
+	else
+		klog_excerpt "$r.master.klog" "master guest"
+		klog_excerpt "$r.slave.klog" "slave guest"
+	fi
+	echo
+}
+
+# write_report NAME STAGE CSV: report.md of one student.
+write_report() {
+	local name=$1 stage=$2 cases p f n v set m fate why u
+	local -A labels
+	for set in $data; do labels[$set]=$(data_label "$set"); done
+	read -r cases p f n <"$stage/counts"
+	echo "# Grading report${name:+: $name}"
+	echo
+	echo "| | |"
+	echo "|---|---|"
+	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
+	echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
+	sed 's/^\([^:]*\): \(.*\)$/| \1 | \2 |/' "$stage/info" 2>/dev/null
+	echo "| cases | $cases: $p passed, $f failed, $n not run |"
+	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"
+	[ ! -f "$stage/fatal" ] || echo "| not run because | $(cat "$stage/fatal") |"
+	for v in $(selected_vms); do
+		[ ! -f "$stage/fatal" ] || continue
+		fate=$(boot_fate "$stage" "$v")
+		echo "| $v boot | ${fate:-finished}; console: \`$(ls "$stage/$v"*.log 2>/dev/null | paste -sd ' ')\` |"
+		for u in "$stage/results/$v"/unload.*; do
+			[ ! -s "$u" ] || echo "| $v rmmod (${u##*.}) | $(paste -sd ';' "$u") |"
+		done
+	done
+	echo
+	echo "## Results"
+	echo
+	echo "| VMs | case | data | result | why |"
+	echo "|---|---|---|---|---|"
+	for v in $(selected_vms); do
+		for set in $data; do
+			for m in $methods; do
+				verdict "$stage" "$v" "$set.$m"
+				why=${V_REASON//|//}
+				echo "| ${v%vm} | $set.$m | ${labels[$set]} | $V_RESULT | ${why:0:300} |"
+			done
+		done
+	done
+	echo
+	echo "## Cases"
+	echo
+	for v in $(selected_vms); do
+		for set in $data; do
+			for m in $methods; do
+				case_details "$stage" "$v" "$set.$m"
+			done
+		done
+	done
+	[ -f "$stage/module-build.log" ] && echo "Module build log: \`$stage/module-build.log\`"
+	return 0
+}
+
+# write_batch_report SUMMARY_CSV: the batch's report.md, one row a student.
+write_batch_report() {
+	echo "# Grading summary"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), guest kernel $VM_KVER; one report per student: \`<student>/report.md\`."
+	echo
+	echo "| student | cases | passed | failed | not run | first failure |"
+	echo "|---|---|---|---|---|---|"
+	local name
+	for name in "${students[@]}"; do
+		local cases p f n
+		read -r cases p f n <"$share/$name/counts"
+		echo "| [$name]($name/report.md) | $cases | $p | $f | $n | $(cut -c 1-200 "$share/$name/first" | tr '|' '/') |"
+	done
+}

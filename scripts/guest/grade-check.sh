@@ -1,0 +1,116 @@
+# shellcheck shell=sh disable=SC2154
+# The checks of one side of a grading case, sourced by grade.sh: exit
+# status, the "Transmission time" line, page-descriptor lines (mmap), the
+# output files (slave) and the kernel log.  Each failure is one "reason="
+# line of $res/$cname.SIDE.res; none means the side passed.
+
+# kv KEY VALUE / why TEXT: a line of the result being written.
+kv() { printf '%s=%s\n' "$1" "$2" >>"$rtmp"; }
+why() { printf 'reason=%s: %s\n' "$side_" "$1" >>"$rtmp"; }
+
+# check_exit: how the program ended; 1 when it did not end well.
+check_exit() {
+	p=$cw/$side_ rc=$(cat "$cw/$side_.rc" 2>/dev/null)
+	kv rc "${rc:-none}"
+	[ -f "$p.t1" ] && kv secs "$(awk '{ printf "%.2f", $1 - t0 }' t0="$(cat "$p.t0")" "$p.t1")"
+	if [ -f "$p.stuck" ]; then
+		why "hang: still running after $secs s and after SIGKILL (stuck in the kernel)"
+	elif [ -f "$p.hung" ]; then
+		why "hang: did not finish within $secs s (killed)"
+	elif [ -f "$p.cut" ]; then
+		why "$(cat "$p.cut")"
+	elif [ "${rc:-0}" -gt 128 ]; then
+		why "crash: killed by signal $((rc - 128)) (SIG$(kill -l $((rc - 128)) 2>/dev/null))"
+	elif [ "$rc" = 127 ] || [ "$rc" = 126 ]; then
+		why "could not be started (exit $rc): $(tail -n 1 "$p.out")"
+	elif [ "$rc" != 0 ]; then
+		why "exit status $rc: $(tail -n 1 "$p.out" | cut -c 1-200)"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# check_time: the course's line, "Transmission time: T ms, File size: B
+# bytes", once with the total or once per file adding up to it.
+check_time() {
+	lines=$(tr -d '\r' <"$cw/$side_.out" | grep -i 'transmission time')
+	if [ -z "$lines" ]; then
+		why "no 'Transmission time' line in its output"
+		return
+	fi
+	kv time "$(echo "$lines" | tail -n 1)"
+	bad=$(echo "$lines" | grep -Ev '^[[:space:]]*[Tt]ransmission time: *[0-9]+(\.[0-9]+)? *ms, *[Ff]ile size: *[0-9]+ *bytes[[:space:]]*$' | head -n 1)
+	if [ -n "$bad" ]; then
+		why "malformed time line: '$(echo "$bad" | cut -c 1-120)'"
+		return
+	fi
+	last=$(echo "$lines" | tail -n 1 | sed 's/.*ize: *\([0-9]*\).*/\1/')
+	sum=$(echo "$lines" | sed 's/.*ize: *\([0-9]*\).*/\1/' | awk '{ s += $1 } END { printf "%d", s }')
+	[ "$last" = "$total" ] || [ "$sum" = "$total" ] ||
+		why "time line says $last bytes; the files hold $total"
+}
+
+# check_pages METHOD: in mmap mode the kernel log got page descriptors.
+check_pages() {
+	[ "$1" = mmap ] || return 0
+	pat=$GRADE_PAGE_RE
+	[ "$GRADE_STRICT_PAGES" = 1 ] && pat="syncdev: $side_#[0-9]+: page vaddr="
+	n=$(grep -Eic "$pat" "$cw/klog")
+	kv pages "$n"
+	[ "$n" -gt 0 ] || why "no page-descriptor line in the kernel log (mmap mode; pattern /$pat/)"
+}
+
+# want_sum: the data set's checksum (first 16 hex digits of SHA-256 of
+# its files concatenated), computed once per data set.
+want_sum() {
+	c=$work/data/${1}.sum
+	# shellcheck disable=SC2086
+	[ -f "$c" ] || cat $files | sha256sum | cut -c 1-16 >"$c"
+	cat "$c"
+}
+
+# check_outputs SET: every output file exists and equals its input.
+check_outputs() {
+	got=""
+	for f in $files; do
+		o=$cw/out/${f##*/}
+		if [ ! -f "$o" ]; then
+			why "missing output ${f##*/}"
+			continue
+		fi
+		got="$got $o"
+		cmp -s "$f" "$o" && continue
+		d=$(cmp "$f" "$o" 2>&1 | head -n 1 | sed "s|$cw/out/||g; s|$work/data/[^/ ]*/||g")
+		why "wrong output ${f##*/}: $(wc -c <"$o") bytes, want $(wc -c <"$f"): $d"
+	done
+	# shellcheck disable=SC2086
+	[ -n "$got" ] && kv sum "$(cat $got | sha256sum | cut -c 1-16)"
+	kv want "$(want_sum "$1")"
+}
+
+# check_kernel: a bug, warning or oops logged during the case.
+check_kernel() {
+	k=$(grep -E "$KPROBLEMS" "$cw/klog" | head -n 1 | sed 's/^\[ *[0-9.]*\] //')
+	[ -z "$k" ] || why "kernel log: $k"
+}
+
+# check_side SIDE MM SM: write $res/$cname.SIDE.res and .out.
+check_side() {
+	side_=$1 method=$2
+	[ "$1" = slave ] && method=$3
+	rtmp=$res/$cname.$1.res.tmp
+	: >"$rtmp"
+	kv bytes "$total"
+	kv files "$(echo $files | wc -w)"
+	if check_exit; then
+		check_time
+		check_pages "$method"
+		[ "$1" = slave ] && check_outputs "${cname%%.*}"
+	fi
+	# The kernel log is the guest's: one side reports it.
+	{ [ "$vms" = 2vm ] || [ "$1" = master ]; } && check_kernel
+	if grep -q '^reason=' "$rtmp"; then kv status fail; else kv status pass; fi
+	head -c 8000 "$cw/$1.out" >"$res/$cname.$1.out"
+	mv "$rtmp" "$res/$cname.$1.res"
+}

@@ -1,0 +1,292 @@
+#!/bin/sh
+# The grading battery, run in the guest by scripts/grade (busybox sh).
+#
+#   sh grade.sh 1vm     master and slave in this guest, over 127.0.0.1
+#   sh grade.sh 2vm     two guests (scripts/vm-pair): this one is the
+#                       $SYNCDEV_ROLE side; the other runs the same script
+#
+# Everything comes from the shared directory $SYNCDEV_SHARE (scripts/grade
+# fills it): bin/master and bin/slave, modules/*.ko (loaded in that order,
+# retried until they all load or none more does) and grade.conf (the data
+# sets, method pairs, time limit, page-descriptor pattern).  For each case
+# (data set x method pair) it runs the course's command lines
+#
+#   master N f1 ... fN fcntl|mmap
+#   slave N o1 ... oN fcntl|mmap IP
+#
+# master first, the slave once a TCP listener is up (at most 10 s later),
+# each in its own session under its own time limit, then checks what the
+# course asks for and writes results/<1vm|2vm>/<case>.<side>.res (one
+# "key=value" a line: status, reason (repeated), rc, secs, time, bytes, sum,
+# want), <case>.<side>.out (the program's output) and <case>.<guest>.klog
+# (the kernel lines logged during the case).  Results reach the host as
+# each case ends, so a guest that dies later loses none of them.
+set -u
+vms=${1:?usage: grade.sh 1vm|2vm}
+share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade}
+role=${SYNCDEV_ROLE:-}
+scale=${SYNCDEV_TIME_SCALE:-1}
+# shellcheck source=/dev/null
+. "$share/grade.conf"
+res=$share/results/$vms
+work=/tmp/grade
+mkdir -p "$res" "$work/bin" "$work/data"
+sync_port=2390
+KPROBLEMS='BUG:|WARNING:|Oops|Call Trace|general protection|KASAN|UBSAN:|Kernel panic|watchdog: .*lockup|INFO: task .* blocked'
+
+# side SIDE: does this guest run SIDE (master|slave) of the case?
+side() { [ "$vms" = 1vm ] || [ "$role" = "$1" ]; }
+
+# barrier TAG: both guests reach TAG (2vm only); 1 when the peer is gone.
+barrier() {
+	[ "$vms" = 2vm ] || return 0
+	if [ "$role" = master ]; then
+		peersync --listen --port $sync_port --timeout "$2" "$1" >/dev/null 2>&1
+	else
+		peersync --port $sync_port --timeout "$2" "$1" "$SYNCDEV_PEER" >/dev/null 2>&1
+	fi
+}
+
+# load_modules: insmod modules/*.ko in modules/order, retrying those that
+# fail (a module loaded before what it needs) while others still load.
+load_modules() {
+	left=$(cat "$share/modules/order")
+	while [ -n "$left" ]; do
+		again="" progress=0
+		for ko in $left; do
+			if out=$(insmod "$share/modules/$ko" 2>&1); then
+				progress=1
+				echo "$ko" >>"$work/loaded"
+			else
+				again="$again $ko"
+				echo "insmod $ko: $out" >"$work/insmod.err"
+			fi
+		done
+		[ "$progress" = 1 ] || return 1
+		left=$again
+	done
+}
+
+# unload_modules: rmmod what load_modules loaded, last first.
+unload_modules() {
+	[ -f "$work/loaded" ] || return 0
+	for ko in $(sed '1!G;h;$!d' "$work/loaded"); do
+		out=$(rmmod "${ko%.ko}" 2>&1) || echo "rmmod ${ko%.ko}: $out"
+	done
+}
+
+# data_files SET: generate the data set once, print its file paths.
+data_files() {
+	d=$work/data/$1
+	if [ ! -d "$d" ]; then
+		mkdir -p "$d.tmp"
+		case $1 in
+		small)
+			i=1
+			for size in 32 859 1343 1663 2042 3065 2808 4056 3659 4619; do
+				gendata "$size" "$i" >"$d.tmp/file$i"
+				i=$((i + 1))
+			done ;;
+		large) gendata 12022885 11 >"$d.tmp/file1" ;;
+		*) gendata "$(data_size "$1")" "$(data_size "$1")" >"$d.tmp/file1" ;;
+		esac
+		mv "$d.tmp" "$d"
+	fi
+	ls "$d" | sort -t e -k 2 -n | sed "s|^|$d/|"
+}
+
+# data_size SET: bytes of a one-file data set.
+data_size() {
+	case $1 in
+	1M+1) echo 1048577 ;;
+	64M) echo 67108864 ;;
+	# Larger than the device buffer: two of syncdev's buffers and a byte;
+	# another module's buffer size is unknown: 16 MiB + 1.
+	big)
+		b=$(cat /sys/module/syncdev/parameters/buf_size 2>/dev/null || echo 8388608)
+		echo $((2 * b + 1)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# case_timeout SET: seconds each program of a case may run.
+case_timeout() {
+	t=$GRADE_TIMEOUT
+	case $1 in big|64M) t=$((t * 3)) ;; esac
+	echo $((t * scale))
+}
+
+now() { cut -d ' ' -f 1 /proc/uptime; }
+
+# start_prog SIDE SECS CMD...: run CMD in its own session in the
+# background, output to $cw/SIDE.out, exit status to $cw/SIDE.rc; a
+# watchdog kills it after SECS ($cw/SIDE.hung) and gives up on it if it
+# survives SIGKILL for 10 s ($cw/SIDE.stuck: stuck in the kernel).
+start_prog() {
+	p=$cw/$1 secs=$2
+	shift 2
+	now >"$p.t0"
+	(
+		setsid sh -c 'echo $$ >"$0"; exec "$@"' "$p.pid" "$@" \
+			>"$p.out" 2>&1 </dev/null
+		echo $? >"$p.rc.tmp"
+		now >"$p.t1"
+		mv "$p.rc.tmp" "$p.rc"
+	) &
+	(
+		sleep "$secs"
+		[ -f "$p.rc" ] && exit 0
+		: >"$p.hung"
+		kill -KILL -"$(cat "$p.pid")" 2>/dev/null
+		sleep 10
+		[ -f "$p.rc" ] || : >"$p.stuck"
+	) &
+	echo $! >"$p.dog"
+}
+
+# finished SIDE: the program ended (or is stuck for good).
+finished() { [ -f "$cw/$1.rc" ] || [ -f "$cw/$1.stuck" ]; }
+
+# reap SIDE: stop its watchdog and whatever the program left running.
+reap() {
+	kill "$(cat "$cw/$1.dog")" 2>/dev/null
+	pg=$(cat "$cw/$1.pid" 2>/dev/null)
+	[ -n "$pg" ] && kill -KILL -"$pg" 2>/dev/null
+	return 0
+}
+
+# cut_short SIDE WHY: the other side failed; end this one after a grace
+# period instead of waiting for its whole time limit.
+cut_short() {
+	n=0
+	while ! finished "$1" && [ $n -lt 50 ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+	finished "$1" && return
+	echo "$2" >"$cw/$1.cut"
+	kill -KILL -"$(cat "$cw/$1.pid")" 2>/dev/null
+	n=0
+	while ! finished "$1" && [ $n -lt 50 ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+}
+
+# wait_listener: until a TCP socket listens (the master's accept), 10 s at
+# most; the slave starts then either way.
+wait_listener() {
+	n=0
+	while [ $n -lt $((50 * scale)) ]; do
+		awk 'NR > 1 && $4 == "0A" { found = 1 } END { exit !found }' \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+		sleep 0.2
+		n=$((n + 1))
+	done
+}
+
+# run_single SET MM SM FILES...: both programs in this guest.
+run_single() {
+	mm=$2 sm=$3 secs=$(case_timeout "$1")
+	shift 3
+	# shellcheck disable=SC2086
+	start_prog master "$secs" "$work/bin/master" $# "$@" "$mm"
+	wait_listener
+	# shellcheck disable=SC2086
+	(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $# $outs "$sm" 127.0.0.1)
+	while ! finished master && ! finished slave; do sleep 0.2; done
+	if finished slave && [ "$(cat "$cw/slave.rc" 2>/dev/null)" != 0 ]; then
+		cut_short master "the slave failed; the master was still running 10 s later"
+	elif finished master && [ "$(cat "$cw/master.rc" 2>/dev/null)" != 0 ]; then
+		cut_short slave "the master failed; the slave was still running 10 s later"
+	fi
+	while ! finished master || ! finished slave; do sleep 0.2; done
+	reap master
+	reap slave
+}
+
+# run_pair_side SET MM SM FILES...: this guest's side of a two-VM case.
+run_pair_side() {
+	secs=$(case_timeout "$1") mm=$2 sm=$3
+	shift 3
+	if [ "$role" = master ]; then
+		# shellcheck disable=SC2086
+		start_prog master "$secs" "$work/bin/master" $# "$@" "$mm"
+		wait_listener
+		barrier "listening $cname" 60 || return 1
+	else
+		barrier "listening $cname" 60 || return 1
+		# shellcheck disable=SC2086
+		(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $# $outs "$sm" "$SYNCDEV_PEER")
+	fi
+	while ! finished "$role"; do sleep 0.2; done
+	reap "$role"
+}
+
+. "$SYNCDEV_ROOT/scripts/guest/grade-check.sh"
+
+# run_case SET MM SM: one case; its results go to $res.
+run_case() {
+	cname=$1.$2-$3
+	echo "syncdev-vm: test grade/$vms/$cname"
+	cw=$work/case
+	rm -rf "$cw"
+	mkdir -p "$cw/out"
+	files=$(data_files "$1")
+	outs="" total=0
+	for f in $files; do
+		outs="$outs ${f##*/}"
+		total=$((total + $(wc -c <"$f")))
+	done
+	# The case's kernel lines are those after this marker (a count of
+	# lines would go wrong once the ring buffer wraps).
+	mark="syncdev-grade: case $vms/$cname begins"
+	echo "$mark" >/dev/kmsg
+	barrier "start $cname" $((120 * scale)) || return 1
+	if [ "$vms" = 1vm ]; then
+		# shellcheck disable=SC2086
+		run_single "$@" $files
+	else
+		# shellcheck disable=SC2086
+		run_pair_side "$@" $files || return 1
+	fi
+	dmesg | awk -v m="$mark" 'seen { print } index($0, m) { seen = 1 }' >"$cw/klog"
+	for s in master slave; do
+		side "$s" && check_side "$s" "$2" "$3"
+	done
+	klog_name=$cname.klog
+	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
+	head -n 40 "$cw/klog" >"$res/$klog_name"
+	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
+	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
+}
+
+# give_up WHY: no more cases in this guest; the host marks the rest.
+give_up() {
+	echo "$1" >"$res/aborted.${role:-vm}"
+	echo "grade: $1"
+}
+
+if [ -f "$share/bin/master" ]; then
+	cp "$share/bin/master" "$share/bin/slave" "$work/bin/"
+	chmod +x "$work/bin/master" "$work/bin/slave"
+fi
+if ! load_modules; then
+	give_up "module did not load: $(cat "$work/insmod.err")"
+	exit 0
+fi
+for set in $GRADE_DATA; do
+	for pair in $GRADE_METHODS; do
+		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
+			if [ -f "$cw/master.stuck" ] || [ -f "$cw/slave.stuck" ]; then
+				give_up "a program of $cname could not be killed (stuck in the kernel)"
+			else
+				give_up "lost the other guest in $cname"
+			fi
+			exit 0
+		fi
+	done
+	rm -rf "${work:?}/data/$set"
+done
+unload_modules >"$res/unload.${role:-vm}" 2>&1
+echo "grade: done"

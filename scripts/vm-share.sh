@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# Sourced by scripts/vm-build, vm-run, vm-pair, vm-shell and grade: a host
+# directory shared read-write with the guest (--share DIR), and what the
+# image needs for it and for programs built elsewhere.
+#
+# The share is virtio-9p (QEMU's built-in -virtfs; docs/vm.md says why not
+# virtiofs): the guest mounts it at /share with cache=mmap, so every write
+# reaches the host file at once (a guest that panics later loses nothing
+# it wrote) and MAP_SHARED mappings of shared files work.  Files the guest
+# creates belong to the user who runs QEMU (security_model=none).
+
+VM_SHARE_TAG=syncdev_share
+VM_SHARE_MOUNT=/share
+
+# vm_module_deps MODULE...: the .ko files MODULE... need, in load order,
+# for the guest kernel ($VM_KVER, config in $VM_KDIR); nothing for a
+# module built into that kernel.
+vm_module_deps() {
+	local m opt deps=""
+	for m; do
+		opt=CONFIG_$(echo "$m" | tr a-z A-Z)
+		case $m in
+		9p) opt=CONFIG_9P_FS ;;
+		9pnet_virtio) opt=CONFIG_NET_9P_VIRTIO ;;
+		esac
+		case $(grep "^$opt=" "$VM_KDIR/.config" 2>/dev/null) in
+		*=y) ;;
+		*=m) deps+=$(modprobe -S "$VM_KVER" --show-depends "$m") ||
+			vm_die "cannot find module $m of $VM_KVER" ;;
+		*) vm_die "kernel $VM_KVER has no $opt (see $VM_KDIR/.config)" ;;
+		esac
+		deps+=$'\n'
+	done
+	awk '$1 == "insmod" && !seen[$2]++ { print $2 }' <<<"$deps"
+}
+
+# vm_pack_share ROOT: the 9p modules into ROOT/lib/modules, their names in
+# load order into ROOT/lib/modules/share.order (the guest's
+# scripts/guest/share loads them).
+vm_pack_share() {
+	local ko
+	vm_module_deps virtio_pci 9pnet_virtio 9p | while read -r ko; do
+		cp "$ko" "$1/lib/modules/"
+		echo "${ko##*/}"
+	done >"$1/lib/modules/share.order"
+}
+
+# vm_pack_libc ROOT: the host's C library and dynamic loader, so that a
+# student's dynamically linked program built on a Debian 12 machine runs
+# in the busybox guest (ours are static).
+vm_pack_libc() {
+	local lib dir
+	for lib in /lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/{libc,libm,libpthread,libdl,librt,libresolv}.so.*; do
+		[ -e "$lib" ] || continue
+		dir=$1/$(dirname "$lib")
+		mkdir -p "$dir"
+		cp -L "$lib" "$dir/"
+	done
+}
+
+# vm_share_check DIR: DIR can be shared (an existing directory).
+vm_share_check() {
+	[ -d "$1" ] || { echo "${0##*/}: --share $1: not a directory" >&2; exit 2; }
+}
+
+# vm_share_qemu_args DIR: the QEMU options sharing DIR, one per line.
+vm_share_qemu_args() {
+	local dir
+	dir=$(realpath "$1")
+	case $dir in *,*) vm_die "--share: QEMU cannot share a path with a comma: $dir" ;; esac
+	printf '%s\n' -virtfs \
+		"local,path=$dir,mount_tag=$VM_SHARE_TAG,security_model=none,id=share0"
+}

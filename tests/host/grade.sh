@@ -1,0 +1,116 @@
+#!/bin/sh
+# scripts/grade, for real (boots guests): our own programs in one VM and
+# two, the course-style clients of tests/tools in one VM and two, then a
+# batch of "students" that go wrong on purpose, each of which must be
+# reported with the right reason, and a good student after a guest that
+# panicked.  About 10 guest boots (the two-VM ones boot two at once).
+. tests/lib.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# grep_csv NAME FILE CASE VMS PATTERN: the row of CASE (VMS: 1 or 2) in a
+# results.csv matches the ERE PATTERN.
+grep_csv() {
+	row=$(grep -E "^[^,]*,$4,$3," "$2")
+	if [ -z "$row" ]; then
+		fail "$1" "no row for case $3 ($4 VM) in $2"
+	elif echo "$row" | grep -Eq -- "$5"; then
+		pass "$1"
+	else
+		fail "$1" "row '$row' does not match /$5/"
+	fi
+}
+
+# --- our programs, one VM and two -------------------------------------
+gout=$tmp/ours
+scripts/grade --data small,0,4097 --out "$gout" >"$tmp/ours.log" 2>&1
+check_equal "grade of our programs exits 0" "$?" 0
+check_equal "results.csv: 3 data sets x 4 method pairs x 2 = 24 rows" \
+	"$(tail -n +2 "$gout/results.csv" | wc -l)" 24
+check_equal "every case of ours passed" \
+	"$(tail -n +2 "$gout/results.csv" | grep -vc ',pass,')" 0
+for vms in 1 2; do
+	for c in small.fcntl-fcntl small.mmap-mmap 0.fcntl-mmap 4097.mmap-fcntl 4097.mmap-mmap; do
+		grep_csv "$vms VM, $c: both time lines and an output checksum" "$gout/results.csv" \
+			"$c" "$vms" ',pass,,0,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,([0-9a-f]{16}),\1$'
+	done
+done
+check_equal "report.md: a section per case" "$(grep -c '^### [12]vm ' "$gout/report.md")" 24
+check_output "report.md: the time lines, quoted" \
+	'^- master: `Transmission time: [0-9.]+ ms, File size: 24146 bytes`' cat "$gout/report.md"
+check_output "report.md: kernel log excerpts with page descriptors" \
+	'syncdev: master#[0-9]+: page vaddr=' cat "$gout/report.md"
+check_output "report.md: excerpts from both guests in the 2-VM cases" \
+	'kernel log during the case \([0-9]+ lines, slave guest\)' cat "$gout/report.md"
+
+# --- the course-style clients, one VM and two ---------------------------
+# tests/tools/course_2page and course_128page (the two legacy styles) when
+# built; before them, tests/tools/legacy_client under the course's command
+# line (tests/grade/legacy).
+course=$tmp/course
+clients=""
+for c in course_2page course_128page; do
+	[ -x "build/tests/tools/$c" ] || continue
+	mkdir -p "$course/$c"
+	cp "build/tests/tools/$c" "$course/$c/master"
+	cp "build/tests/tools/$c" "$course/$c/slave"
+	clients="$clients $c"
+done
+if [ -z "$clients" ]; then
+	mkdir -p "$course/legacy_client"
+	cp tests/grade/legacy/master tests/grade/legacy/slave "$course/legacy_client/"
+	clients=legacy_client
+fi
+scripts/grade --batch "$course" --out "$tmp/course-out" --data small,4097,1M+1 \
+	>"$tmp/course.log" 2>&1
+check_equal "grade of the course-style clients ($clients ) exits 0" "$?" 0
+for c in $clients; do
+	check_output "$c: all 24 cases passed (one VM and two)" "^$c,24,24,0,0,pass," \
+		cat "$tmp/course-out/summary.csv"
+done
+
+# --- a batch of students that go wrong ---------------------------------
+sub=$tmp/submissions
+mkdir -p "$sub/a-broken" "$sub/b-nobuild" "$sub/c-panic" "$sub/d-good"
+cp tests/grade/broken/master tests/grade/broken/slave "$sub/a-broken/"
+for s in b-nobuild c-panic d-good; do
+	cp build/master build/slave "$sub/$s/"
+done
+cp -r tests/grade/broken-module "$sub/b-nobuild/module"
+cp -r tests/grade/panic-module "$sub/c-panic/module"
+gout=$tmp/batch
+scripts/grade --batch "$sub" --out "$gout" --vms 1 --data small,4097 \
+	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 >"$tmp/batch.log" 2>&1
+check_equal "a batch with failures exits 1" "$?" 1
+check_output "a progress line per student on stderr" \
+	'^grade: \[4/4\] d-good: 6/6 cases passed' cat "$tmp/batch.log"
+r=$gout/a-broken/results.csv
+grep_csv "wrong bytes are a wrong output" "$r" small.fcntl-fcntl 1 \
+	',fail,"?slave: wrong output file1: 32 bytes, want 32: .*differ'
+grep_csv "a malformed time line is reported" "$r" small.mmap-fcntl 1 \
+	",fail,\"?master: malformed time line: 'Transmission time: [0-9.]+ msec"
+grep_csv "a hang is reported as such" "$r" small.mmap-mmap 1 \
+	'slave: hang: did not finish within 20 s'
+grep_csv "a missing time line is reported" "$r" 4097.fcntl-fcntl 1 \
+	"master: no 'Transmission time' line"
+grep_csv "missing page descriptors in mmap mode are reported" "$r" 4097.mmap-fcntl 1 \
+	'master: no page-descriptor line in the kernel log'
+grep_csv "a crash is reported with its signal" "$r" 4097.mmap-mmap 1 \
+	'slave: crash: killed by signal 11 \(SIGSEGV\)'
+grep_csv "the master left waiting by a crashed slave is stopped" "$r" 4097.mmap-mmap 1 \
+	'master: the slave failed; the master was still running 10 s later'
+grep_csv "a module that does not build is a result" "$gout/b-nobuild/results.csv" \
+	small.fcntl-fcntl 1 ',fail,"?module build failed.*undeclared_variable'
+check_equal "no guest was booted for it" "$(ls "$gout/work/b-nobuild"/1vm*.log 2>/dev/null)" ""
+grep_csv "a guest panic is reported" "$gout/c-panic/results.csv" small.fcntl-fcntl 1 \
+	'Kernel panic - not syncing: panicky: deliberate panic'
+grep_csv "the student after a panic gets a fresh guest" "$gout/d-good/results.csv" \
+	4097.mmap-mmap 1 ',pass,'
+check_equal "summary.csv: a header and one row per student" "$(wc -l <"$gout/summary.csv")" 5
+check_output "summary.csv: the good student passed" '^d-good,6,6,0,0,pass,$' cat "$gout/summary.csv"
+check_output "summary.csv: the broken one failed all six" '^a-broken,6,0,6,0,fail,' cat "$gout/summary.csv"
+check_output "report.md: the summary table links each student" \
+	'^\| \[c-panic\]\(c-panic/report.md\) \| 6 \| 0 \|' cat "$gout/report.md"
+check_equal "results.csv: every student's rows" "$(tail -n +2 "$gout/results.csv" | wc -l)" 24
+finish
