@@ -176,6 +176,14 @@ static const struct opt report_options[] = {
 	{ 0 },
 };
 
+static const char usage[] =
+	"usage: osbench report [--out DIR] [options]\n\n"
+	"Run every micro-benchmark and write DIR/report.md: machine\n"
+	"description, estimated vs actual summary, plots (memlat.svg,\n"
+	"fileaccess.svg when gnuplot is installed) and each experiment's\n"
+	"table as DIR/NAME.csv.  An experiment that fails is reported and\n"
+	"the others still run; the exit status is then 1.\n";
+
 static int report_run(const struct ctx *c, const void *opts)
 {
 	const char *dir = ((const struct report_opts *)opts)->out;
@@ -197,19 +205,6 @@ static int report_run(const struct ctx *c, const void *opts)
 	return runner_done(&t) != EXIT_OK ? EXIT_FAIL : rc;
 }
 
-const struct command cmd_report = {
-	.name = "report",
-	.summary = "run everything, write a Markdown report",
-	.usage =
-	"usage: osbench report [--out DIR] [options]\n\n"
-	"Run every micro-benchmark and write DIR/report.md: machine\n"
-	"description, estimated vs actual summary, plots (memlat.svg,\n"
-	"fileaccess.svg when gnuplot is installed) and each experiment's\n"
-	"table as DIR/NAME.csv.  An experiment that fails is reported and\n"
-	"the others still run; the exit status is then 1.\n",
-	.options = report_options,
-	.opts_size = sizeof(struct report_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "each experiment's",
-	.run = report_run,
-};
+OSBENCH_COMMAND(report, "report", CMD_TABLE | CMD_SCRATCH,
+		"run everything, write a Markdown report",
+		COMMAND_OPTIONS(report_options, struct report_opts));
