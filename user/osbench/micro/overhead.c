@@ -83,6 +83,17 @@ static void row(struct report *r, const char *name,
 		report_none(r);
 }
 
+/* A clock this CPU has not: a row without figures, and a note. */
+static void row_absent(struct report *r, const char *name)
+{
+	report_str(r, name);
+	measure_cells_none(r);
+	report_str(r, "ns");
+	report_none(r);
+	report_note(r, name, "not measured: this CPU does not run it "
+		    "(SIGILL)");
+}
+
 static const char usage[] =
 	"usage: osbench overhead [options]\n\n"
 	"Cost of one empty loop iteration and of reading the clock with\n"
@@ -121,6 +132,10 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	measure_free(&res);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		m.overhead_ns = loop;
+		if (clocks[i].fn == loop_rdtscp && !tsc_have_rdtscp()) {
+			row_absent(r, clocks[i].name);
+			continue;
+		}
 		if (measure_run(&m, clocks[i].fn, NULL, &res)) {
 			report_free(r);
 			return EXIT_FAIL;
