@@ -12,6 +12,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* cache takes no --device or --cold: a file, cold set per run. */
+static const struct opt cache_options[] = {
+	SWEEP_OPTIONS,
+	{ 0 },
+};
+
 static struct report *cache_table(const struct ctx *c)
 {
 	struct report *r = report_new("cache", c->o.fmt, c->out);
@@ -86,20 +92,14 @@ static int cache_end_notes(struct report *r, const struct point_cfg *cfg,
 	return EXIT_OK;
 }
 
-static const struct sweep_kind cache_kind = {
-	cache_table, cache_plot, cache_points, cache_end_notes,
-};
-
 static int cache_run(const struct ctx *c, const void *opts)
 {
-	return sweep_drive(c, opts, &cache_kind);
-}
+	static const struct sweep_kind kind = {
+		cache_table, cache_plot, cache_points, cache_end_notes,
+	};
 
-/* cache takes no --device or --cold: a file, cold set per run. */
-static const struct opt cache_options[] = {
-	SWEEP_OPTIONS,
-	{ 0 },
-};
+	return sweep_drive(c, opts, &kind);
+}
 
 OSBENCH_COMMAND(cache, "cache", CMD_TABLE | CMD_PLOT,
 		"the sweep from a warm and a dropped page cache",

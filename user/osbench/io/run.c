@@ -15,6 +15,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+static const char usage[] =
+	"usage: run <file> -r|-w <block_size> <block_count>\n"
+	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
+	"-r  read block_count blocks of block_size bytes and print\n"
+	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
+	"    words read (a final partial word zero-padded).  Stops early\n"
+	"    at end of file and says how much it read.\n"
+	"-w  create or truncate <file> and write block_count blocks of the\n"
+	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
+	"    reading them back will give.\n"
+	"--device  read /dev/slave_device, connected to the master given\n"
+	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
+	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
+	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n";
+
 static void summary(const char *verb, uint64_t bytes, uint64_t ns)
 {
 	double s = (double)ns / 1e9;
@@ -137,21 +152,6 @@ static int run_operands(const struct ctx *c, struct io_source *src,
 	}
 	return 0;
 }
-
-static const char usage[] =
-	"usage: run <file> -r|-w <block_size> <block_count>\n"
-	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
-	"-r  read block_count blocks of block_size bytes and print\n"
-	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
-	"    words read (a final partial word zero-padded).  Stops early\n"
-	"    at end of file and says how much it read.\n"
-	"-w  create or truncate <file> and write block_count blocks of the\n"
-	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
-	"    reading them back will give.\n"
-	"--device  read /dev/slave_device, connected to the master given\n"
-	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
-	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
-	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n";
 
 static int run_run(const struct ctx *c, const void *opts)
 {
