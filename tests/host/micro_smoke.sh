@@ -118,12 +118,16 @@ $OSB memlat --smoke --csv >"$tmp/lat.csv" 2>/dev/null
 check_output "memlat reports the latency beyond the caches" \
 	"^# beyond_caches: [0-9.e+]+ ns" cat "$tmp/lat.csv"
 
-if [ $have_py = 1 ]; then
-	$OSB all --smoke --json --dir "$tmp" >"$tmp/all.json" 2>/dev/null
-	check "all --json is one JSON array of 10 documents" python3 -c \
-		"import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==10, len(d)" \
+# all_json NAME DIR FAILED: all --json with scratch directory DIR is one
+# JSON array of 10 documents, those of the experiments FAILED (a Python
+# list) with a "failed" note.
+all_json() {
+	[ $have_py = 1 ] || return 0
+	$OSB all --smoke --json --dir "$2" >"$tmp/all.json" 2>/dev/null
+	check "$1" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==10, len(d); assert [x['title'] for x in d if 'failed' in x['notes']]==$3" \
 		"$tmp/all.json"
-fi
+}
+all_json "all --json is one JSON array of 10 documents" "$tmp" "[]"
 
 # A failing experiment is reported and the others still run: a scratch
 # directory that does not exist fails the three that write there.
@@ -141,12 +145,8 @@ check_equal "all with failures: a failed note for each failure" \
 	"$(grep -c '^# failed: ' "$tmp/allf.csv")" 3
 check_output "all with failures: the experiment after a failure measured" \
 	"^fork\+exit\+wait," cat "$tmp/allf.csv"
-if [ $have_py = 1 ]; then
-	$OSB all --smoke --json --dir "$tmp/none" >"$tmp/allf.json" 2>/dev/null
-	check "all --json with failures: 10 documents, 3 say failed" python3 -c \
-		"import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==10, len(d); assert [x['title'] for x in d if 'failed' in x['notes']]==['syscall','pagefault','fileaccess']" \
-		"$tmp/allf.json"
-fi
+all_json "all --json with failures: 10 documents, 3 say failed" "$tmp/none" \
+	"['syscall','pagefault','fileaccess']"
 check_exit "report with failures: exit 1" 1 \
 	$OSB report --smoke --dir "$tmp/none" --out "$tmp/repf"
 check_output "report with failures: still written" "^\| Parameter \|" \

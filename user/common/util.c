@@ -82,28 +82,6 @@ void msg_errno(const char *fmt, ...)
 	errno = saved;
 }
 
-int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg_err(0, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int fail_errno(const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg_err(saved, fmt, ap);
-	va_end(ap);
-	errno = saved;
-	return -1;
-}
-
 void die(int code, const char *fmt, ...)
 {
 	va_list ap;

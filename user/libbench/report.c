@@ -50,6 +50,18 @@ void report_column(struct report *r, const char *name, const char *unit)
 	r->ncols++;
 }
 
+void report_column_range(struct report *r, const char *name,
+			 const char *unit)
+{
+	char n[64];
+
+	report_column(r, name, unit);
+	snprintf(n, sizeof(n), "%s_min", name);
+	report_column(r, n, unit);
+	snprintf(n, sizeof(n), "%s_max", name);
+	report_column(r, n, unit);
+}
+
 void report_note(struct report *r, const char *key, const char *fmt, ...)
 {
 	va_list ap;

@@ -28,6 +28,9 @@ struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out);
 /* Columns must all be declared before the first cell; unit may be NULL. */
 void report_column(struct report *r, const char *name, const char *unit);
+/* A median and its range: the columns name, name_min and name_max. */
+void report_column_range(struct report *r, const char *name,
+			 const char *unit);
 void report_note(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Cells fill rows left to right; a row ends after its last column. */

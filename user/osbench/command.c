@@ -64,13 +64,14 @@ static void common_help(const struct command *cmd, FILE *f)
 	char reps[160];
 	size_t i;
 
+	const unsigned int *r = cmd->reps[0] ? cmd->reps : benchopt_reps;
+
+	snprintf(reps, sizeof(reps), "%s (default %u, --quick %u, --smoke %u)",
+		 "samples (timed runs) per figure", r[0], r[1], r[2]);
 	for (i = 0; benchopt_options[i].name && i < 15; i++) {
 		common[i] = benchopt_options[i];
-		if (!strcmp(common[i].name, "reps") && cmd->reps_default) {
-			snprintf(reps, sizeof(reps), "%s (default %s)",
-				 common[i].help, cmd->reps_default);
+		if (!strcmp(common[i].name, "reps"))
 			common[i].help = reps;
-		}
 	}
 	common[i] = (struct opt){ 0 };
 	fputs("\ncommon options:\n", f);
@@ -110,9 +111,16 @@ int command_parse(const struct command *cmd, int argc, char **argv,
 	if (n < 0)
 		return EXIT_USAGE;
 	benchopt_finish(&c->o);
+	command_reps(cmd, &c->o);
 	c->args = argv + 1;
 	c->nargs = n;
 	return check_counts(cmd, c) ? EXIT_USAGE : -1;
+}
+
+void command_reps(const struct command *cmd, struct benchopt *o)
+{
+	if (!o->reps && cmd->reps[0])
+		o->reps = cmd->reps[o->mode];
 }
 
 void ctx_figure(const struct ctx *c, enum figure f, double value,

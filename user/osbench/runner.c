@@ -63,6 +63,7 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	c.args = no_args;
 	c.nargs = 0;
 	c.summary = base->summary ? &figures : NULL;
+	command_reps(cmd, &c.o);
 	set_progname(cmd->name);
 	msg_forget();
 	rc = cmd->run(&c, opts);

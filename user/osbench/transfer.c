@@ -234,9 +234,7 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 	for (i = 0; i < NCONF; i++)
 		stats_compute(t->rate[i], reps, &st[i]);
 	report_column(r, "transfer", NULL);
-	report_column(r, "rate", "MB/s");
-	report_column(r, "rate_min", "MB/s");
-	report_column(r, "rate_max", "MB/s");
+	report_column_range(r, "rate", "MB/s");
 	report_column(r, "stddev", "MB/s");
 	report_column(r, "vs_tcpcopy", NULL);
 	report_column(r, "vs_tcpcopy_crc", NULL);
@@ -333,6 +331,14 @@ static int find_programs(struct transfer *t)
 	return 0;
 }
 
+static const char usage[] =
+	"usage: osbench transfer [--size SIZE] [common options]\n\n"
+	"MB/s of one SIZE-byte file moved from master to slave over\n"
+	"127.0.0.1, in the four method combinations, and by tcpcopy\n"
+	"(plain userspace TCP, read()/write() with a 1 MiB buffer) for\n"
+	"comparison.  Needs the syncdev module loaded and master, slave and\n"
+	"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n";
+
 static int transfer_run(const struct ctx *c, const void *opts)
 {
 	const struct transfer_opts *to = opts;
@@ -343,8 +349,7 @@ static int transfer_run(const struct ctx *c, const void *opts)
 
 	t->size = to->size ? to->size :
 		  o->mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
-	t->reps = o->reps ? o->reps : o->mode == BENCH_FULL ? 7 :
-				      o->mode == BENCH_QUICK ? 5 : 3;
+	t->reps = o->reps;
 	snprintf(t->in, sizeof(t->in), "%s/syncdev-transfer-in.%d", o->dir,
 		 getpid());
 	snprintf(t->out, sizeof(t->out), "%s/syncdev-transfer-out.%d",
@@ -365,19 +370,7 @@ static int transfer_run(const struct ctx *c, const void *opts)
 	return rc;
 }
 
-const struct command cmd_transfer = {
-	.name = "transfer",
-	.summary = "MB/s of master/slave vs tcpcopy (make bench-transfer)",
-	.usage =
-	"usage: osbench transfer [--size SIZE] [common options]\n\n"
-	"MB/s of one SIZE-byte file moved from master to slave over\n"
-	"127.0.0.1, in the four method combinations, and by tcpcopy\n"
-	"(plain userspace TCP, read()/write() with a 1 MiB buffer) for\n"
-	"comparison.  Needs the syncdev module loaded and master, slave and\n"
-	"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n",
-	.options = transfer_options,
-	.opts_size = sizeof(struct transfer_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "7, --quick 5, --smoke 3",
-	.run = transfer_run,
-};
+OSBENCH_COMMAND(transfer, "transfer", CMD_TABLE | CMD_SCRATCH,
+		"MB/s of master/slave vs tcpcopy (make bench-transfer)",
+		COMMAND_OPTIONS(transfer_options, struct transfer_opts),
+		.reps = { 7, 5, 3 });

@@ -341,9 +341,7 @@ static int bench_table(const struct ctx *c, const struct bench *b)
 
 	report_column(r, "cache", NULL);
 	report_column(r, "tool", NULL);
-	report_column(r, "rate", "MiB/s");
-	report_column(r, "rate_min", "MiB/s");
-	report_column(r, "rate_max", "MiB/s");
+	report_column_range(r, "rate", "MiB/s");
 	report_column(r, "fast_per_tool", NULL);
 	for (i = 0; i < 3; i++)
 		row(r, "warm", b->warm[i].name, b->warm[i].out,
@@ -372,14 +370,23 @@ static int bench_table(const struct ctx *c, const struct bench *b)
 	return 0;
 }
 
-static int bench_run(const struct ctx *c, const void *opts)
+static const char usage[] =
+	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
+	"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
+	"is written first when it does not exist), warm and after dropping\n"
+	"the page cache before every run (cold, plus dd iflag=direct), and\n"
+	"compare with the all-core memory read bandwidth (osbench membw).\n"
+	"Median of --reps runs each, the tools taken in turn, MiB/s and\n"
+	"fast's ratio.\n";
+
+static int bench_io_run(const struct ctx *c, const void *opts)
 {
 	const struct bench_opts *bo = opts;
 	struct bench *b = xcalloc(1, sizeof(*b));
 	int rc;
 
 	*b = (struct bench){ .global_drop = !bo->fadvise, .drop_method = -1,
-			     .reps = io_pick_reps(&c->o, 7),
+			     .reps = c->o.reps,
 			     .file = c->args[0] };
 	rc = bench_tools(b);
 	if (!rc)
@@ -404,23 +411,8 @@ static int bench_run(const struct ctx *c, const void *opts)
 	return rc ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_bench_io = {
-	.name = "bench-io",
-	.summary = "fast vs dd, cat and memory bandwidth (make bench-io)",
-	.usage =
-	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
-	"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
-	"is written first when it does not exist), warm and after dropping\n"
-	"the page cache before every run (cold, plus dd iflag=direct), and\n"
-	"compare with the all-core memory read bandwidth (osbench membw).\n"
-	"Median of --reps runs each, the tools taken in turn, MiB/s and\n"
-	"fast's ratio.\n",
-	.options = bench_options,
-	.opts_size = sizeof(struct bench_opts),
-	.flags = CMD_TABLE,
-	.min_args = 1,
-	.max_args = 1,
-	.max_reps = 100,
-	.reps_default = "7, --quick and --smoke 3",
-	.run = bench_run,
-};
+OSBENCH_COMMAND(bench_io, "bench-io", CMD_TABLE,
+		"fast vs dd, cat and memory bandwidth (make bench-io)",
+		COMMAND_OPTIONS(bench_options, struct bench_opts),
+		.min_args = 1, .max_args = 1, .max_reps = 100,
+		.reps = { 7, 3, 3 });

@@ -15,6 +15,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+static const char usage[] =
+	"usage: run <file> -r|-w <block_size> <block_count>\n"
+	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
+	"-r  read block_count blocks of block_size bytes and print\n"
+	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
+	"    words read (a final partial word zero-padded).  Stops early\n"
+	"    at end of file and says how much it read.\n"
+	"-w  create or truncate <file> and write block_count blocks of the\n"
+	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
+	"    reading them back will give.\n"
+	"--device  read /dev/slave_device, connected to the master given\n"
+	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
+	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
+	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n";
+
 static void summary(const char *verb, uint64_t bytes, uint64_t ns)
 {
 	double s = (double)ns / 1e9;
@@ -164,25 +179,6 @@ static int run_run(const struct ctx *c, const void *opts)
 	return do_read(c->out, &src, bs, count);
 }
 
-const struct command cmd_run = {
-	.name = "run",
-	.summary = "read/write N blocks, print the XOR (course step 1)",
-	.usage =
-	"usage: run <file> -r|-w <block_size> <block_count>\n"
-	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
-	"-r  read block_count blocks of block_size bytes and print\n"
-	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
-	"    words read (a final partial word zero-padded).  Stops early\n"
-	"    at end of file and says how much it read.\n"
-	"-w  create or truncate <file> and write block_count blocks of the\n"
-	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
-	"    reading them back will give.\n"
-	"--device  read /dev/slave_device, connected to the master given\n"
-	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
-	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
-	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n",
-	.options = run_options,
-	.opts_size = sizeof(struct run_opts),
-	.max_args = 3,
-	.run = run_run,
-};
+OSBENCH_COMMAND(run, "run", 0,
+		"read/write N blocks, print the XOR (course step 1)",
+		COMMAND_OPTIONS(run_options, struct run_opts), .max_args = 3);

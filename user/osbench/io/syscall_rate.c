@@ -166,9 +166,7 @@ static struct report *sc_table(const struct ctx *c)
 	struct report *r = report_new("syscall-rate", c->o.fmt, c->out);
 
 	report_column(r, "call", NULL);
-	report_column(r, "rate", "calls/s");
-	report_column(r, "rate_min", "calls/s");
-	report_column(r, "rate_max", "calls/s");
+	report_column_range(r, "rate", "calls/s");
 	report_column(r, "cost", "ns");
 	report_column(r, "bytes", "MiB/s");
 	return r;
@@ -200,7 +198,20 @@ static int sc_rows(struct report *r, struct sc *s, uint64_t target,
 	return 0;
 }
 
-static int sc_run(const struct ctx *c, const void *opts)
+static const char usage[] =
+	"usage: osbench syscall-rate [--time S] [--reps N] [--dir DIR] [options]\n\n"
+	"Calls per second of read and write (1 byte, on a 1024 KiB file in\n"
+	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
+	"the raw getpid system call.  Each is sized to --time seconds\n"
+	"by doubling, then timed --reps times; the empty loop's cost is\n"
+	"subtracted.  \"syscalls\" is its old name, removed in the next\n"
+	"release.\n\n"
+	"See also osbench syscall: the micro-benchmark of ns per call for\n"
+	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
+	"fork (seed 004's table), with the same getpid and open+close\n"
+	"loops.\n";
+
+static int syscall_rate_run(const struct ctx *c, const void *opts)
 {
 	const struct sc_opts *o = opts;
 	/* /tmp, not the micro-benchmarks' /var/tmp: the course's setting. */
@@ -208,7 +219,7 @@ static int sc_run(const struct ctx *c, const void *opts)
 			  getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	uint64_t target = o->target_ns ? o->target_ns :
 			  io_pick_time(&c->o, 200000000);
-	unsigned int reps = io_pick_reps(&c->o, 5);
+	unsigned int reps = c->o.reps;
 	struct sc s = { 0 };
 	struct stats loop;
 	struct report *r;
@@ -238,26 +249,7 @@ static int sc_run(const struct ctx *c, const void *opts)
 	return EXIT_OK;
 }
 
-const struct command cmd_syscall_rate = {
-	.name = "syscall-rate",
-	.alias = "syscalls",
-	.summary = "calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)",
-	.usage =
-	"usage: osbench syscall-rate [--time S] [--reps N] [--dir DIR] [options]\n\n"
-	"Calls per second of read and write (1 byte, on a 1024 KiB file in\n"
-	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
-	"the raw getpid system call.  Each is sized to --time seconds\n"
-	"by doubling, then timed --reps times; the empty loop's cost is\n"
-	"subtracted.  \"syscalls\" is its old name, removed in the next\n"
-	"release.\n\n"
-	"See also osbench syscall: the micro-benchmark of ns per call for\n"
-	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
-	"fork (seed 004's table), with the same getpid and open+close\n"
-	"loops.\n",
-	.options = sc_options,
-	.opts_size = sizeof(struct sc_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.max_reps = 1000,
-	.reps_default = "5, --quick and --smoke 3",
-	.run = sc_run,
-};
+OSBENCH_COMMAND(syscall_rate, "syscall-rate", CMD_TABLE | CMD_SCRATCH,
+		"calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)",
+		COMMAND_OPTIONS(sc_options, struct sc_opts),
+		.alias = "syscalls", .max_reps = 1000, .reps = { 5, 3, 3 });

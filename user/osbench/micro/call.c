@@ -67,6 +67,12 @@ static const measure_fn loops[] = {
 	loop0, loop1, loop2, loop3, loop4, loop5, loop6, loop7,
 };
 
+static const char usage[] =
+	"usage: osbench call [options]\n\n"
+	"Cost of calling a function that the compiler cannot inline, with 0\n"
+	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
+	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n";
+
 static int call_run(const struct ctx *c, const void *opts)
 {
 	struct measure m;
@@ -112,15 +118,5 @@ static int call_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_call = {
-	.name = "call",
-	.summary = "procedure call overhead, 0-7 arguments",
-	.usage =
-	"usage: osbench call [options]\n\n"
-	"Cost of calling a function that the compiler cannot inline, with 0\n"
-	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
-	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = call_run,
-};
+OSBENCH_COMMAND(call, "call", CMD_TABLE | CMD_ALL,
+		"procedure call overhead, 0-7 arguments");

@@ -22,6 +22,8 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -170,17 +172,26 @@ static void __attribute__((noreturn)) echo_process(struct pipes *p, int cpu)
 	_exit(0);
 }
 
+/* One run's parties: the token's two ways, and the CPUs. */
+struct parties {
+	const struct config *c;
+	struct pipes p;
+	struct sems s;
+	bool sems;		/* s initialised */
+};
+
 /* Round trips with a child process on the other end of the pipes. */
-static int with_echo_process(struct measure *m, const struct config *c,
-			     struct pipes *p, struct measure_result *res)
+static int with_echo_process(struct measure *m, struct parties *pt,
+			     struct measure_result *res)
 {
+	struct pipes *p = &pt->p;
 	pid_t pid = fork();
 	int rc;
 
 	if (pid < 0)
 		return fail_errno("fork");
 	if (pid == 0)
-		echo_process(p, c->cpu_b);
+		echo_process(p, pt->c->cpu_b);
 	close_fd(&p->ab[0]);
 	close_fd(&p->ba[1]);
 	rc = measure_run(m, pipe_roundtrips, p, res);
@@ -193,80 +204,91 @@ static int with_echo_process(struct measure *m, const struct config *c,
 	return rc;
 }
 
-static int measure_processes(const struct measure *m0, const struct config *c,
-			     struct measure_result *res, double *alone,
-			     char *why, size_t len)
-{
-	struct measure m = *m0;
-	struct measure_result a;
-	struct pipes p = { { -1, -1 }, { -1, -1 } };
-	int rc = -1;
-
-	if (pipe(p.ab) || pipe(p.ba)) {
-		msg_errno("pipe");
-	} else {
-		pin(c->cpu_a, why, len);
-		rc = measure_run(&m, pipe_alone, &p, &a);
-	}
-	if (!rc) {
-		*alone = a.st.median;
-		measure_free(&a);
-		m.ops_per_iter = 2;
-		m.overhead_ns = 2 * *alone;
-		rc = with_echo_process(&m, c, &p, res);
-	}
-	close_fd(&p.ab[0]);
-	close_fd(&p.ab[1]);
-	close_fd(&p.ba[0]);
-	close_fd(&p.ba[1]);
-	cpu_unpin();
-	return rc;
-}
-
 /* Round trips with a thread posting back. */
-static int with_echo_thread(struct measure *m, struct sems *s,
+static int with_echo_thread(struct measure *m, struct parties *pt,
 			    struct measure_result *res)
 {
 	pthread_t t;
-	int rc, err = pthread_create(&t, NULL, sem_echo, s);
+	int rc, err = pthread_create(&t, NULL, sem_echo, &pt->s);
 
 	if (err) {
 		errno = err;
 		return fail_errno("pthread_create");
 	}
-	rc = measure_run(m, sem_roundtrips, s, res);
-	s->stop = 1;
-	sem_post(&s->ab);
+	rc = measure_run(m, sem_roundtrips, &pt->s, res);
+	pt->s.stop = 1;
+	sem_post(&pt->s.ab);
 	pthread_join(t, NULL);
 	return rc;
 }
 
-static int measure_threads(const struct measure *m0, const struct config *c,
-			   struct measure_result *res, double *alone,
-			   char *why, size_t len)
+/* How one kind of party passes the token. */
+struct kind {
+	const char *name;	/* of the rows */
+	measure_fn alone;	/* the token without a switch ... */
+	size_t alone_arg;	/* ... on this member of struct parties */
+	int (*with_partner)(struct measure *m, struct parties *pt,
+			    struct measure_result *res);
+};
+
+static const struct kind kinds[2] = {
+	{ "process", pipe_alone, offsetof(struct parties, p),
+	  with_echo_process },
+	{ "thread", sem_alone, offsetof(struct parties, s), with_echo_thread },
+};
+
+/*
+ * The token's cost alone, then the round trips with the partner, the
+ * former subtracted once per switch: 0 or -1.
+ */
+static int measure_kind(const struct measure *m0, const struct kind *k,
+			struct parties *pt, struct measure_result *res,
+			double *alone)
 {
 	struct measure m = *m0;
 	struct measure_result a;
-	struct sems s;
-	int rc;
 
-	memset(&s, 0, sizeof(s));
-	if (sem_init(&s.ab, 0, 0) || sem_init(&s.ba, 0, 0))
+	if (measure_run(&m, k->alone, (char *)pt + k->alone_arg, &a))
+		return -1;
+	*alone = a.st.median;
+	measure_free(&a);
+	m.ops_per_iter = 2;
+	m.overhead_ns = 2 * *alone;
+	return k->with_partner(&m, pt, res);
+}
+
+/* The pipes and semaphores of one run, the caller pinned: 0 or -1. */
+static int parties_open(struct parties *pt, const struct config *c,
+			char *why, size_t len)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->c = c;
+	pt->p = (struct pipes){ { -1, -1 }, { -1, -1 } };
+	if (pipe(pt->p.ab) || pipe(pt->p.ba))
+		return fail_errno("pipe");
+	if (sem_init(&pt->s.ab, 0, 0))
 		return fail_errno("sem_init");
-	s.cpu = c->cpu_b;
-	pin(c->cpu_a, why, len);
-	rc = measure_run(&m, sem_alone, &s, &a);
-	if (!rc) {
-		*alone = a.st.median;
-		measure_free(&a);
-		m.ops_per_iter = 2;
-		m.overhead_ns = 2 * *alone;
-		rc = with_echo_thread(&m, &s, res);
+	if (sem_init(&pt->s.ba, 0, 0)) {
+		sem_destroy(&pt->s.ab);
+		return fail_errno("sem_init");
 	}
-	sem_destroy(&s.ab);
-	sem_destroy(&s.ba);
+	pt->sems = true;
+	pt->s.cpu = c->cpu_b;
+	pin(c->cpu_a, why, len);
+	return 0;
+}
+
+static void parties_close(struct parties *pt)
+{
+	close_fd(&pt->p.ab[0]);
+	close_fd(&pt->p.ab[1]);
+	close_fd(&pt->p.ba[0]);
+	close_fd(&pt->p.ba[1]);
+	if (pt->sems) {
+		sem_destroy(&pt->s.ab);
+		sem_destroy(&pt->s.ba);
+	}
 	cpu_unpin();
-	return rc;
 }
 
 /* One row per kind (processes, threads) and CPU configuration. */
@@ -278,7 +300,8 @@ static int ctxsw_rows(const struct ctx *ctx, struct report *r,
 		{ "2 CPUs", cpu_nth(0), cpu_nth(1) },
 	};
 	struct measure_result res;
-	int kind, i, nconfigs = cpu_count() > 1 ? 2 : 1;
+	int kind, i, rc, nconfigs = cpu_count() > 1 ? 2 : 1;
+	struct parties pt;
 	char name[64];
 	double alone;
 
@@ -288,11 +311,15 @@ static int ctxsw_rows(const struct ctx *ctx, struct report *r,
 
 			mb_progress(&ctx->o, "%s, %s",
 				    kind ? "threads" : "processes", c->name);
-			if ((kind ? measure_threads : measure_processes)
-					(m, c, &res, &alone, why, len))
+			rc = parties_open(&pt, c, why, len);
+			if (!rc)
+				rc = measure_kind(m, &kinds[kind], &pt, &res,
+						  &alone);
+			parties_close(&pt);
+			if (rc)
 				return -1;
 			snprintf(name, sizeof(name), "%s, %s",
-				 kind ? "thread" : "process", c->name);
+				 kinds[kind].name, c->name);
 			report_str(r, name);
 			measure_cells(r, &res.st, res.trusted);
 			report_str(r, "ns");
@@ -307,6 +334,14 @@ static int ctxsw_rows(const struct ctx *ctx, struct report *r,
 	}
 	return 0;
 }
+
+static const char usage[] =
+	"usage: osbench ctxsw [options]\n\n"
+	"Context switch time between two processes (token over pipes) and two\n"
+	"threads (token over semaphores), both parties pinned to one CPU and,\n"
+	"as a second figure, to two CPUs (cross-CPU wake-up).  Per switch, in\n"
+	"ns, with the token's own cost (measured without a switch) subtracted;\n"
+	"raw is the figure before that subtraction.\n";
 
 static int ctxsw_run(const struct ctx *ctx, const void *opts)
 {
@@ -339,17 +374,5 @@ static int ctxsw_run(const struct ctx *ctx, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_ctxsw = {
-	.name = "ctxsw",
-	.summary = "process and thread context switch",
-	.usage =
-	"usage: osbench ctxsw [options]\n\n"
-	"Context switch time between two processes (token over pipes) and two\n"
-	"threads (token over semaphores), both parties pinned to one CPU and,\n"
-	"as a second figure, to two CPUs (cross-CPU wake-up).  Per switch, in\n"
-	"ns, with the token's own cost (measured without a switch) subtracted;\n"
-	"raw is the figure before that subtraction.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = ctxsw_run,
-};
+OSBENCH_COMMAND(ctxsw, "ctxsw", CMD_TABLE | CMD_ALL,
+		"process and thread context switch");

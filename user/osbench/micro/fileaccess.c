@@ -343,22 +343,7 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 	return rc;
 }
 
-static int fileaccess_run(const struct ctx *c, const void *opts)
-{
-	const struct fa_opts *a = opts;
-	int rc = fa_check(c, a);
-
-	if (rc != EXIT_OK)
-		return rc;
-	if (a->serve)
-		return fa_serve(a->serve, a->count);
-	return fa_run_all(c, a);
-}
-
-const struct command cmd_fileaccess = {
-	.name = "fileaccess",
-	.summary = "O_SYNC writes, sequential and random reads per directory",
-	.usage =
+static const char usage[] =
 	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
 	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
 	"                          [DIR...]\n"
@@ -376,11 +361,20 @@ const struct command cmd_fileaccess = {
 	"stream and are left empty.  The client makes chunk sizes x\n"
 	"(warm-up + --reps) connections (its \"syncdev\" note says how\n"
 	"many); --count N stops the server after N, else it serves until\n"
-	"SIGINT or SIGTERM.\n",
-	.options = fa_options,
-	.opts_size = sizeof(struct fa_opts),
-	.max_args = -1,
-	.flags = CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = fileaccess_run,
-};
+	"SIGINT or SIGTERM.\n";
+
+static int fileaccess_run(const struct ctx *c, const void *opts)
+{
+	const struct fa_opts *a = opts;
+	int rc = fa_check(c, a);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (a->serve)
+		return fa_serve(a->serve, a->count);
+	return fa_run_all(c, a);
+}
+
+OSBENCH_COMMAND(fileaccess, "fileaccess", CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
+		"O_SYNC writes, sequential and random reads per directory",
+		COMMAND_OPTIONS(fa_options, struct fa_opts), .max_args = -1);

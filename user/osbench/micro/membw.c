@@ -328,6 +328,14 @@ static uint64_t default_size(const struct benchopt *o, uint64_t llc)
 	return benchopt_pick(o, size, 256ull << 20, 4ull << 20);
 }
 
+static const char usage[] =
+	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
+	"                     [--size SIZE] [options]\n\n"
+	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
+	"last-level cache, at least 256M; copy uses two), with N threads\n"
+	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
+	"its own slice.  Copy counts bytes read plus bytes written.\n";
+
 static int membw_run(const struct ctx *ctx, const void *opts)
 {
 	const struct membw_opts *mo = opts;
@@ -364,19 +372,6 @@ out:
 	return rc;
 }
 
-const struct command cmd_membw = {
-	.name = "membw",
-	.summary = "memory bandwidth: read, write, copy",
-	.usage =
-	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
-	"                     [--size SIZE] [options]\n\n"
-	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
-	"last-level cache, at least 256M; copy uses two), with N threads\n"
-	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
-	"its own slice.  Copy counts bytes read plus bytes written.\n",
-	.options = membw_options,
-	.opts_size = sizeof(struct membw_opts),
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = membw_run,
-};
+OSBENCH_COMMAND(membw, "membw", CMD_TABLE | CMD_ALL,
+		"memory bandwidth: read, write, copy",
+		COMMAND_OPTIONS(membw_options, struct membw_opts));

@@ -231,6 +231,13 @@ static struct report *memlat_table(const struct ctx *c, struct measure *m)
 	return r;
 }
 
+static const char usage[] =
+	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
+	"Load-to-use latency of a random pointer chase for working sets from\n"
+	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
+	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
+	"cache levels are detected from the curve and compared with sysfs.\n";
+
 static int memlat_run(const struct ctx *c, const void *opts)
 {
 	const struct memlat_opts *mo = opts;
@@ -272,18 +279,6 @@ static int memlat_run(const struct ctx *c, const void *opts)
 	return rc;
 }
 
-const struct command cmd_memlat = {
-	.name = "memlat",
-	.summary = "memory latency by working-set size, cache levels",
-	.usage =
-	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
-	"Load-to-use latency of a random pointer chase for working sets from\n"
-	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
-	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
-	"cache levels are detected from the curve and compared with sysfs.\n",
-	.options = memlat_options,
-	.opts_size = sizeof(struct memlat_opts),
-	.flags = CMD_TABLE | CMD_PLOT | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = memlat_run,
-};
+OSBENCH_COMMAND(memlat, "memlat", CMD_TABLE | CMD_PLOT | CMD_ALL,
+		"memory latency by working-set size, cache levels",
+		COMMAND_OPTIONS(memlat_options, struct memlat_opts));

@@ -64,11 +64,7 @@ static int loop_clock_gettime(void *arg, uint64_t n)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	enum figure fig;
-	measure_fn fn;
-} clocks[] = {
+static const struct mb_loop clocks[] = {
 	{ "rdtsc", FIG_RDTSC, loop_rdtsc },
 	{ "lfence;rdtsc", FIG_RDTSC_FENCED, loop_rdtsc_fenced },
 	{ "rdtscp", FIG_RDTSCP, loop_rdtscp },
@@ -86,6 +82,23 @@ static void row(struct report *r, const char *name,
 	else
 		report_none(r);
 }
+
+/* A clock this CPU has not: a row without figures, and a note. */
+static void row_absent(struct report *r, const char *name)
+{
+	report_str(r, name);
+	measure_cells_none(r);
+	report_str(r, "ns");
+	report_none(r);
+	report_note(r, name, "not measured: this CPU does not run it "
+		    "(SIGILL)");
+}
+
+static const char usage[] =
+	"usage: osbench overhead [options]\n\n"
+	"Cost of one empty loop iteration and of reading the clock with\n"
+	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
+	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n";
 
 static int overhead_run(const struct ctx *c, const void *opts)
 {
@@ -119,6 +132,10 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	measure_free(&res);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		m.overhead_ns = loop;
+		if (clocks[i].fn == loop_rdtscp && !tsc_have_rdtscp()) {
+			row_absent(r, clocks[i].name);
+			continue;
+		}
 		if (measure_run(&m, clocks[i].fn, NULL, &res)) {
 			report_free(r);
 			return EXIT_FAIL;
@@ -134,15 +151,5 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_overhead = {
-	.name = "overhead",
-	.summary = "cost of a loop iteration and of reading the clock",
-	.usage =
-	"usage: osbench overhead [options]\n\n"
-	"Cost of one empty loop iteration and of reading the clock with\n"
-	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
-	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = overhead_run,
-};
+OSBENCH_COMMAND(overhead, "overhead", CMD_TABLE | CMD_ALL,
+		"cost of a loop iteration and of reading the clock");

@@ -222,6 +222,14 @@ static int pagefault_rows(const struct ctx *c, struct report *r,
 	return 0;
 }
 
+static const char usage[] =
+	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
+	"Page fault service time per fault: minor faults (first write to\n"
+	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
+	"read of each page of a file of --file-size bytes in --dir, dropped\n"
+	"from the page cache first).  faults_per_page counts the faults of\n"
+	"that kind getrusage() saw, per page touched (1 when as intended).\n";
+
 static int pagefault_run(const struct ctx *c, const void *opts)
 {
 	const struct pagefault_opts *po = opts;
@@ -263,19 +271,6 @@ static int pagefault_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_pagefault = {
-	.name = "pagefault",
-	.summary = "minor and major page fault service time",
-	.usage =
-	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
-	"Page fault service time per fault: minor faults (first write to\n"
-	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
-	"read of each page of a file of --file-size bytes in --dir, dropped\n"
-	"from the page cache first).  faults_per_page counts the faults of\n"
-	"that kind getrusage() saw, per page touched (1 when as intended).\n",
-	.options = pagefault_options,
-	.opts_size = sizeof(struct pagefault_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = pagefault_run,
-};
+OSBENCH_COMMAND(pagefault, "pagefault", CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+		"minor and major page fault service time",
+		COMMAND_OPTIONS(pagefault_options, struct pagefault_opts));

@@ -80,13 +80,15 @@ static const struct opt spawn_options[] = {
 	{ 0 },
 };
 
+static const char usage[] =
+	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
+	"Time to create and reap a process (fork + _exit + waitpid), a\n"
+	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
+	"and a thread (pthread_create + pthread_join), in microseconds.\n";
+
 static int spawn_run(const struct ctx *c, const void *opts)
 {
-	struct {
-		const char *name;
-		enum figure fig;
-		measure_fn fn;
-	} tests[] = {
+	static const struct mb_loop tests[] = {
 		{ "fork+exit+wait", FIG_FORK, call_fork },
 		{ "posix_spawn+wait", FIG_SPAWN, loop_spawn },
 		{ "pthread_create+join", FIG_THREAD, loop_thread },
@@ -124,17 +126,6 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_spawn = {
-	.name = "spawn",
-	.summary = "process and thread creation",
-	.usage =
-	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
-	"Time to create and reap a process (fork + _exit + waitpid), a\n"
-	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
-	"and a thread (pthread_create + pthread_join), in microseconds.\n",
-	.options = spawn_options,
-	.opts_size = sizeof(struct spawn_opts),
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = spawn_run,
-};
+OSBENCH_COMMAND(spawn, "spawn", CMD_TABLE | CMD_ALL,
+		"process and thread creation",
+		COMMAND_OPTIONS(spawn_options, struct spawn_opts));

@@ -68,11 +68,7 @@ static int loop_malloc_free(void *arg, uint64_t n)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	enum figure fig;
-	measure_fn fn;
-} tests[] = {
+static const struct mb_loop tests[] = {
 	{ "getpid", FIG_SYSCALL, call_getpid },
 	{ "open+close", FIG_OPEN_CLOSE, call_open_close },
 	{ "fopen+fclose", FIG_FOPEN_FCLOSE, loop_fopen_fclose },
@@ -123,6 +119,18 @@ static int syscall_rows(const struct ctx *c, struct report *r,
 	return 0;
 }
 
+static const char usage[] =
+	"usage: osbench syscall [options]\n\n"
+	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
+	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
+	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
+	"created in --dir.  Method: the micro-benchmark one (samples of at\n"
+	"least 10 ms after a warm-up, median and spread, empty loop\n"
+	"subtracted).\n\n"
+	"See also osbench syscall-rate: the I/O experiment of calls per second\n"
+	"for read, write and lseek of one byte, open+close and getpid, with\n"
+	"the same getpid and open+close loops.\n";
+
 static int syscall_run(const struct ctx *c, const void *opts)
 {
 	struct measure m;
@@ -157,21 +165,5 @@ static int syscall_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_syscall = {
-	.name = "syscall",
-	.summary = "ns per getpid, open, fopen, create, malloc, fork (cf. syscall-rate)",
-	.usage =
-	"usage: osbench syscall [options]\n\n"
-	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
-	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
-	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
-	"created in --dir.  Method: the micro-benchmark one (samples of at\n"
-	"least 10 ms after a warm-up, median and spread, empty loop\n"
-	"subtracted).\n\n"
-	"See also osbench syscall-rate: the I/O experiment of calls per second\n"
-	"for read, write and lseek of one byte, open+close and getpid, with\n"
-	"the same getpid and open+close loops.\n",
-	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = syscall_run,
-};
+OSBENCH_COMMAND(syscall, "syscall", CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+		"ns per getpid, open, fopen, create, malloc, fork (cf. syscall-rate)");
