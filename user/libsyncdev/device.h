@@ -56,6 +56,19 @@ int dev_disconnect(int fd, const char *path);
 int dev_peer_gone(int err);
 
 /*
+ * For a message about a failed read or write: why err may have happened,
+ * " (...)" naming the peer ("master", "slave"), or "" (a static buffer).
+ */
+const char *dev_peer_hint(int err, const char *peer);
+
+/*
+ * SYNCDEV_IOC_SET_TIMEOUT: a read, write, SEND or RECV on the connection
+ * during which nothing moves for seconds fails with ETIMEDOUT (0: the
+ * module's progress_timeout_ms).  Prints a message on failure.
+ */
+int dev_set_timeout(int fd, const char *path, uint32_t seconds);
+
+/*
  * Map the session's buffer: *len bytes, or all of it when *len is 0 or
  * larger than the buffer; *len is set to the mapped length.
  */

@@ -10,45 +10,38 @@
 #include <string.h>
 #include <unistd.h>
 
-static int send_failed(const char *what)
+/*
+ * Sending what failed, with how many of its size bytes the device took
+ * (size 0: a frame, not a file's data).
+ */
+static int send_failed(const char *what, uint64_t done, uint64_t size)
 {
-	if (errno == EPIPE || errno == ECONNRESET)
-		msg_errno("sending %s: the slave is gone", what);
+	int err = errno;
+
+	if (size)
+		msg_errno("sending %s (after %llu of %llu bytes)%s", what,
+			  (unsigned long long)done, (unsigned long long)size,
+			  dev_peer_hint(err, "slave"));
 	else
-		msg_errno("sending %s", what);
+		msg_errno("sending %s%s", what, dev_peer_hint(err, "slave"));
 	return EXIT_FAIL;
 }
 
-/*
- * Fill dst with the next n bytes of f, by memcpy or read(), and fold them
- * into *crc.
- */
-static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n,
-		       uint32_t *crc)
+/* Bytes of f's data the device took: its data starts at stream offset start. */
+static uint64_t data_moved(const struct devbuf *b, uint64_t start,
+			   uint64_t size)
 {
-	ssize_t r;
-
-	if (f->map) {
-		map_populate((void *)(f->map + off), n, 0);
-		*crc = crc32c_copy(*crc, dst, f->map + off, n);
-		return (ssize_t)n;
-	}
-	do
-		r = read(f->fd, dst, n);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		msg_errno("reading input file %s", f->path);
-	else if (r == 0)
-		msg("input file %s shrank while being sent (%llu of %llu bytes)",
-		    f->path, (unsigned long long)off,
-		    (unsigned long long)f->size);
-	if (r > 0)
-		*crc = crc32c(*crc, dst, (size_t)r);
-	return r > 0 ? r : -1;
+	if (b->moved <= start)
+		return 0;
+	return b->moved - start < size ? b->moved - start : size;
 }
 
+/*
+ * Queue f's frames and data (flushing when the buffer is full); *start is
+ * the stream offset of its first data byte.
+ */
 static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
-		     const struct xfer_opts *o, int *printed)
+		     const struct xfer_opts *o, int *printed, uint64_t *start)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	uint64_t off = 0;
@@ -58,15 +51,17 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 	ssize_t n;
 
 	frame_put_file_hdr(hdr, index, f->size);
+	*start = b->moved + b->end + sizeof(hdr);
 	if (tx_put(b, hdr, sizeof(hdr)))
-		return send_failed(f->path);
+		return send_failed(f->path, 0, f->size);
 	while (off < f->size) {
 		dst = tx_space(b, &room);
 		if (!dst)
-			return send_failed(f->path);
+			return send_failed(f->path, data_moved(b, *start, f->size),
+					   f->size);
 		if (room > f->size - off)
 			room = (size_t)(f->size - off);
-		n = copy_in(f, off, dst, room, &crc);
+		n = infile_copy(f, off, dst, room, &crc);
 		if (n < 0)
 			return EXIT_FAIL;
 		tx_commit(b, (size_t)n);
@@ -74,9 +69,12 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 		if (o->print_pages)
 			dev_print_pages_once(b->fd, f->map, printed);
 	}
+	if (infile_check_size(f))
+		return EXIT_FAIL;
 	frame_put_trailer(hdr, crc);
 	if (tx_put(b, hdr, FRAME_TRAILER_LEN))
-		return send_failed(f->path);
+		return send_failed(f->path, data_moved(b, *start, f->size),
+				   f->size);
 	if (o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", f->path,
 		       (unsigned long long)f->size, crc);
@@ -88,18 +86,22 @@ int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 {
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
 	int printed = 0, ret;
+	uint64_t start = 0;
 	unsigned int i;
 
 	frame_put_stream_hdr(hdr, n);
 	if (tx_put(b, hdr, sizeof(hdr)))
-		return send_failed("the stream header");
+		return send_failed("the stream header", 0, 0);
 	for (i = 0; i < n; i++) {
-		ret = send_file(b, &files[i], i, o, &printed);
+		ret = send_file(b, &files[i], i, o, &printed, &start);
 		if (ret)
 			return ret;
 	}
 	if (tx_flush(b))
-		return send_failed(n ? files[n - 1].path : "the stream header");
+		return n ? send_failed(files[n - 1].path,
+				       data_moved(b, start, files[n - 1].size),
+				       files[n - 1].size) :
+			   send_failed("the stream header", 0, 0);
 	/* Only empty files: the device buffer is all there is to show. */
 	if (o->print_pages && !printed)
 		dev_print_page(b->fd, NULL);

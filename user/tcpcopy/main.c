@@ -15,13 +15,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c]\n\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [--progress-timeout S]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c]\n"
+		"                                          [--progress-timeout S]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
-		"send listens on PORT (default %d), sends FILE to the first client\n"
-		"and closes; recv connects and writes everything until end of\n"
-		"stream to OUT (under a temporary name until complete).\n\n"
+		"send listens on PORT (default %d), sends the size and FILE to the\n"
+		"first client and waits for its answer; recv connects, writes the\n"
+		"data to OUT (under a temporary name until complete) and answers\n"
+		"that the file is in place, or why not, as the slave answers the\n"
+		"master.\n\n"
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
 		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
@@ -29,11 +32,58 @@ static void usage(FILE *f)
 		"                     do (both sides must say it)\n"
 		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
 		"                     milliseconds (default 0)\n"
+		"      --progress-timeout SECONDS\n"
+		"                     give up when nothing moves on the connection\n"
+		"                     for this long (default: no limit)\n"
 		"  -h, --help         this text\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
-		"connection being established to the last byte handled.  Exit\n"
-		"status: 0 ok, 1 failure, 2 usage, 3 CRC32C mismatch.\n",
+		"connection being established to the last byte handled (send: to\n"
+		"the receiver's answer).  Exit status: 0 ok (send: the receiver\n"
+		"confirmed), 1 failure, 2 usage, 3 CRC32C mismatch.\n",
 		TCPCOPY_DEFAULT_PORT);
+}
+
+enum { OPT_PROGRESS = 256 };
+
+/* One option into *port or *o; exits with EXIT_USAGE on a bad one. */
+static void parse_option(int c, char **argv, uint64_t *port,
+			 struct tcpcopy_opts *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		if (parse_uint(optarg, 1, 65535, port))
+			die(EXIT_USAGE, "bad port '%s' (expected 1..65535)",
+			    optarg);
+		break;
+	case 'b':
+		if (parse_size(optarg, &v) || v < 1 || v > 1u << 30)
+			die(EXIT_USAGE, "bad buffer size '%s' (expected 1..1G)",
+			    optarg);
+		o->bufsize = (size_t)v;
+		break;
+	case 'w':
+		if (parse_uint(optarg, 0, UINT32_MAX, &v))
+			die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
+			    optarg);
+		o->wait_ms = (uint32_t)v;
+		break;
+	case OPT_PROGRESS:
+		if (parse_uint(optarg, 1, XFER_MAX_TIMEOUT_S, &v))
+			die(EXIT_USAGE, "bad progress timeout '%s' (expected seconds, 1..%u)",
+			    optarg, XFER_MAX_TIMEOUT_S);
+		o->progress_s = (uint32_t)v;
+		break;
+	case 'c':
+		o->crc = 1;
+		break;
+	case ':':
+		die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
+	default:
+		die(EXIT_USAGE, "unknown option '%s' (see --help)",
+		    argv[optind - 1]);
+	}
 }
 
 int main(int argc, char **argv)
@@ -43,45 +93,24 @@ int main(int argc, char **argv)
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "crc", no_argument, NULL, 'c' },
+		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t port = TCPCOPY_DEFAULT_PORT, buf = XFER_DEFAULT_BUFFER, wait = 0;
+	struct tcpcopy_opts o = { .bufsize = XFER_DEFAULT_BUFFER };
+	uint64_t port = TCPCOPY_DEFAULT_PORT;
 	struct in_addr addr;
 	uint16_t rport;
-	int c, send, crc = 0;
+	int c, send;
 
 	set_progname(argv[0]);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:b:w:ch", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_uint(optarg, 1, 65535, &port))
-				die(EXIT_USAGE, "bad port '%s' (expected 1..65535)",
-				    optarg);
-			break;
-		case 'b':
-			if (parse_size(optarg, &buf) || buf < 1 || buf > 1u << 30)
-				die(EXIT_USAGE, "bad buffer size '%s' (expected 1..1G)",
-				    optarg);
-			break;
-		case 'w':
-			if (parse_uint(optarg, 0, UINT32_MAX, &wait))
-				die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
-				    optarg);
-			break;
-		case 'c':
-			crc = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
-		case ':':
-			die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
-		default:
-			die(EXIT_USAGE, "unknown option '%s' (see --help)",
-			    argv[optind - 1]);
 		}
+		parse_option(c, argv, &port, &o);
 	}
 	argc -= optind;
 	argv += optind;
@@ -95,9 +124,8 @@ int main(int argc, char **argv)
 			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
-		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf, crc);
+		return tcpcopy_send(argv[1], (uint16_t)port, &o);
 	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
 		return EXIT_USAGE;
-	return tcpcopy_recv(addr, rport, argv[2], (size_t)buf,
-			    (uint32_t)wait, crc);
+	return tcpcopy_recv(addr, rport, argv[2], &o);
 }

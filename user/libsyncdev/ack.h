@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The end-to-end acknowledgement: after the stream, the receiver answers
+ * with one result message (frame.h) on the same connection, saying that
+ * every file is verified and in place, or which file failed and why.
+ * The sender exits 0 only on that positive answer.
+ *
+ * On the device the answer always travels by write() on the slave and
+ * read() on the master, whichever method (fcntl or mmap) moved the files:
+ * it is one small message per run, not worth the mapped buffer.  The same
+ * code runs over a plain socket (tcpcopy, the unit tests).
+ */
+#ifndef SYNCDEV_ACK_H
+#define SYNCDEV_ACK_H
+
+#include "frame.h"
+
+#include <stdint.h>
+
+/*
+ * Receiver: write the result for status (FRAME_ST_*), index and files; a
+ * failure's reason and errno are the last message printed (msg_last()).
+ * Returns 0, or -1 with errno (no message: the caller knows whether the
+ * answer mattered).
+ */
+int ack_send(int fd, unsigned int status, uint32_t index, uint32_t files);
+
+/*
+ * Receiver, at the end: ack_send() the outcome of a run that returned ret
+ * (an EXIT_* code).  After a failure the answer is best effort (the
+ * connection may be what failed) and ret is returned.  After success, a
+ * sender that cannot be told would report a failure, so that is one here
+ * too: a message and EXIT_FAIL (the files stay: they are complete).
+ */
+int ack_answer(int fd, int ret, unsigned int status, uint32_t index,
+	       uint32_t files, const char *peer);
+
+/*
+ * Sender, after its last byte: wait for the receiver's answer to the n
+ * files names[0..n-1] (the sender's names, for messages).  Returns
+ * EXIT_OK on a positive answer for all n files, else EXIT_FAIL after a
+ * message: the receiver's reason, or why no answer came.  peer names the
+ * other side in messages ("slave", "receiver").
+ */
+int ack_wait(int fd, unsigned int n, char *const *names, const char *peer);
+
+/*
+ * Sender, after sending failed: if the receiver's answer has already
+ * arrived (a receiver that failed answers at once and closes, which is
+ * what broke the send), print its reason; never blocks.  Returns 1 when
+ * a reason was printed, else 0.
+ */
+int ack_poll(int fd, unsigned int n, char *const *names, const char *peer);
+
+#endif
