@@ -3,6 +3,7 @@
 #include "ack.h"
 #include "device.h"
 #include "outfile.h"
+#include "tcp.h"
 #include "util.h"
 #include "xfer.h"
 #include "xfer_cli.h"

@@ -3,6 +3,7 @@
 #include "ack.h"
 #include "device.h"
 #include "infile.h"
+#include "tcp.h"
 #include "util.h"
 #include "xfer_cli.h"
 
@@ -57,21 +58,6 @@ out:
 	return ret;
 }
 
-static int accept_one(uint16_t port)
-{
-	int lfd = tcp_listen(port), fd;
-
-	if (lfd < 0)
-		return -1;
-	do
-		fd = accept(lfd, NULL, NULL);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		msg_errno("accept on port %u", port);
-	close(lfd);
-	return fd;
-}
-
 int tcpcopy_send(const char *path, uint16_t port,
 		 const struct tcpcopy_opts *o)
 {
@@ -82,7 +68,7 @@ int tcpcopy_send(const char *path, uint16_t port,
 
 	if (infile_open(&f, path, 0))
 		return EXIT_FAIL;
-	fd = accept_one(port);
+	fd = tcp_accept_one(port);
 	if (fd < 0 || tcp_set_timeout(fd, o->progress_s))
 		return EXIT_FAIL;
 

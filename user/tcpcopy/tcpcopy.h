@@ -35,16 +35,4 @@ int tcpcopy_send(const char *path, uint16_t port,
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 const struct tcpcopy_opts *o);
 
-/*
- * A read() or write() on fd during which nothing moves for seconds fails
- * (SO_RCVTIMEO, SO_SNDTIMEO).  0: no limit.  -1 after a message.
- */
-int tcp_set_timeout(int fd, uint32_t seconds);
-/* After a failed read or write: their timeout's EAGAIN is ETIMEDOUT. */
-void tcp_fix_errno(void);
-/* Listen on port (all addresses); the socket or -1 after a message. */
-int tcp_listen(uint16_t port);
-/* Connect to addr:port, retrying a refusal for wait_ms; -1 after a message. */
-int tcp_connect(struct in_addr addr, uint16_t port, uint32_t wait_ms);
-
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "tcpcopy.h"
+#include "tcp.h"
 #include "netaddr.h"
 #include "retry.h"
 #include "util.h"
@@ -51,6 +51,29 @@ int tcp_listen(uint16_t port)
 		return -1;
 	}
 	return fd;
+}
+
+int tcp_accept_one(uint16_t port)
+{
+	int lfd = tcp_listen(port), fd;
+
+	if (lfd < 0)
+		return -1;
+	do
+		fd = accept(lfd, NULL, NULL);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		msg_errno("accept on port %u", port);
+	close(lfd);
+	return fd;
+}
+
+void tcp_reset(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	close(fd);
 }
 
 struct conn {
