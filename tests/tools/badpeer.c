@@ -49,6 +49,8 @@ static const char *const master_cases[] = {
 	"stall",	/* half the data, then silence, connected */
 	"reset",	/* half the data, then a reset */
 	"deaf",		/* a correct stream, never reads the answer */
+	"hold",		/* listens, never accepts: once its backlog is
+			 * full, a connect hangs unanswered */
 	NULL,
 };
 
@@ -258,6 +260,12 @@ static int play_master(char **paths, unsigned int n, const struct opts *o)
 	for (i = 0; i < n; i++)
 		if (infile_open(&f[i], paths[i], 0))
 			return EXIT_FAIL;
+	if (is(o, "hold")) {
+		fd = tcp_listen(o->port);
+		if (fd < 0)
+			return EXIT_FAIL;
+		stall(fd, o);
+	}
 	fd = tcp_accept_one(o->port);
 	if (fd < 0 || tcp_set_timeout(fd, 600))
 		return EXIT_FAIL;

@@ -40,6 +40,7 @@ static const struct xfer_opts quiet = { 0, 0 };
 static pid_t start_master(int fd, char **in, unsigned int n, size_t txbuf,
 			  int map_in)
 {
+	struct ack_in early = { .len = 0 };
 	struct infile files[8];
 	struct devbuf b;
 	unsigned int i;
@@ -54,12 +55,10 @@ static pid_t start_master(int fd, char **in, unsigned int n, size_t txbuf,
 		if (infile_open(&files[i], in[i], map_in))
 			_exit(9);
 	devbuf_open(&b, fd, METHOD_FCNTL, txbuf);
-	ret = xfer_send(&b, files, n, &quiet);
-	if (ret) {
-		ack_poll(fd, n, in, "slave");
-		_exit(ret);
-	}
-	_exit(ack_wait(fd, n, in, "slave"));
+	ret = xfer_send(&b, files, n, &quiet, &early);
+	if (ret)
+		_exit(ack_failed(fd, &early, n, in, "slave"));
+	_exit(ack_wait(fd, &early, n, in, "slave"));
 }
 
 /* The slave's side, here: receive into out[0..n-1], then answer. */
@@ -356,6 +355,46 @@ static void test_master_exit(void)
 	signal(SIGXFSZ, SIG_DFL);
 }
 
+/* ack_early and ack_wait on answers written by hand. */
+static void test_ack_io(void)
+{
+	struct frame_result r = { .status = FRAME_ST_STORE, .index = 1,
+				  .files = 1, .err = 28, .reason_len = 4 };
+	char *names[2] = { "a", "b" };
+	unsigned char b[FRAME_RESULT_MAX_LEN];
+	struct ack_in in = { .len = 0 };
+	int sv[2];
+	size_t len;
+
+	memcpy(r.reason, "full", 4);
+	len = frame_put_result(b, &r);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	alarm(10);
+	CHECK(ack_early(sv[0], &in) == 0 && in.len == 0,
+	      "ack_early: nothing yet, does not block");
+	write_full(sv[1], b, 10);
+	CHECK(ack_early(sv[0], &in) == 1 && in.len == 10,
+	      "ack_early: the start of an answer is kept");
+	write_full(sv[1], b + 10, len - 10);
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_FAIL &&
+	      !strcmp(msg_last(NULL),
+		      "the slave failed with file 2 of 2 (b): full [1 in place there]"),
+	      "ack_wait: the rest of an early answer, reported");
+	r = (struct frame_result){ .status = FRAME_ST_OK,
+				   .index = FRAME_NO_FILE, .files = 2 };
+	in.len = 0;
+	write_full(sv[1], b, frame_put_result(b, &r));
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_OK,
+	      "ack_wait: a positive answer for both files");
+	close(sv[1]);
+	in.len = 0;
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_FAIL &&
+	      strstr(msg_last(NULL), "closed the connection without confirming"),
+	      "ack_wait: end of stream instead of an answer");
+	alarm(0);
+	close(sv[0]);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -365,6 +404,7 @@ int main(void)
 	test_bad_streams();
 	test_answers();
 	test_master_exit();
+	test_ack_io();
 	tmpdir_remove();
 	return check_done();
 }

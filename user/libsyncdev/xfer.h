@@ -17,12 +17,16 @@ struct xfer_opts {
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
 };
 
+struct ack_in;
+
 /*
  * Master: send the files (already open) and flush.  Returns EXIT_OK or
- * EXIT_FAIL after a message naming the file.
+ * EXIT_FAIL, after a message naming the file, or silently when the slave
+ * answered before the end (it failed: its answer is in *in, ack_wait()
+ * reads the rest and says why).
  */
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
-	      const struct xfer_opts *o);
+	      const struct xfer_opts *o, struct ack_in *in);
 
 /* What the slave tells the master (ack.h) after xfer_recv. */
 struct xfer_report {

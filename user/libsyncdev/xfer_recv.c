@@ -23,7 +23,7 @@ static int recv_failed(struct xfer_report *r, const char *what,
 	int err = errno;
 
 	if (size)
-		msg_errno("receiving %s after %llu of %llu bytes%s", what,
+		msg_errno("receiving %s (after %llu of %llu bytes)%s", what,
 			  (unsigned long long)done, (unsigned long long)size,
 			  dev_peer_hint(err, "master"));
 	else

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "ack.h"
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
@@ -9,6 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* One run of xfer_send. */
+struct send_ctx {
+	struct devbuf *b;
+	const struct xfer_opts *o;
+	struct ack_in *in;	/* the slave's early answer */
+	uint64_t seen;		/* b->moved when last looked for one */
+	uint64_t start;		/* stream offset of this file's data */
+	int printed;		/* page descriptors logged */
+};
 
 /*
  * Sending what failed, with how many of its size bytes the device took
@@ -27,21 +38,28 @@ static int send_failed(const char *what, uint64_t done, uint64_t size)
 	return EXIT_FAIL;
 }
 
-/* Bytes of f's data the device took: its data starts at stream offset start. */
-static uint64_t data_moved(const struct devbuf *b, uint64_t start,
-			   uint64_t size)
+/* Bytes of the current file's data the device took. */
+static uint64_t data_moved(const struct send_ctx *c, uint64_t size)
 {
-	if (b->moved <= start)
+	if (c->b->moved <= c->start)
 		return 0;
-	return b->moved - start < size ? b->moved - start : size;
+	return c->b->moved - c->start < size ? c->b->moved - c->start : size;
 }
 
 /*
- * Queue f's frames and data (flushing when the buffer is full); *start is
- * the stream offset of its first data byte.
+ * After each buffer that went out: a slave that speaks before the end
+ * has failed (ack.h).  1 if it did: stop sending.
  */
-static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
-		     const struct xfer_opts *o, int *printed, uint64_t *start)
+static int slave_spoke(struct send_ctx *c)
+{
+	if (c->b->moved == c->seen)
+		return 0;
+	c->seen = c->b->moved;
+	return ack_early(c->b->fd, c->in);
+}
+
+/* Queue f's frames and data, flushing whenever the buffer is full. */
+static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	uint64_t off = 0;
@@ -51,59 +69,60 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 	ssize_t n;
 
 	frame_put_file_hdr(hdr, index, f->size);
-	*start = b->moved + b->end + sizeof(hdr);
-	if (tx_put(b, hdr, sizeof(hdr)))
+	c->start = c->b->moved + c->b->end + sizeof(hdr);
+	if (tx_put(c->b, hdr, sizeof(hdr)))
 		return send_failed(f->path, 0, f->size);
 	while (off < f->size) {
-		dst = tx_space(b, &room);
+		dst = tx_space(c->b, &room);
 		if (!dst)
-			return send_failed(f->path, data_moved(b, *start, f->size),
+			return send_failed(f->path, data_moved(c, f->size),
 					   f->size);
+		if (slave_spoke(c))
+			return EXIT_FAIL;
 		if (room > f->size - off)
 			room = (size_t)(f->size - off);
 		n = infile_copy(f, off, dst, room, &crc);
 		if (n < 0)
 			return EXIT_FAIL;
-		tx_commit(b, (size_t)n);
+		tx_commit(c->b, (size_t)n);
 		off += (uint64_t)n;
-		if (o->print_pages)
-			dev_print_pages_once(b->fd, f->map, printed);
+		if (c->o->print_pages)
+			dev_print_pages_once(c->b->fd, f->map, &c->printed);
 	}
 	if (infile_check_size(f))
 		return EXIT_FAIL;
 	frame_put_trailer(hdr, crc);
-	if (tx_put(b, hdr, FRAME_TRAILER_LEN))
-		return send_failed(f->path, data_moved(b, *start, f->size),
-				   f->size);
-	if (o->verbose)
+	if (tx_put(c->b, hdr, FRAME_TRAILER_LEN))
+		return send_failed(f->path, data_moved(c, f->size), f->size);
+	if (c->o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", f->path,
 		       (unsigned long long)f->size, crc);
 	return EXIT_OK;
 }
 
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
-	      const struct xfer_opts *o)
+	      const struct xfer_opts *o, struct ack_in *in)
 {
+	struct send_ctx c = { .b = b, .o = o, .in = in, .seen = b->moved };
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
-	int printed = 0, ret;
-	uint64_t start = 0;
 	unsigned int i;
+	int ret;
 
 	frame_put_stream_hdr(hdr, n);
 	if (tx_put(b, hdr, sizeof(hdr)))
 		return send_failed("the stream header", 0, 0);
 	for (i = 0; i < n; i++) {
-		ret = send_file(b, &files[i], i, o, &printed, &start);
+		ret = send_file(&c, &files[i], i);
 		if (ret)
 			return ret;
 	}
 	if (tx_flush(b))
 		return n ? send_failed(files[n - 1].path,
-				       data_moved(b, start, files[n - 1].size),
+				       data_moved(&c, files[n - 1].size),
 				       files[n - 1].size) :
 			   send_failed("the stream header", 0, 0);
 	/* Only empty files: the device buffer is all there is to show. */
-	if (o->print_pages && !printed)
+	if (o->print_pages && !c.printed)
 		dev_print_page(b->fd, NULL);
 	return EXIT_OK;
 }

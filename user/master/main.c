@@ -19,6 +19,7 @@
 
 int main(int argc, char **argv)
 {
+	struct ack_in in = { .len = 0 };
 	struct xfer_opts o;
 	struct xfer_args a;
 	struct infile *files;
@@ -48,14 +49,11 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	ret = xfer_send(&b, files, a.nfiles, &o);
-	if (ret) {
-		/* A slave that failed says why, then closes: that broke the send. */
-		ack_poll(fd, a.nfiles, a.files, "slave");
-		return ret;
-	}
+	ret = xfer_send(&b, files, a.nfiles, &o, &in);
+	if (ret)
+		return ack_failed(fd, &in, a.nfiles, a.files, "slave");
 	/* The connection stays open until the slave has answered. */
-	ret = ack_wait(fd, a.nfiles, a.files, "slave");
+	ret = ack_wait(fd, &in, a.nfiles, a.files, "slave");
 	if (ret)
 		return ret;
 	xfer_print_time(now_ns() - t0, total);

@@ -21,8 +21,12 @@ static int send_failed(const struct infile *f, uint64_t off)
 	return EXIT_FAIL;
 }
 
-/* The size, the data and (with o->crc) its CRC32C. */
-static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o)
+/*
+ * The size, the data and (with o->crc) its CRC32C; stops early, silently,
+ * when the receiver answers before the end (it failed: ack.h).
+ */
+static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
+		       struct ack_in *in)
 {
 	unsigned char word[8];
 	char *buf = xmalloc(o->bufsize);
@@ -43,6 +47,8 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o)
 		if (write_full(fd, buf, (size_t)n) < 0)
 			goto fail;
 		off += (uint64_t)n;
+		if (ack_early(fd, in))
+			goto out;
 	}
 	if (infile_check_size(f))
 		goto out;
@@ -62,6 +68,7 @@ int tcpcopy_send(const char *path, uint16_t port,
 		 const struct tcpcopy_opts *o)
 {
 	char *names[] = { (char *)path };
+	struct ack_in in = { .len = 0 };
 	struct infile f;
 	uint64_t t0;
 	int fd, ret;
@@ -73,12 +80,10 @@ int tcpcopy_send(const char *path, uint16_t port,
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	ret = send_stream(fd, &f, o);
-	if (ret) {
-		ack_poll(fd, 1, names, "receiver");
-		return ret;
-	}
-	ret = ack_wait(fd, 1, names, "receiver");
+	ret = send_stream(fd, &f, o, &in);
+	if (ret)
+		return ack_failed(fd, &in, 1, names, "receiver");
+	ret = ack_wait(fd, &in, 1, names, "receiver");
 	if (ret)
 		return ret;
 	xfer_print_time(now_ns() - t0, f.size);
