@@ -73,21 +73,24 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 /*
  * A write sends all of it unless interrupted (a short count says how much
  * went); a read returns what has arrived (at least one byte), or 0 once the
- * peer closed.
+ * peer closed.  As for a socket, bytes moved before an error are reported
+ * and the error is left for the next call.
  */
 static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 			       bool send)
 {
 	struct syncdev_session *s = iocb->ki_filp->private_data;
-	ssize_t ret;
+	size_t moved = 0;
+	int ret;
 
 	if (!iov_iter_count(iter))
 		return 0;
 	if (mutex_lock_interruptible(&s->lock))
 		return -ERESTARTSYS;
-	ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb), send);
+	ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb),
+			   send ? SYNCDEV_XMIT_ALL : SYNCDEV_XMIT_ONCE, &moved);
 	mutex_unlock(&s->lock);
-	return ret;
+	return moved ? moved : ret;
 }
 
 static ssize_t syncdev_write_iter(struct kiocb *iocb, struct iov_iter *from)

@@ -69,10 +69,18 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 void syncdev_disconnect(struct syncdev_session *s);
 void syncdev_listener_put(struct syncdev_session *s);
 void syncdev_listener_shutdown(void);
-ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
-		     struct iov_iter *iter, int flags, bool all);
-ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
-			    size_t len, bool all);
+
+/* How much a transfer must move before it is over (see syncdev_xmit()). */
+enum syncdev_xmit_how {
+	SYNCDEV_XMIT_ONCE,
+	SYNCDEV_XMIT_FILL,
+	SYNCDEV_XMIT_ALL,
+};
+
+int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
+		 int flags, enum syncdev_xmit_how how, size_t *moved);
+int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			size_t len, enum syncdev_xmit_how how, size_t *moved);
 
 /* buffer.c: the mmappable buffer. */
 void *syncdev_buffer(struct syncdev_session *s);

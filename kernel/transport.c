@@ -253,49 +253,55 @@ void syncdev_disconnect(struct syncdev_session *s)
 
 /*
  * Move the bytes described by @iter over the session's connection, as
- * nbd's __sock_xmit does.  With @all, loop until everything moved, the
- * peer closed (receive) or an error or signal stopped us; without it, one
- * call: a receive returns what has arrived.  @iter is advanced by what was
- * moved.  Returns the bytes moved if any, else 0 at end of stream or the
- * error.
+ * nbd's __sock_xmit() does, and keep error and progress apart: the return
+ * value is 0 or -errno, and *@moved grows by the bytes moved either way
+ * (@iter is advanced by as much).  @how says when the transfer is over:
+ *
+ *   SYNCDEV_XMIT_ONCE  one socket call: a receive returns what has arrived
+ *                      (*@moved unchanged at end of stream);
+ *   SYNCDEV_XMIT_FILL  receive until @iter is full or the stream ends;
+ *   SYNCDEV_XMIT_ALL   every byte: end of stream first is -EPIPE.
+ *
+ * A signal stops the loop with -ERESTARTSYS or -EINTR, after what it
+ * moved so far.
  */
-ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
-		     struct iov_iter *iter, int flags, bool all)
+int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
+		 int flags, enum syncdev_xmit_how how, size_t *moved)
 {
 	struct msghdr msg = { };
-	size_t done = 0;
 	int ret;
 
 	if (!s->sock)
 		return -ENOTCONN;
 	msg.msg_iter = *iter;
-	msg.msg_flags = flags | MSG_NOSIGNAL;
-	if (all && !send)
-		msg.msg_flags |= MSG_WAITALL;
 	do {
+		msg.msg_flags = flags | MSG_NOSIGNAL;
 		if (send)
 			ret = sock_sendmsg(s->sock, &msg);
 		else
 			ret = sock_recvmsg(s->sock, &msg, msg.msg_flags);
-		if (ret <= 0)
+		if (ret <= 0) {
+			if (!ret && how == SYNCDEV_XMIT_ALL)
+				ret = -EPIPE;	/* short stream */
 			break;
-		done += ret;
-	} while (all && msg_data_left(&msg));
+		}
+		*moved += ret;
+		if (send)
+			s->bytes_sent += ret;
+		else
+			s->bytes_received += ret;
+		ret = 0;
+	} while (how != SYNCDEV_XMIT_ONCE && msg_data_left(&msg));
 	*iter = msg.msg_iter;
-
-	if (send)
-		s->bytes_sent += done;
-	else
-		s->bytes_received += done;
-	return done ? done : ret;
+	return ret;
 }
 
-ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
-			    size_t len, bool all)
+int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			size_t len, enum syncdev_xmit_how how, size_t *moved)
 {
 	struct kvec kv = { .iov_base = data, .iov_len = len };
 	struct iov_iter iter;
 
 	iov_iter_kvec(&iter, send ? ITER_SOURCE : ITER_DEST, &kv, 1, len);
-	return syncdev_xmit(s, send, &iter, 0, all);
+	return syncdev_xmit(s, send, &iter, 0, how, moved);
 }
