@@ -9,10 +9,12 @@
  * a slave can connect to.  Then syncdev_ioc_run() does the work with the
  * session lock held, taken once per command in syncdev_ioctl().  A command
  * of the other device (ACCEPT on the slave, ...) is "inappropriate for
- * this device": -ENOTTY.
+ * this device": -ENOTTY.  SEND and RECV work on both devices: the
+ * connection carries bytes both ways.
  */
 #include "syncdev.h"
 
+#include <linux/err.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
@@ -30,6 +32,8 @@ enum syncdev_op {
 	SYNCDEV_OP_DISCONNECT,
 	SYNCDEV_OP_INFO,
 	SYNCDEV_OP_PRINT_PAGE,
+	SYNCDEV_OP_SET_TIMEOUT,
+	SYNCDEV_OP_SET_PEER,
 };
 
 /* A command with its argument copied in and checked. */
@@ -42,12 +46,15 @@ struct syncdev_cmd {
 			unsigned int timeout_ms;
 		} conn;
 		struct {
-			void *data;	/* inside the session's buffer */
-			size_t len;
+			bool send;
+			u64 offset;
+			u64 len;
 			enum syncdev_xmit_how how;
 		} xfer;
 		struct syncdev_info info;
 		unsigned long uaddr;
+		unsigned int timeout_ms;
+		__be32 peer;
 	};
 };
 
@@ -115,10 +122,11 @@ static int syncdev_prep_xfer(struct syncdev_session *s, struct syncdev_cmd *c,
 	if (offset > syncdev_buf_size || len > syncdev_buf_size - offset)
 		return -EINVAL;
 	buf = syncdev_buffer(s);
-	if (!buf)
-		return -ENOMEM;
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	c->op = send ? SYNCDEV_OP_SEND : SYNCDEV_OP_RECV;
-	c->xfer.data = buf + offset;
+	c->xfer.send = send;
+	c->xfer.offset = offset;
 	c->xfer.len = len;
 	c->xfer.how = how;
 	return 0;
@@ -148,19 +156,75 @@ static int syncdev_prep_ioc_xfer(struct syncdev_session *s,
 }
 
 /*
- * Legacy transfer: the master sends @arg bytes from offset 0; the slave
- * fills the buffer from offset 0 up to @arg bytes or the end of the stream.
- * Course programs call the slave side without an argument, so 0 (and any
- * larger value) means "the whole buffer".
+ * Legacy transfer.  The course's programs map the buffer (2 pages at
+ * offset 0, or 128 pages at the offset they have reached in their file, or
+ * nothing before the first receive) and pass a length, or nothing (any
+ * value), so the bytes must be where the program looks: in its most
+ * recent mapping.
+ *
+ * Master: send @arg bytes from the start of the most recent mapping;
+ * more than that mapping holds, or no mapping at all, cannot be bytes the
+ * program put there: EINVAL.
+ *
+ * Slave: receive into the most recent mapping, at most its length and at
+ * most @arg when 0 < @arg < that (any other value is no length), until
+ * that much arrived or the stream ended.  A receive before any mapping
+ * fills the buffer from offset 0 (up to buf_size) for a program that maps
+ * what it received afterwards: from then on the session refuses mappings
+ * at another offset (buffer.c), which would show bytes never received.
  */
 static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 				    struct syncdev_cmd *c, unsigned long arg)
 {
-	if (syncdev_is_master(s))
-		return syncdev_prep_xfer(s, c, true, 0, arg, SYNCDEV_XMIT_ALL);
-	if (!arg || arg > syncdev_buf_size)
-		arg = syncdev_buf_size;
-	return syncdev_prep_xfer(s, c, false, 0, arg, SYNCDEV_XMIT_FILL);
+	unsigned long pgoff, pages;
+	u64 limit;
+
+	spin_lock(&s->map_lock);
+	pgoff = s->map_pgoff;
+	pages = s->map_pages;
+	spin_unlock(&s->map_lock);
+
+	if (syncdev_is_master(s)) {
+		if (arg && (!pages || arg > pages << PAGE_SHIFT))
+			return -EINVAL;
+		return syncdev_prep_xfer(s, c, true, pgoff << PAGE_SHIFT, arg,
+					 SYNCDEV_XMIT_ALL);
+	}
+	if (!pages)
+		WRITE_ONCE(s->legacy_recv_first, true);
+	limit = pages ? pages << PAGE_SHIFT : syncdev_buf_size;
+	if (!arg || arg > limit)
+		arg = limit;
+	return syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, arg,
+				 SYNCDEV_XMIT_FILL);
+}
+
+static int syncdev_prep_set_timeout(struct syncdev_cmd *c,
+				    struct syncdev_timeout __user *uarg)
+{
+	struct syncdev_timeout t;
+
+	if (copy_from_user(&t, uarg, sizeof(t)))
+		return -EFAULT;
+	if (t.reserved)
+		return -EINVAL;
+	c->op = SYNCDEV_OP_SET_TIMEOUT;
+	c->timeout_ms = t.progress_ms;
+	return 0;
+}
+
+static int syncdev_prep_set_peer(struct syncdev_cmd *c,
+				 struct syncdev_peer __user *uarg)
+{
+	struct syncdev_peer p;
+
+	if (copy_from_user(&p, uarg, sizeof(p)))
+		return -EFAULT;
+	if (p.reserved)
+		return -EINVAL;
+	c->op = SYNCDEV_OP_SET_PEER;
+	c->peer = (__force __be32)p.addr;
+	return 0;
 }
 
 /* Copy in and check; which commands a device has is decided here. */
@@ -178,9 +242,8 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	case SYNCDEV_IOC_CONNECT:
 		return master ? -ENOTTY : syncdev_prep_ioc_connect(c, argp);
 	case SYNCDEV_IOC_SEND:
-		return master ? syncdev_prep_ioc_xfer(s, c, true, argp) : -ENOTTY;
 	case SYNCDEV_IOC_RECV:
-		return master ? -ENOTTY : syncdev_prep_ioc_xfer(s, c, false, argp);
+		return syncdev_prep_ioc_xfer(s, c, cmd == SYNCDEV_IOC_SEND, argp);
 	case SYNCDEV_IOC_DISCONNECT:
 	case SYNCDEV_LEGACY_CLOSE:
 		c->op = SYNCDEV_OP_DISCONNECT;
@@ -194,6 +257,10 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	case SYNCDEV_IOC_INFO:
 		c->op = SYNCDEV_OP_INFO;
 		return 0;
+	case SYNCDEV_IOC_SET_TIMEOUT:
+		return syncdev_prep_set_timeout(c, argp);
+	case SYNCDEV_IOC_SET_PEER:
+		return syncdev_prep_set_peer(c, argp);
 	case SYNCDEV_LEGACY_CONNECT:
 		c->op = SYNCDEV_OP_ACCEPT;
 		return master ? 0 : syncdev_prep_legacy_connect(c, argp);
@@ -206,40 +273,6 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	default:
 		return -ENOTTY;
 	}
-}
-
-/*
- * Send all of it: a send cut short by a signal or an error leaves the peer
- * with part of a message, so the connection is shut down rather than left
- * silently out of step.
- */
-static int syncdev_send_buffer(struct syncdev_session *s, void *data,
-			       size_t len)
-{
-	size_t sent = 0;
-	int ret;
-
-	ret = syncdev_xmit_kernel(s, true, data, len, SYNCDEV_XMIT_ALL, &sent);
-	if (ret && sent) {
-		kernel_sock_shutdown(s->sock, SHUT_RDWR);
-		/* Part of it went out: it must not be restarted. */
-		if (ret == -ERESTARTSYS)
-			ret = -EINTR;
-	}
-	return ret;
-}
-
-/* Receive into the buffer; the count, 0 at end of stream. */
-static long syncdev_recv_buffer(struct syncdev_session *s, void *data,
-				size_t len, enum syncdev_xmit_how how)
-{
-	size_t got = 0;
-	int ret;
-
-	if (!len)
-		return 0;
-	ret = syncdev_xmit_kernel(s, false, data, len, how, &got);
-	return got ? got : ret;
 }
 
 static void syncdev_get_info(struct syncdev_session *s,
@@ -270,15 +303,20 @@ static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 		return syncdev_connect(s, c->conn.addr, c->conn.port,
 				       c->conn.timeout_ms);
 	case SYNCDEV_OP_SEND:
-		return syncdev_send_buffer(s, c->xfer.data, c->xfer.len);
 	case SYNCDEV_OP_RECV:
-		return syncdev_recv_buffer(s, c->xfer.data, c->xfer.len,
-					   c->xfer.how);
+		return syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
+					c->xfer.len, c->xfer.how);
 	case SYNCDEV_OP_DISCONNECT:
 		syncdev_disconnect(s);
 		return 0;
 	case SYNCDEV_OP_INFO:
 		syncdev_get_info(s, &c->info);
+		return 0;
+	case SYNCDEV_OP_SET_TIMEOUT:
+		s->timeout_ms = c->timeout_ms;
+		return 0;
+	case SYNCDEV_OP_SET_PEER:
+		s->allowed_peer = c->peer;
 		return 0;
 	default:
 		return -ENOTTY;
