@@ -80,10 +80,10 @@ transfer() {
 # (default 60, times SYNCDEV_TIME_SCALE); its exit status, or 255 if it
 # was still running (then it is killed).  A hang is a failure, not a hang.
 wait_gone() {
-	i=0 n=$((${2:-60} * 10 * ${SYNCDEV_TIME_SCALE:-1}))
-	while kill -0 "$1" 2>/dev/null && [ $i -lt $n ]; do
+	_i=0 _n=$((${2:-60} * 10 * ${SYNCDEV_TIME_SCALE:-1}))
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt $_n ]; do
 		sleep 0.1
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
 	if kill -0 "$1" 2>/dev/null; then
 		kill -9 "$1"
@@ -96,28 +96,28 @@ wait_gone() {
 # no_output NAME [OUT]: neither OUT (default out) nor a temporary file of
 # it (.OUT.syncdev-*) exists: nothing that could be taken for the file.
 no_output() {
-	o=${2:-out}
-	d=$(dirname "$o") b=$(basename "$o")
-	if [ -e "$o" ] || ls -A "$d" | grep -q "^\.$b\.syncdev-"; then
-		fail "$1: no output left" "$(ls -lA "$d" | grep -e " $b\$" -e "\.$b\.syncdev-")"
+	_o=${2:-out}
+	_d=$(dirname "$_o") _b=$(basename "$_o")
+	if [ -e "$_o" ] || ls -A "$_d" | grep -q "^\.$_b\.syncdev-"; then
+		fail "$1: no output left" "$(ls -lA "$_d" | grep -e " $_b\$" -e "\.$_b\.syncdev-")"
 	else
 		pass "$1: no output left"
 	fi
-	rm -f "$o" "$d/.$b".syncdev-*
+	rm -f "$_o" "$_d/.$_b".syncdev-*
 }
 
 # in_syscall PID NR: PID is blocked in system call NR (x86-64 numbers:
 # 0 read, 1 write, 16 ioctl), so a test knows where a program waits.
 in_syscall() {
-	read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = "$2" ]
+	read -r _nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$_nr" = "$2" ]
 }
 
 # wait_syscall PID NR: until PID is blocked in system call NR (30 s).
 wait_syscall() {
-	i=0
-	while ! in_syscall "$1" "$2" && [ $i -lt 300 ]; do
+	_i=0
+	while ! in_syscall "$1" "$2" && [ $_i -lt 300 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
 	in_syscall "$1" "$2"
 }

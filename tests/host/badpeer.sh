@@ -100,8 +100,11 @@ bad_receiver stall "no confirmation from the receiver after the last byte \(noth
 bad_receiver stallread "sending .*big \(after [0-9]+ of 33554432 bytes\) \(nothing moved within the progress timeout: the receiver stalled.*\): Connection timed out" \
 	"$T/big" --progress-timeout 2
 bad_receiver reset "sending .*big \(after [0-9]+ of 33554432 bytes\) \(the receiver is gone\): (Connection reset by peer|Broken pipe)" "$T/big"
-# A receiver that fails early answers and closes at once: the sender's
-# write fails, and it still prints the receiver's reason.
+# A receiver that fails early answers at once and drains the rest: the
+# sender stops and prints its reason.  One that closes on the unread rest
+# resets the connection; over plain TCP the answer queued before the
+# reset can still be read.
 bad_receiver earlynack "the receiver failed: disk full \(badpeer\)" "$T/big"
+bad_receiver nackreset "the receiver failed: disk full \(badpeer\)" "$T/big"
 
 finish

@@ -66,7 +66,10 @@ static const char *const slave_cases[] = {
 	"stall",	/* reads everything, never answers, connected */
 	"stallread",	/* reads nothing at all, connected */
 	"reset",	/* reads a little, then a reset */
-	"earlynack",	/* reads the first bytes, answers "count", closes */
+	"earlynack",	/* reads the first bytes, answers "count", then
+			 * reads and drops the rest (as slave does) */
+	"nackreset",	/* reads the first bytes, answers "count", closes
+			 * with the rest unread (a reset) */
 	NULL,
 };
 
@@ -343,7 +346,7 @@ static void answer(int fd, unsigned int n, const struct opts *o)
 				  .index = FRAME_NO_FILE, .files = n };
 	size_t len;
 
-	if (is(o, "nack") || is(o, "earlynack")) {
+	if (is(o, "nack") || is(o, "earlynack") || is(o, "nackreset")) {
 		r.status = is(o, "nack") ? FRAME_ST_STORE : FRAME_ST_COUNT;
 		r.index = is(o, "nack") ? 0 : FRAME_NO_FILE;
 		r.files = 0;
@@ -373,11 +376,13 @@ static int play_slave(struct in_addr addr, uint16_t port,
 		return EXIT_FAIL;
 	if (is(o, "stallread"))
 		stall(fd, o);
-	if (is(o, "reset") || is(o, "earlynack")) {
+	if (is(o, "reset") || is(o, "earlynack") || is(o, "nackreset")) {
 		drain(fd, 4096);
 		if (is(o, "reset"))
 			cut(fd, o);
 		answer(fd, 0, o);
+		if (is(o, "earlynack"))
+			drain(fd, UINT64_MAX);
 		close(fd);
 		return EXIT_OK;
 	}

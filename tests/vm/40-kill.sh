@@ -104,6 +104,7 @@ for t in $(seq $trials); do
 		kill -9 $spid; wait $spid; wait_gone $mpid; rc=$?; log=master.log
 	fi
 	what="trial $t: kill -9 $victim after ${delay} ms ($mm -> $sm)"
+	echo "# $what: the other side exits $rc$([ -e out ] && echo ', out complete')"
 	if [ -e out ] && ! cmp -s big out; then
 		echo "# $what: out exists and differs"; bad=$((bad + 1))
 	elif [ $rc = 255 ]; then

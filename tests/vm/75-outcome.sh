@@ -15,12 +15,10 @@ gen b 2000 2
 gen c 3000 3
 gen big4m 4194304 4
 
-# pair NAME MASTER_ARGS -- SLAVE_ARGS: run both (slave to 127.0.0.1);
-# $mrc and $src are their exit codes, master.log and slave.log their words.
+# pair MASTER_ARGS -- SLAVE_ARGS: run both (slave to 127.0.0.1); $mrc
+# and $src are their exit codes, master.log and slave.log their words.
 pair() {
-	name=$1
-	shift
-	margs="" sargs=""
+	margs=""
 	while [ "$1" != -- ]; do margs="$margs $1"; shift; done
 	shift
 	# shellcheck disable=SC2086
@@ -35,13 +33,13 @@ pair() {
 }
 
 # Row 2: the master no longer exits 0 when the slave failed.
-pair "3 vs 2" 3 a b c fcntl -- 2 x y fcntl
+pair 3 a b c fcntl -- 2 x y fcntl
 check_equal "master sends 3, slave expects 2: slave exit 1" "$src" 1
 check_equal "master sends 3, slave expects 2: master exit 1" "$mrc" 1
 check_output "master sends 3, slave expects 2: master prints the slave's reason" \
 	"master: the slave failed: the master sends 3 files, the slave expects 2" cat master.log
 no_output "master sends 3, slave expects 2" x
-pair "2 vs 3" 2 a b mmap -- 3 x y z mmap
+pair 2 a b mmap -- 3 x y z mmap
 check_equal "master sends 2, slave expects 3: slave exit 1" "$src" 1
 check_equal "master sends 2, slave expects 3: master exit 1" "$mrc" 1
 check_output "master sends 2, slave expects 3: master prints the slave's reason" \
@@ -50,16 +48,16 @@ check_output "master sends 2, slave expects 3: master prints the slave's reason"
 mkdir small
 mount -t tmpfs -o size=1m tmpfs small
 for sm in fcntl mmap; do
-	name="no space on the slave ($sm)"
-	pair "$name" 2 a big4m fcntl -- 2 small/x small/out $sm
-	check_equal "$name: slave exit 1" "$src" 1
-	check_equal "$name: master exit 1" "$mrc" 1
-	check_output "$name: slave says why" "small/out.*No space left on device" cat slave.log
-	check_output "$name: master names the file and the slave's reason" \
+	what="no space on the slave ($sm)"
+	pair 2 a big4m fcntl -- 2 small/x small/out $sm
+	check_equal "$what: slave exit 1" "$src" 1
+	check_equal "$what: master exit 1" "$mrc" 1
+	check_output "$what: slave says why" "small/out.*No space left on device" cat slave.log
+	check_output "$what: master names the file and the slave's reason" \
 		"the slave failed with file 2 of 2 \(big4m\): .*small/out.*No space left on device \[1 in place there\]" \
 		cat master.log
-	no_output "$name" small/out
-	check_same "$name: file 1 is in place" a small/x
+	no_output "$what" small/out
+	check_same "$what: file 1 is in place" a small/x
 	rm -f small/x
 done
 umount small

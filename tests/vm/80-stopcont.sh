@@ -24,7 +24,7 @@ jolt() {
 for victim in master slave; do
 	for mm in fcntl mmap; do
 		for sm in fcntl mmap; do
-			name="stop/continue the $victim ($mm -> $sm)"
+			what="stop/continue the $victim ($mm -> $sm)"
 			master 1 big $mm -b 256K >master.log 2>&1 &
 			mpid=$!
 			slave 1 out $sm 127.0.0.1 -b 256K -w $WAIT_MS >slave.log 2>&1 &
@@ -38,9 +38,9 @@ for victim in master slave; do
 			kill $jpid 2>/dev/null
 			wait $jpid 2>/dev/null
 			if [ $mrc = 0 ] && [ $src = 0 ]; then
-				check_same "$name: byte-exact" big out
+				check_same "$what: byte-exact" big out
 			else
-				fail "$name" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
+				fail "$what" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
 			fi
 			rm -f out .out.*
 		done
@@ -51,7 +51,7 @@ done
 # SEND; the master is stopped and continued there (Ctrl-Z, fg); then the
 # slave goes on.  The transfer must complete.
 for round in 1 2 3; do
-	name="master stopped in SEND while the slave is stopped (round $round)"
+	what="master stopped in SEND while the slave is stopped (round $round)"
 	master 1 big mmap >master.log 2>&1 &
 	mpid=$!
 	slave 1 out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
@@ -72,9 +72,9 @@ for round in 1 2 3; do
 	wait_gone $spid 300
 	src=$?
 	if [ $mrc = 0 ] && [ $src = 0 ]; then
-		check_same "$name: byte-exact" big out
+		check_same "$what: byte-exact" big out
 	else
-		fail "$name" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
+		fail "$what" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
 	fi
 	rm -f out .out.*
 done
