@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SWEEP_DEFAULT_BYTES (256ull << 20)
@@ -97,7 +98,15 @@ void sweep_parse(int argc, char **argv, struct sweep_opts *o,
 
 void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg)
 {
-	*cfg = (struct point_cfg){ .fd = io_source_open(&o->src),
+	int fd = io_source_open(&o->src);
+	struct stat st;
+
+	/* An empty file gives a table of zeros: say so instead. */
+	if (o->src.path && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size == 0)
+		die(EXIT_FAIL, "'%s' is empty: there is nothing to read",
+		    o->src.path);
+	*cfg = (struct point_cfg){ .fd = fd,
 				   .stream = !o->src.path, .cold = o->cold,
 				   .global_drop = !o->fadvise_only,
 				   .target_ns = o->target_ns, .reps = o->reps,
