@@ -21,6 +21,20 @@ jolt() {
 	done
 }
 
+# finished NAME: wait for $mpid and $spid; both exit 0 and out is big.
+finished() {
+	wait_gone $mpid 300
+	mrc=$?
+	wait_gone $spid 300
+	src=$?
+	if [ $mrc = 0 ] && [ $src = 0 ]; then
+		check_same "$1: byte-exact" big out
+	else
+		fail "$1" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
+	fi
+	rm -f out .out.*
+}
+
 for victim in master slave; do
 	for mm in fcntl mmap; do
 		for sm in fcntl mmap; do
@@ -31,18 +45,9 @@ for victim in master slave; do
 			spid=$!
 			if [ $victim = master ]; then jolt $mpid & else jolt $spid & fi
 			jpid=$!
-			wait_gone $mpid 300
-			mrc=$?
-			wait_gone $spid 300
-			src=$?
+			finished "$what"
 			kill $jpid 2>/dev/null
 			wait $jpid 2>/dev/null
-			if [ $mrc = 0 ] && [ $src = 0 ]; then
-				check_same "$what: byte-exact" big out
-			else
-				fail "$what" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
-			fi
-			rm -f out .out.*
 		done
 	done
 done
@@ -67,16 +72,7 @@ for round in 1 2 3; do
 		usleep 100000
 	done
 	kill -CONT $spid
-	wait_gone $mpid 300
-	mrc=$?
-	wait_gone $spid 300
-	src=$?
-	if [ $mrc = 0 ] && [ $src = 0 ]; then
-		check_same "$what: byte-exact" big out
-	else
-		fail "$what" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
-	fi
-	rm -f out .out.*
+	finished "$what"
 done
 
 # CONNECT with a finite timeout, stopped and continued while it waits: it

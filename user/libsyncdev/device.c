@@ -146,6 +146,19 @@ const char *dev_peer_hint(int err, const char *peer)
 	return buf;
 }
 
+void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
+		     uint64_t size, const char *peer)
+{
+	const char *hint = dev_peer_hint(errno, peer);
+
+	if (size)
+		msg_errno("%s %s (after %llu of %llu bytes)%s", verb, what,
+			  (unsigned long long)done, (unsigned long long)size,
+			  hint);
+	else
+		msg_errno("%s %s%s", verb, what, hint);
+}
+
 int dev_set_timeout(int fd, const char *path, uint32_t seconds)
 {
 	struct syncdev_timeout t = { .progress_ms = seconds * 1000u };

@@ -62,6 +62,14 @@ int dev_peer_gone(int err);
 const char *dev_peer_hint(int err, const char *peer);
 
 /*
+ * After a failed read or write (errno kept): "VERB WHAT (after DONE of
+ * SIZE bytes) (hint): strerror", the part in parentheses left out when
+ * size is 0 (a frame rather than a file's data).
+ */
+void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
+		     uint64_t size, const char *peer);
+
+/*
  * SYNCDEV_IOC_SET_TIMEOUT: a read, write, SEND or RECV on the connection
  * during which nothing moves for seconds fails with ETIMEDOUT (0: the
  * module's progress_timeout_ms).  Prints a message on failure.

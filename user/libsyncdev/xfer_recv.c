@@ -20,14 +20,7 @@ static int failed(struct xfer_report *r, unsigned int status, int code)
 static int recv_failed(struct xfer_report *r, const char *what,
 		       uint64_t done, uint64_t size)
 {
-	int err = errno;
-
-	if (size)
-		msg_errno("receiving %s (after %llu of %llu bytes)%s", what,
-			  (unsigned long long)done, (unsigned long long)size,
-			  dev_peer_hint(err, "master"));
-	else
-		msg_errno("receiving %s%s", what, dev_peer_hint(err, "master"));
+	dev_xfer_failed("receiving", what, done, size, "master");
 	return failed(r, FRAME_ST_RECV, EXIT_FAIL);
 }
 
@@ -81,9 +74,8 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 			return failed(r, FRAME_ST_RECV, EXIT_FAIL);
 		}
 		if (outfile_write(f, off, p, (size_t)n, crc)) {
-			msg_errno("writing %s (after %llu of %llu bytes)",
-				  f->path, (unsigned long long)off,
-				  (unsigned long long)f->size);
+			dev_xfer_failed("writing", f->path, off, f->size,
+					"master");
 			return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 		}
 		rx_consume(b, (size_t)n);

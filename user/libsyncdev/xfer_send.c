@@ -27,14 +27,7 @@ struct send_ctx {
  */
 static int send_failed(const char *what, uint64_t done, uint64_t size)
 {
-	int err = errno;
-
-	if (size)
-		msg_errno("sending %s (after %llu of %llu bytes)%s", what,
-			  (unsigned long long)done, (unsigned long long)size,
-			  dev_peer_hint(err, "slave"));
-	else
-		msg_errno("sending %s%s", what, dev_peer_hint(err, "slave"));
+	dev_xfer_failed("sending", what, done, size, "slave");
 	return EXIT_FAIL;
 }
 

@@ -23,9 +23,7 @@ static int recv_failed(ssize_t n, const char *what, uint64_t done,
 		return EXIT_FAIL;
 	}
 	tcp_fix_errno();
-	msg_errno("receiving %s (after %llu of %llu bytes)%s", what,
-		  (unsigned long long)done, (unsigned long long)size,
-		  dev_peer_hint(errno, "sender"));
+	dev_xfer_failed("receiving", what, done, size, "sender");
 	return EXIT_FAIL;
 }
 
@@ -46,9 +44,8 @@ static int recv_data(int fd, struct outfile *f, const struct tcpcopy_opts *o,
 			break;
 		if (outfile_write(f, total, buf, (size_t)n,
 				  o->crc ? sum : NULL)) {
-			msg_errno("writing %s (after %llu of %llu bytes)",
-				  f->path, (unsigned long long)total,
-				  (unsigned long long)f->size);
+			dev_xfer_failed("writing", f->path, total, f->size,
+					"sender");
 			r->status = FRAME_ST_STORE;
 			n = -2;
 			break;

@@ -15,9 +15,7 @@
 static int send_failed(const struct infile *f, uint64_t off)
 {
 	tcp_fix_errno();
-	msg_errno("sending %s (after %llu of %llu bytes)%s", f->path,
-		  (unsigned long long)off, (unsigned long long)f->size,
-		  dev_peer_hint(errno, "receiver"));
+	dev_xfer_failed("sending", f->path, off, f->size, "receiver");
 	return EXIT_FAIL;
 }
 
