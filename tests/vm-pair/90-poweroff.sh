@@ -28,9 +28,10 @@ fi
 
 # temp_size: bytes of the slave's temporary file so far (0 if none yet).
 temp_size() {
-	# shellcheck disable=SC2012
-	set -- $(ls -l .out.syncdev-* 2>/dev/null | head -n 1)
-	echo "${5:-0}"
+	for f in .out.syncdev-*; do
+		[ -e "$f" ] && stat -c %s "$f" && return
+	done
+	echo 0
 }
 
 slave 1 out fcntl "$SYNCDEV_PEER" -b 64K -w 60000 \

@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC3028 # busybox ash has RANDOM, seedable
 # vm-timeout: 600
 # kill -9 of either side in the middle of a 64 MiB transfer: the other
 # side fails (non-zero exit) with a message instead of hanging, and no
