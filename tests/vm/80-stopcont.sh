@@ -10,7 +10,7 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-gen big 33554432 8
+gen big 16777216 8
 
 # jolt PID: stop and continue PID every few tens of ms until it exits.
 jolt() {
