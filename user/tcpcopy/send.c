@@ -45,7 +45,8 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 		if (write_full(fd, buf, (size_t)n) < 0)
 			goto fail;
 		off += (uint64_t)n;
-		if (ack_early(fd, in))
+		/* Not after the last: then a positive answer may come. */
+		if (off < f->size && ack_early(fd, in))
 			goto out;
 	}
 	if (infile_check_size(f))
