@@ -124,8 +124,12 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 	uaddr &= PAGE_MASK;
 	if (!access_ok((void __user *)uaddr, PAGE_SIZE))
 		return -EFAULT;
-	/* Fault the page in if needed and hold it while we look at it. */
-	ret = get_user_pages_fast(uaddr, 1, 0, &page);
+	/*
+	 * Fault the page in if needed and hold it while we look at it.  A
+	 * read, forced as a debugger reads: a mapping made PROT_WRITE only
+	 * (as course programs map the master's buffer) has no VM_READ.
+	 */
+	ret = get_user_pages_fast(uaddr, 1, FOLL_FORCE, &page);
 	if (ret != 1)
 		return ret < 0 ? ret : -EFAULT;
 	if (!syncdev_dump_allowed()) {
