@@ -2,7 +2,7 @@
 # tcpcopy against a broken or malicious peer (tests/tools/badpeer): each
 # side fails cleanly, with the right exit code and message, and the
 # receiver never leaves a complete-looking file.  The answer logic is the
-# one master and slave use (user/libsyncdev/ack.c); tests/vm/70-badpeer.sh
+# one master and slave use (user/libsyncdev/ack.c); tests/vm/72-badpeer.sh
 # plays the same cases against them on the device.
 . tests/lib.sh
 
