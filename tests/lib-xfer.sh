@@ -75,3 +75,49 @@ transfer() {
 	check_time_line "$name: slave line" slave.log $total
 	rm -f out.* .out.*
 }
+
+# wait_gone PID [SECONDS]: wait for PID (a child) to exit, at most SECONDS
+# (default 60, times SYNCDEV_TIME_SCALE); its exit status, or 255 if it
+# was still running (then it is killed).  A hang is a failure, not a hang.
+wait_gone() {
+	_i=0 _n=$((${2:-60} * 10 * ${SYNCDEV_TIME_SCALE:-1}))
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt $_n ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1"
+		wait "$1"
+		return 255
+	fi
+	wait "$1"
+}
+
+# no_output NAME [OUT]: neither OUT (default out) nor a temporary file of
+# it (.OUT.syncdev-*) exists: nothing that could be taken for the file.
+no_output() {
+	_o=${2:-out}
+	_d=$(dirname "$_o") _b=$(basename "$_o")
+	if [ -e "$_o" ] || ls -A "$_d" | grep -q "^\.$_b\.syncdev-"; then
+		fail "$1: no output left" "$(ls -lA "$_d" | grep -e " $_b\$" -e "\.$_b\.syncdev-")"
+	else
+		pass "$1: no output left"
+	fi
+	rm -f "$_o" "$_d/.$_b".syncdev-*
+}
+
+# in_syscall PID NR: PID is blocked in system call NR (x86-64 numbers:
+# 0 read, 1 write, 16 ioctl), so a test knows where a program waits.
+in_syscall() {
+	read -r _nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$_nr" = "$2" ]
+}
+
+# wait_syscall PID NR: until PID is blocked in system call NR (30 s).
+wait_syscall() {
+	_i=0
+	while ! in_syscall "$1" "$2" && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	in_syscall "$1" "$2"
+}

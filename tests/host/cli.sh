@@ -38,7 +38,7 @@ check_output "master missing input file: names it and why" \
 	"cannot open input file $T/missing: No such file or directory" \
 	$B/master 1 "$T/missing" fcntl --device "$nodev"
 check_exit "master input is a directory" 1 $B/master 1 "$T" mmap --device "$nodev"
-check_output "master input is a directory: says so" "is not a regular file" \
+check_output "master input is a directory: says so" "is a directory, not a regular file" \
 	$B/master 1 "$T" mmap --device "$nodev"
 check_exit "master without the device" 1 $B/master 1 "$T/in" mmap --device "$nodev"
 check_output "master without the device: is the module loaded?" \
@@ -71,6 +71,50 @@ check_output "slave bad port: names it" \
 	"bad address '127.0.0.1:70000': port '70000' is not a number 1..65535" \
 	$B/slave 1 "$T/out" fcntl 127.0.0.1:70000
 check_exit "slave bad timeout" 2 $B/slave 1 "$T/out" fcntl 127.0.0.1 -t 0
+check_exit "slave bad progress timeout" 2 $B/slave 1 "$T/out" fcntl 127.0.0.1 --progress-timeout 0
+check_exit "master bad progress timeout" 2 $B/master 1 "$T/in" fcntl --progress-timeout x
+
+# Row 5 of issue 8: the same output twice (by any name) is a usage error.
+check_exit "slave same output twice" 2 \
+	$B/slave 2 "$T/o" "$T/o" fcntl 127.0.0.1 --device "$nodev"
+check_output "slave same output twice: names both" \
+	"outputs 1 \($T/o\) and 2 \($T/o\) are the same file" \
+	$B/slave 2 "$T/o" "$T/o" fcntl 127.0.0.1 --device "$nodev"
+check_exit "slave same output as x and dir/./x" 2 \
+	$B/slave 2 "$T/o" "$T/./o" fcntl 127.0.0.1 --device "$nodev"
+: >"$T/real"
+ln -s real "$T/link"
+check_exit "slave same output as a file and a link to it" 2 \
+	$B/slave 3 "$T/o" "$T/link" "$T/real" fcntl 127.0.0.1 --device "$nodev"
+rm -f "$T/real" "$T/link"
+
+# Row 1: regular files only; nothing else is replaced.
+mkfifo "$T/fifo"
+check_exit "slave output /dev/null refused" 1 \
+	$B/slave 1 /dev/null fcntl 127.0.0.1 --device "$nodev"
+check_output "slave output /dev/null: says why" \
+	"output /dev/null is a character device \(the slave writes regular files only\)" \
+	$B/slave 1 /dev/null fcntl 127.0.0.1 --device "$nodev"
+check "/dev/null is still a device" test -c /dev/null
+check_exit "slave output FIFO refused" 1 \
+	$B/slave 1 "$T/fifo" mmap 127.0.0.1 --device "$nodev"
+check "the FIFO is still a FIFO" test -p "$T/fifo"
+ln -s /dev/null "$T/devlink"
+check_exit "slave output link to a device refused" 1 \
+	$B/slave 1 "$T/devlink" mmap 127.0.0.1 --device "$nodev"
+check "the link is still a link" test -L "$T/devlink"
+rm -f "$T/devlink"
+
+# Row 6: non-regular inputs are refused before anything blocks (a FIFO
+# without a writer would block open() forever).
+check_exit "master input FIFO refused at once" 1 \
+	timeout 20 $B/master 1 "$T/fifo" fcntl --device "$nodev"
+check_output "master input FIFO: says why" "input file $T/fifo is a FIFO, not a regular file" \
+	timeout 20 $B/master 1 "$T/fifo" mmap --device "$nodev"
+check_exit "master input device refused" 1 $B/master 1 /dev/zero fcntl --device "$nodev"
+check_exit "tcpcopy send FIFO refused at once" 1 timeout 20 $B/tcpcopy send "$T/fifo"
+check_exit "tcpcopy recv into /dev/null refused" 1 $B/tcpcopy recv 127.0.0.1:1 /dev/null
+rm -f "$T/fifo"
 
 # slave: failures before any connection (1), leaving nothing behind
 check_exit "slave output directory missing" 1 \

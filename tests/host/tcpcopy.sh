@@ -31,38 +31,7 @@ for run in "0" "1" "4097" "3000000" "0 --crc" "1 --crc" "3000000 --crc"; do
 	rm -f "$T/out"
 done
 
-# --crc against a sender whose CRC32C or length is wrong (python3 plays
-# the sender): exit 3 or 1, and no output file either way.
-cat >"$T/sender.py" <<'PY'
-import socket, struct, sys
-port, kind = int(sys.argv[1]), sys.argv[2]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", port))
-s.listen(1)
-c, _ = s.accept()
-if kind == "bad-crc":
-    c.sendall(struct.pack("<Q", 4) + b"abcd" + struct.pack("<I", 0x12345678))
-else:
-    c.sendall(struct.pack("<Q", 10) + b"abc")
-c.close()
-PY
-if command -v python3 >/dev/null; then
-	for case in "bad-crc 3 CRC32C mismatch" "short 1 closed the connection after 3 of 10"; do
-		kind=${case%% *} rest=${case#* } want=${rest%% *} says=${rest#* }
-		python3 "$T/sender.py" $port "$kind" &
-		pid=$!
-		out=$($B/tcpcopy recv 127.0.0.1:$port "$T/out" -w 5000 --crc 2>&1)
-		rc=$?
-		wait $pid
-		check_equal "tcpcopy recv --crc, $kind: exit code" "$rc" "$want"
-		check_output "tcpcopy recv --crc, $kind: says why" "$says" echo "$out"
-		if [ -e "$T/out" ]; then fail "tcpcopy recv --crc, $kind: no output" "$T/out exists"; else pass "tcpcopy recv --crc, $kind: no output"; fi
-	done
-else
-	echo "# no python3: tcpcopy --crc error cases not tested"
-fi
-rm -f "$T/sender.py"
+# Damaged or stalled senders and receivers: tests/host/badpeer.sh.
 
 # Nobody listening: refused at once without --wait, exit 1, no output.
 check_exit "tcpcopy recv refused" 1 $B/tcpcopy recv 127.0.0.1:$port "$T/out"

@@ -128,9 +128,36 @@ static void test_args(void)
 		    "0") == -1, "slave timeout 0");
 }
 
+static void test_progress_timeout(void)
+{
+	struct xfer_args a;
+
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap") == 0 &&
+	      a.progress_s == 0, "master: no --progress-timeout, the module's");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "--progress-timeout",
+		    "7") == 0 && a.progress_s == 7,
+	      "master --progress-timeout 7");
+	CHECK(PARSE(ROLE_SLAVE, &a, "--progress-timeout=4294967", "1", "o1",
+		    "fcntl", "1.2.3.4", "-t", "300") == 0 &&
+	      a.progress_s == 4294967 && a.timeout_ms == 300,
+	      "slave --progress-timeout next to the connect timeout -t");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4",
+		    "--progress-timeout", "4294968") == -1,
+	      "--progress-timeout above 4294967 s (u32 ms) rejected");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl",
+		    "--progress-timeout", "0") == -1,
+	      "--progress-timeout 0 rejected");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl",
+		    "--progress-timeout", "2s") == -1,
+	      "--progress-timeout takes whole seconds");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--timeout",
+		    "5") == -1, "master --timeout (connect) is the slave's");
+}
+
 int main(void)
 {
 	test_addr();
 	test_args();
+	test_progress_timeout();
 	return check_done();
 }

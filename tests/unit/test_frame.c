@@ -3,13 +3,14 @@
 #include "check.h"
 #include "crc32c.h"
 #include "frame.h"
+#include "util.h"
 
 #include <string.h>
 
 static void test_wire_bytes(void)
 {
 	static const unsigned char want_stream[FRAME_STREAM_HDR_LEN] = {
-		'S', 'D', 'X', 'F', 1, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0 };
+		'S', 'D', 'X', 'F', 2, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0 };
 	static const unsigned char want_file[FRAME_FILE_HDR_LEN] = {
 		'S', 'D', 'F', 'H', 3, 0, 0, 0,
 		0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01 };
@@ -60,9 +61,12 @@ static void test_errors(void)
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EMAGIC &&
 	      n == 123, "frame stream header bad magic");
 	frame_put_stream_hdr(b, 1);
-	b[4] = 2;
+	b[4] = 3;
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EVERSION,
-	      "frame stream header version 2 rejected");
+	      "frame stream header version 3 rejected");
+	b[4] = 1;
+	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EVERSION,
+	      "frame stream header version 1 (one-way, no answer) rejected");
 	frame_put_stream_hdr(b, 1);
 	b[6] = 1;
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EFLAGS,
@@ -135,11 +139,91 @@ static void test_stream(void)
 	CHECK(ok, "frame three-file stream decodes to the same files");
 }
 
+static void test_result_wire(void)
+{
+	static const unsigned char want[] = {
+		'S', 'D', 'A', 'K', 2, 0, 1, 0,	/* magic, version, type */
+		3, 0, 9, 0,			/* status CRC, 9 bytes */
+		1, 0, 0, 0, 1, 0, 0, 0,		/* file index 1, 1 in place */
+		0x1c, 0, 0, 0,			/* errno 28 */
+		'n', 'o', ' ', 's', 'p', 'a', 'c', 'e', '!' };
+	struct frame_result r = { .status = FRAME_ST_CRC, .index = 1,
+				  .files = 1, .err = 28, .reason_len = 9 };
+	unsigned char b[FRAME_RESULT_MAX_LEN];
+	struct frame_result got;
+
+	memcpy(r.reason, "no space!", 9);
+	CHECK(frame_put_result(b, &r) == sizeof(want) &&
+	      !memcmp(b, want, sizeof(want)), "frame result wire bytes");
+	CHECK(frame_get_result_hdr(b, FRAME_RESULT_HDR_LEN, &got) ==
+	      FRAME_OK && got.status == FRAME_ST_CRC && got.index == 1 &&
+	      got.files == 1 && got.err == 28 && got.reason_len == 9,
+	      "frame result header round trip");
+	frame_get_reason(b + FRAME_RESULT_HDR_LEN, &got);
+	CHECK(!strcmp(got.reason, "no space!"), "frame result reason");
+
+	/* The example in docs/protocol.md: one file in place. */
+	r = (struct frame_result){ .status = FRAME_ST_OK,
+				   .index = FRAME_NO_FILE, .files = 1 };
+	CHECK(frame_put_result(b, &r) == FRAME_RESULT_HDR_LEN &&
+	      !memcmp(b, "SDAK\2\0\1\0\0\0\0\0\377\377\377\377\1\0\0\0\0\0\0\0",
+		      FRAME_RESULT_HDR_LEN),
+	      "frame result: the ok example of docs/protocol.md");
+
+	r.reason_len = FRAME_REASON_MAX + 100;
+	memset(r.reason, 'x', sizeof(r.reason));
+	CHECK(frame_put_result(b, &r) == FRAME_RESULT_MAX_LEN &&
+	      get_le(b + 10, 2) == FRAME_REASON_MAX,
+	      "frame result reason cut at FRAME_REASON_MAX");
+}
+
+static void test_result_errors(void)
+{
+	struct frame_result r = { .status = FRAME_ST_OK,
+				  .index = FRAME_NO_FILE, .files = 2 };
+	unsigned char b[FRAME_RESULT_MAX_LEN];
+	size_t len, trunc = 0;
+
+	frame_put_result(b, &r);
+	for (len = 0; len < FRAME_RESULT_HDR_LEN; len++)
+		trunc += frame_get_result_hdr(b, len, &r) == FRAME_ETRUNC;
+	CHECK(trunc == FRAME_RESULT_HDR_LEN, "frame result truncated header");
+	b[0] = 'X';
+	CHECK(frame_get_result_hdr(b, sizeof(b), &r) == FRAME_EMAGIC,
+	      "frame result bad magic");
+	frame_put_result(b, &r);
+	b[4] = 1;
+	CHECK(frame_get_result_hdr(b, sizeof(b), &r) == FRAME_EVERSION,
+	      "frame result other version");
+	frame_put_result(b, &r);
+	b[6] = 2;
+	CHECK(frame_get_result_hdr(b, sizeof(b), &r) == FRAME_ETYPE,
+	      "frame result unknown type");
+	frame_put_result(b, &r);
+	b[8] = FRAME_ST_COUNT_OF_STATUSES;
+	CHECK(frame_get_result_hdr(b, sizeof(b), &r) == FRAME_ERANGE,
+	      "frame result unknown status");
+	frame_put_result(b, &r);
+	put_le(b + 10, FRAME_REASON_MAX + 1, 2);
+	CHECK(frame_get_result_hdr(b, sizeof(b), &r) == FRAME_ERANGE,
+	      "frame result reason longer than FRAME_REASON_MAX");
+
+	r.reason_len = 5;
+	frame_get_reason((const unsigned char *)"a\033[2J", &r);
+	CHECK(!strcmp(r.reason, "a?[2J"),
+	      "frame result reason: control bytes become '?'");
+	CHECK(!strcmp(frame_status_name(FRAME_ST_CRC), "CRC mismatch") &&
+	      !strcmp(frame_status_name(99), "unknown status"),
+	      "frame_status_name");
+}
+
 int main(void)
 {
 	test_wire_bytes();
 	test_round_trip();
 	test_errors();
 	test_stream();
+	test_result_wire();
+	test_result_errors();
 	return check_done();
 }

@@ -2,10 +2,14 @@
 /*
  * The master and slave transfer loops over a socketpair (fcntl method),
  * without the device: round trips with buffer sizes that split every
- * header, and every way a stream can be bad, checking that no output or
- * temporary file is left behind when it is.
+ * header, every way a stream can be bad, checking that no output or
+ * temporary file is left behind when it is, and the slave's answer: what
+ * it says for each failure, and that the master exits 0 only on a
+ * positive one.
  */
 #include "check.h"
+#include "tmpdir.h"
+#include "ack.h"
 #include "crc32c.h"
 #include "devio.h"
 #include "frame.h"
@@ -20,123 +24,87 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/syncdev-test-xfer-XXXXXX";
 static const struct xfer_opts quiet = { 0, 0 };
 
-static char *path(const char *name)
+/*
+ * A master in a child process on fd: send in[0..n-1] with a tx buffer of
+ * txbuf bytes, then wait for the answer, exiting as the master does.  Its
+ * messages go to the file master.err.
+ */
+static pid_t start_master(int fd, char **in, unsigned int n, size_t txbuf,
+			  int map_in)
 {
-	static char buf[4][320];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
-	return buf[i];
-}
-
-static void make_file(const char *name, size_t size, unsigned int seed)
-{
-	unsigned char *d = malloc(size + 1);
-	FILE *f = fopen(path(name), "w");
-	size_t i;
-
-	for (i = 0; i < size; i++) {
-		seed = seed * 1103515245u + 12345u;
-		d[i] = (unsigned char)(seed >> 16);
-	}
-	fwrite(d, 1, size, f);
-	fclose(f);
-	free(d);
-}
-
-static int same_file(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
-	int ca, cb, same = fa && fb;
-
-	while (same) {
-		ca = getc(fa);
-		cb = getc(fb);
-		same = ca == cb;
-		if (ca == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
-static int file_is(const char *name, const char *content)
-{
-	char buf[64];
-	FILE *f = fopen(name, "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	return n == strlen(content) && !memcmp(buf, content, n);
-}
-
-/* Entries of the test directory whose name contains s. */
-static int count_entries(const char *s)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while ((e = readdir(d)))
-		n += strstr(e->d_name, s) != NULL;
-	closedir(d);
-	return n;
-}
-
-static void remove_outputs(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "out", 3) ||
-		    strstr(e->d_name, ".syncdev-"))
-			unlink(path(e->d_name));
-	closedir(d);
-}
-
-/* Send names[] from a child with tx buffer txbuf; receive with rxbuf. */
-static int round_trip(char **in, char **out, unsigned int n, size_t txbuf,
-		      size_t rxbuf, int map_in, uint64_t *total,
-		      int *child_status)
-{
+	struct ack_in early = { .len = 0 };
 	struct infile files[8];
 	struct devbuf b;
 	unsigned int i;
+	pid_t pid = fork();
+	int ret;
+
+	if (pid)
+		return pid;
+	ret = open(path("master.err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(ret, 2);
+	for (i = 0; i < n; i++)
+		if (infile_open(&files[i], in[i], map_in))
+			_exit(9);
+	devbuf_open(&b, fd, METHOD_FCNTL, txbuf);
+	ret = xfer_send(&b, files, n, &quiet, &early);
+	if (ret)
+		_exit(ack_failed(fd, &early, n, in, "slave"));
+	_exit(ack_wait(fd, &early, n, in, "slave"));
+}
+
+/* The slave's side, here: receive into out[0..n-1], then answer. */
+static int run_slave(int fd, char **out, unsigned int n, size_t rxbuf,
+		     struct xfer_report *r)
+{
+	struct devbuf b;
+	int ret;
+
+	devbuf_open(&b, fd, METHOD_FCNTL, rxbuf);
+	ret = xfer_recv(&b, out, n, &quiet, r);
+	ret = ack_answer(fd, ret, r->status, r->index, r->files, "master");
+	devbuf_close(&b);
+	return ret;
+}
+
+/*
+ * Master with nin files in a child, slave with nout here; the slave's
+ * exit code, the master's status in *master.
+ */
+static int transfer(char **in, unsigned int nin, char **out,
+		    unsigned int nout, size_t txbuf, size_t rxbuf, int map_in,
+		    struct xfer_report *r, int *master)
+{
 	int sv[2], ret;
 	pid_t pid;
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	pid = fork();
-	if (pid == 0) {
-		close(sv[0]);
-		for (i = 0; i < n; i++)
-			if (infile_open(&files[i], in[i], map_in))
-				_exit(9);
-		devbuf_open(&b, sv[1], METHOD_FCNTL, txbuf);
-		_exit(xfer_send(&b, files, n, &quiet));
-	}
+	pid = start_master(sv[1], in, nin, txbuf, map_in);
 	close(sv[1]);
-	devbuf_open(&b, sv[0], METHOD_FCNTL, rxbuf);
-	ret = xfer_recv(&b, out, n, &quiet, total);
-	devbuf_close(&b);
+	ret = run_slave(sv[0], out, nout, rxbuf, r);
 	close(sv[0]);
-	waitpid(pid, child_status, 0);
+	waitpid(pid, master, 0);
+	return ret;
+}
+
+/* Send in[] from a child with tx buffer txbuf; receive with rxbuf. */
+static int round_trip(char **in, char **out, unsigned int n, size_t txbuf,
+		      size_t rxbuf, int map_in, uint64_t *total,
+		      int *child_status)
+{
+	struct xfer_report r;
+	int ret = transfer(in, n, out, n, txbuf, rxbuf, map_in, &r,
+			   child_status);
+
+	*total = r.total;
 	return ret;
 }
 
@@ -183,22 +151,49 @@ static void test_round_trips(void)
 	}
 }
 
-/* Feed a hand-made stream to xfer_recv; the writer closes after it. */
-static int recv_raw(const unsigned char *s, size_t len, unsigned int n)
+/*
+ * Feed a hand-made stream to xfer_recv (the writer shuts its side down
+ * after it) and read the slave's answer into *res.
+ */
+static int recv_raw_answer(const unsigned char *s, size_t len,
+			   unsigned int n, struct frame_result *res)
 {
 	char *out[3] = { path("out0"), path("out1"), path("out2") };
-	struct devbuf b;
-	uint64_t total;
+	unsigned char a[FRAME_RESULT_MAX_LEN];
+	struct xfer_report r;
 	int sv[2], ret;
+	ssize_t got;
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
 	write_full(sv[1], s, len);
-	close(sv[1]);
-	devbuf_open(&b, sv[0], METHOD_FCNTL, 64);
-	ret = xfer_recv(&b, out, n, &quiet, &total);
-	devbuf_close(&b);
+	shutdown(sv[1], SHUT_WR);
+	ret = run_slave(sv[0], out, n, 64, &r);
 	close(sv[0]);
+	/* Exactly the answer: a read past it may see the reset. */
+	memset(res, 0xff, sizeof(*res));
+	got = read_full(sv[1], a, FRAME_RESULT_HDR_LEN);
+	if (got != FRAME_RESULT_HDR_LEN ||
+	    frame_get_result_hdr(a, (size_t)got, res) ||
+	    read_full(sv[1], a, res->reason_len) != (ssize_t)res->reason_len)
+		res->status = 99;
+	else
+		frame_get_reason(a, res);
+	close(sv[1]);
 	return ret;
+}
+
+static int recv_raw(const unsigned char *s, size_t len, unsigned int n)
+{
+	struct frame_result res;
+
+	return recv_raw_answer(s, len, n, &res);
+}
+
+/* The answer is status about file index with files in place. */
+static int answer_is(const struct frame_result *r, unsigned int status,
+		     uint32_t index, uint32_t files)
+{
+	return r->status == status && r->index == index && r->files == files;
 }
 
 /* Stream of two files "hello" and "world!"; returns its length. */
@@ -252,7 +247,7 @@ static void test_bad_streams(void)
 	s[4] = 9;
 	CHECK(recv_raw(s, len, 2) == EXIT_CORRUPT && !count_entries("out"),
 	      "xfer_recv bad version: EXIT_CORRUPT");
-	s[4] = 1;
+	s[4] = FRAME_VERSION;
 	s[FILE1_DATA - 12] = 5;		/* file 1's index */
 	CHECK(recv_raw(s, len, 2) == EXIT_CORRUPT &&
 	      count_entries("out") == 1,
@@ -278,67 +273,138 @@ static void test_bad_streams(void)
 	      len);
 }
 
-static void test_outfile(void)
+/* What the slave answers for each outcome of a hand-made stream. */
+static void test_answers(void)
 {
-	struct outfile f;
-	struct stat st;
-	mode_t mask = umask(022);
+	unsigned char s[128];
+	size_t len = good_stream(s);
+	struct frame_result r;
 
-	CHECK(outfile_create(&f, path("outm"), 10, 1) == 0 && f.map &&
-	      count_entries(".outm.syncdev-") == 1 &&
-	      access(path("outm"), F_OK) == -1,
-	      "outfile mmap: hidden temporary file, no final name yet");
-	outfile_write(&f, 0, "0123", 4, NULL);
-	outfile_write(&f, 4, "456789", 6, NULL);
-	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
-	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
-	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
-	CHECK(outfile_create(&f, path("oute"), 0, 1) == 0 && !f.map &&
-	      outfile_commit(&f) == 0 && stat(path("oute"), &st) == 0 &&
-	      st.st_size == 0, "outfile empty file in mmap mode");
-	CHECK(outfile_create(&f, path("outa"), 100, 0) == 0, "outfile create");
-	outfile_abort(&f);
-	CHECK(!count_entries("outa"), "outfile abort removes the temp file");
-	CHECK(outfile_check(path("nodir/x")) == -1, "outfile_check missing dir");
-	CHECK(outfile_check(dir) == -1, "outfile_check a directory");
-	CHECK(outfile_check(path("fine")) == 0, "outfile_check ok");
+	CHECK(recv_raw_answer(s, len, 2, &r) == EXIT_OK &&
+	      answer_is(&r, FRAME_ST_OK, FRAME_NO_FILE, 2) && !r.err &&
+	      !r.reason_len, "answer: ok, 2 files in place");
 	remove_outputs();
-	unlink(path("outm"));
-	unlink(path("oute"));
-	umask(mask);
+	CHECK(recv_raw_answer(s, len, 3, &r) == EXIT_FAIL &&
+	      answer_is(&r, FRAME_ST_COUNT, FRAME_NO_FILE, 0) &&
+	      !strcmp(r.reason, "the master sends 2 files, the slave expects 3"),
+	      "answer: count mismatch, with the slave's message");
+	s[FILE1_DATA] ^= 1;
+	CHECK(recv_raw_answer(s, len, 2, &r) == EXIT_CORRUPT &&
+	      answer_is(&r, FRAME_ST_CRC, 1, 1) &&
+	      !strncmp(r.reason, "CRC mismatch in ", 16),
+	      "answer: CRC mismatch in file 2, file 1 in place");
+	s[FILE1_DATA] ^= 1;
+	remove_outputs();
+	s[FILE1_DATA - 16] = 'x';
+	CHECK(recv_raw_answer(s, len, 2, &r) == EXIT_CORRUPT &&
+	      answer_is(&r, FRAME_ST_FRAMING, 1, 1),
+	      "answer: bad file header: framing, file 2");
+	s[FILE1_DATA - 16] = 'S';
+	remove_outputs();
+	CHECK(recv_raw_answer(s, FILE1_DATA + 3, 2, &r) == EXIT_FAIL &&
+	      answer_is(&r, FRAME_ST_RECV, 1, 1) &&
+	      strstr(r.reason, "(after 3 of 6 bytes)"),
+	      "answer: stream cut in file 2: receive failure after 3 bytes");
+	remove_outputs();
 }
 
-static void test_infile(void)
+/* in0..in2 (made by test_round_trips) into out0..: the master's exit. */
+static int master_exit(unsigned int nin, unsigned int nout, size_t limit)
 {
-	struct infile f;
+	char names[6][320], *in[3], *out[3];
+	struct rlimit old, lim = { limit, limit };
+	struct xfer_report r;
+	int i, st;
 
-	CHECK(infile_open(&f, path("missing"), 0) == -1,
-	      "infile missing file fails");
-	CHECK(infile_open(&f, dir, 0) == -1, "infile directory fails");
-	make_file("empty", 0, 1);
-	CHECK(infile_open(&f, path("empty"), 1) == 0 && f.size == 0 &&
-	      !f.map, "infile empty file needs no mapping");
-	infile_close(&f);
+	/* path() keeps only four names at a time. */
+	for (i = 0; i < 3; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/in%d", dir, i + 1);
+		snprintf(names[3 + i], sizeof(names[i]), "%s/out%d", dir, i);
+		in[i] = names[i];
+		out[i] = names[3 + i];
+	}
+	getrlimit(RLIMIT_FSIZE, &old);
+	if (limit)
+		setrlimit(RLIMIT_FSIZE, &lim);
+	transfer(in, nin, out, nout, 4096, 4096, 0, &r, &st);
+	setrlimit(RLIMIT_FSIZE, &old);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_master_exit(void)
+{
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK(master_exit(3, 2, 0) == EXIT_FAIL &&
+	      strstr(slurp(path("master.err")),
+		     "the slave failed: the master sends 3 files, the slave expects 2"),
+	      "master sends 3, slave expects 2: master exits 1 with the slave's reason");
+	remove_outputs();
+	CHECK(master_exit(2, 3, 0) == EXIT_FAIL &&
+	      strstr(slurp(path("master.err")),
+		     "the master sends 2 files, the slave expects 3"),
+	      "master sends 2, slave expects 3: master exits 1 with the slave's reason");
+	remove_outputs();
+	/* in1 is 1 byte, in2 4095: a 2000-byte limit fails file 2. */
+	CHECK(master_exit(3, 3, 2000) == EXIT_FAIL &&
+	      strstr(slurp(path("master.err")),
+		     "the slave failed with file 2 of 3") &&
+	      strstr(slurp(path("master.err")), "File too large") &&
+	      count_entries("out") == 1 && !count_entries(".syncdev-"),
+	      "slave cannot store file 2: master exits 1 naming it and the errno text");
+	remove_outputs();
+	signal(SIGXFSZ, SIG_DFL);
+}
+
+/* ack_early and ack_wait on answers written by hand. */
+static void test_ack_io(void)
+{
+	struct frame_result r = { .status = FRAME_ST_STORE, .index = 1,
+				  .files = 1, .err = 28, .reason_len = 4 };
+	char *names[2] = { "a", "b" };
+	unsigned char b[FRAME_RESULT_MAX_LEN];
+	struct ack_in in = { .len = 0 };
+	int sv[2];
+	size_t len;
+
+	memcpy(r.reason, "full", 4);
+	len = frame_put_result(b, &r);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	alarm(10);
+	CHECK(ack_early(sv[0], &in) == 0 && in.len == 0,
+	      "ack_early: nothing yet, does not block");
+	write_full(sv[1], b, 10);
+	CHECK(ack_early(sv[0], &in) == 1 && in.len == 10,
+	      "ack_early: the start of an answer is kept");
+	write_full(sv[1], b + 10, len - 10);
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_FAIL &&
+	      !strcmp(msg_last(NULL),
+		      "the slave failed with file 2 of 2 (b): full [1 in place there]"),
+	      "ack_wait: the rest of an early answer, reported");
+	r = (struct frame_result){ .status = FRAME_ST_OK,
+				   .index = FRAME_NO_FILE, .files = 2 };
+	in.len = 0;
+	write_full(sv[1], b, frame_put_result(b, &r));
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_OK,
+	      "ack_wait: a positive answer for both files");
+	close(sv[1]);
+	in.len = 0;
+	CHECK(ack_wait(sv[0], &in, 2, names, "slave") == EXIT_FAIL &&
+	      strstr(msg_last(NULL), "closed the connection without confirming"),
+	      "ack_wait: end of stream instead of an answer");
+	alarm(0);
+	close(sv[0]);
 }
 
 int main(void)
 {
-	DIR *d;
-	struct dirent *e;
-
 	signal(SIGPIPE, SIG_IGN);
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_round_trips();
 	test_bad_streams();
-	test_outfile();
-	test_infile();
-	d = opendir(dir);
-	while ((e = readdir(d)))
-		unlink(path(e->d_name));
-	closedir(d);
-	rmdir(dir);
+	test_answers();
+	test_master_exit();
+	test_ack_io();
+	tmpdir_remove();
 	return check_done();
 }

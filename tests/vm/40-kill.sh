@@ -1,28 +1,14 @@
-# shellcheck shell=sh
-# vm-timeout: 300
+# shellcheck shell=sh disable=SC3028 # busybox ash has RANDOM, seedable
+# vm-timeout: 600
 # kill -9 of either side in the middle of a 64 MiB transfer: the other
-# side fails (non-zero exit) instead of hanging, and no output file is
-# left looking complete.  The harness then checks that rmmod succeeds.
+# side fails (non-zero exit) with a message instead of hanging, and no
+# output file is left looking complete.  Then a loop that kills either
+# side at a random moment (seeded, the seed printed).  The harness then
+# checks that rmmod succeeds.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 gen big 67108864 11
-
-# wait_gone PID: wait for PID to exit, at most 30 s; its exit status, or
-# 255 if it is still running (then it is killed).
-wait_gone() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		kill -9 "$1"
-		wait "$1"
-		return 255
-	fi
-	wait "$1"
-}
 
 ACCEPTED='syncdev: master#[0-9]+: accepted connection'
 
@@ -83,10 +69,52 @@ for victim in master slave; do
 			pass "$name: no incomplete output"
 		fi
 		[ $victim = master ] && check_output "$name: slave says why" \
-			"closed the connection in the middle of out" cat slave.log
+			"closed the connection in the middle of out|receiving out \(after [0-9]+ of 67108864 bytes\) \(the master is gone\)" \
+			cat slave.log
 		[ $victim = slave ] && check_output "$name: master says why" \
-			"sending big: the slave is gone" cat master.log
+			"sending big \(after [0-9]+ of 67108864 bytes\) \(the slave is gone\)" \
+			cat master.log
 		rm -f out .out.*
 	done
 done
+
+# Random moments: after the connection, wait 0..1.5 s, kill -9 one side.
+# The other side ends with a message (or, if the transfer won the race,
+# everything is in place and identical); out is never incomplete.  Only
+# a hidden .out.syncdev-* of a killed slave may remain.
+seed=${SYNCDEV_SEED:-$(date +%s)}
+echo "# kill loop seed $seed (SYNCDEV_SEED=$seed repeats it)"
+RANDOM=$seed
+bad=0 trials=8
+for t in $(seq $trials); do
+	victim=master; [ $((RANDOM % 2)) = 1 ] && victim=slave
+	mm=fcntl; [ $((RANDOM % 2)) = 1 ] && mm=mmap
+	sm=fcntl; [ $((RANDOM % 2)) = 1 ] && sm=mmap
+	delay=$((RANDOM % 1500))
+	n=$(klog_count "$ACCEPTED")
+	master 1 big $mm -b 64K >master.log 2>&1 &
+	mpid=$!
+	slave 1 out $sm 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
+	spid=$!
+	wait_connected "$n"
+	usleep $((delay * 1000))
+	if [ $victim = master ]; then
+		kill -9 $mpid; wait $mpid; wait_gone $spid; rc=$?; log=slave.log
+	else
+		kill -9 $spid; wait $spid; wait_gone $mpid; rc=$?; log=master.log
+	fi
+	what="trial $t: kill -9 $victim after ${delay} ms ($mm -> $sm)"
+	echo "# $what: the other side exits $rc$([ -e out ] && echo ', out complete')"
+	if [ -e out ] && ! cmp -s big out; then
+		echo "# $what: out exists and differs"; bad=$((bad + 1))
+	elif [ $rc = 255 ]; then
+		echo "# $what: the other side hung"; bad=$((bad + 1))
+	elif [ $rc = 0 ] && [ ! -e out ]; then
+		echo "# $what: the other side exited 0: $(cat $log)"; bad=$((bad + 1))
+	elif [ $rc != 0 ] && [ ! -s $log ]; then
+		echo "# $what: exit $rc without a message"; bad=$((bad + 1))
+	fi
+	rm -f out .out.*
+done
+check_equal "kill -9 at random moments ($trials trials): clean failures, no incomplete output" "$bad failed" "0 failed"
 finish

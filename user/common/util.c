@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,8 +27,9 @@ const char *progname(void)
 	return prog_name;
 }
 
-/* The last message, for a program that sums up failures at its end. */
-static char last_msg[512];
+/* The last message, for msg_last(). */
+static char last_text[MSG_LAST_MAX];
+static int last_errnum;
 
 static void vmsg_err(int errnum, const char *fmt, va_list ap)
 {
@@ -35,11 +37,12 @@ static void vmsg_err(int errnum, const char *fmt, va_list ap)
 	int n;
 
 	va_copy(copy, ap);
-	n = vsnprintf(last_msg, sizeof(last_msg), fmt, copy);
+	n = vsnprintf(last_text, sizeof(last_text), fmt, copy);
 	va_end(copy);
-	if (errnum && n >= 0 && (size_t)n < sizeof(last_msg))
-		snprintf(last_msg + n, sizeof(last_msg) - (size_t)n, ": %s",
+	if (errnum && n >= 0 && (size_t)n < sizeof(last_text))
+		snprintf(last_text + n, sizeof(last_text) - (size_t)n, ": %s",
 			 strerror(errnum));
+	last_errnum = errnum;
 	fprintf(stderr, "%s: ", prog_name);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
@@ -47,14 +50,17 @@ static void vmsg_err(int errnum, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-const char *msg_last(void)
+const char *msg_last(int *errnum)
 {
-	return last_msg;
+	if (errnum)
+		*errnum = last_errnum;
+	return last_text;
 }
 
 void msg_forget(void)
 {
-	last_msg[0] = '\0';
+	last_text[0] = '\0';
+	last_errnum = 0;
 }
 
 void vmsg(const char *fmt, va_list ap)
@@ -250,6 +256,27 @@ void map_populate(void *addr, size_t len, int write)
 	len += (uintptr_t)addr - start;
 	madvise((void *)start, len,
 		write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+}
+
+const char *mode_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFLNK:
+		return "a symbolic link";
+	}
+	return "not a regular file";
 }
 
 void put_le(unsigned char *p, uint64_t v, int bytes)

@@ -32,10 +32,14 @@ void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "prog: <message>: strerror(errno)" on stderr; errno is preserved. */
 void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * The text of the last message printed (without the program name; ""
- * after msg_forget()), for a summary of what failed at the end of a run.
+ * The text of the last message (without the "prog: " prefix, with the
+ * strerror part; cut at MSG_LAST_MAX - 1 bytes) and, in *errnum unless
+ * NULL, its errno (0 for msg()).  "" before the first message.  The slave
+ * sends it to the master as the reason of a failure.
  */
-const char *msg_last(void);
+#define MSG_LAST_MAX	512
+const char *msg_last(int *errnum);
+/* Forget the last message: msg_last() is "" until the next one. */
 void msg_forget(void);
 /*
  * msg() and msg_errno() that return -1, for code that reports a failure
@@ -81,6 +85,9 @@ char *xvasprintf(const char *fmt, va_list ap)
  * older than 5.14) are ignored and the copy then faults as usual.
  */
 void map_populate(void *addr, size_t len, int write);
+
+/* "a regular file", "a directory", "a FIFO", ... for messages. */
+const char *mode_kind(mode_t mode);
 
 /* Little-endian integers of 1..8 bytes, encoded byte by byte. */
 void put_le(unsigned char *p, uint64_t v, int bytes);

@@ -102,10 +102,23 @@ static int have_gnuplot(void)
 
 int plot_check_path(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int bad;
+
 	if (!terminal(path)) {
 		msg("plot: '%s' must end in .svg, .png or .txt", path);
 		return -1;
 	}
+	/* Its directory must take new files, before minutes of measuring. */
+	dir = slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path),
+				path) : xstrdup(".");
+	bad = access(dir, W_OK | X_OK);
+	if (bad)
+		msg_errno("plot: cannot write %s into directory %s", path, dir);
+	free(dir);
+	if (bad)
+		return -1;
 	if (!have_gnuplot())
 		msg("plot: gnuplot is not installed (apt-get install "
 		    "gnuplot-nox): only %s.dat and %s.gp will be written",

@@ -121,6 +121,48 @@ int dev_peer_gone(int err)
 	       err == ESHUTDOWN;
 }
 
+const char *dev_peer_hint(int err, const char *peer)
+{
+	static char buf[160];
+
+	if (err == ETIMEDOUT || err == EAGAIN)
+		snprintf(buf, sizeof(buf),
+			 " (nothing moved within the progress timeout: the %s stalled, or its machine or the network is down)",
+			 peer);
+	else if (dev_peer_gone(err))
+		snprintf(buf, sizeof(buf), " (the %s is gone)", peer);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
+		     uint64_t size, const char *peer)
+{
+	const char *hint = dev_peer_hint(errno, peer);
+
+	if (size)
+		msg_errno("%s %s (after %llu of %llu bytes)%s", verb, what,
+			  (unsigned long long)done, (unsigned long long)size,
+			  hint);
+	else
+		msg_errno("%s %s%s", verb, what, hint);
+}
+
+int dev_set_timeout(int fd, const char *path, uint32_t seconds)
+{
+	struct syncdev_timeout t = { .progress_ms = seconds * 1000u };
+
+	if (ioctl(fd, SYNCDEV_IOC_SET_TIMEOUT, &t) == 0)
+		return 0;
+	if (errno == ENOTTY)
+		msg_errno("%s: cannot set the progress timeout (a syncdev module without SYNCDEV_IOC_SET_TIMEOUT?)",
+			  path);
+	else
+		msg_errno("%s: cannot set the progress timeout", path);
+	return -1;
+}
+
 void *dev_map(int fd, size_t *len)
 {
 	struct syncdev_info info;

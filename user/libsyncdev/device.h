@@ -49,6 +49,27 @@ int dev_disconnect(int fd, const char *path);
 int dev_peer_gone(int err);
 
 /*
+ * For a message about a failed read or write: why err may have happened,
+ * " (...)" naming the peer ("master", "slave"), or "" (a static buffer).
+ */
+const char *dev_peer_hint(int err, const char *peer);
+
+/*
+ * After a failed read or write (errno kept): "VERB WHAT (after DONE of
+ * SIZE bytes) (hint): strerror", the part in parentheses left out when
+ * size is 0 (a frame rather than a file's data).
+ */
+void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
+		     uint64_t size, const char *peer);
+
+/*
+ * SYNCDEV_IOC_SET_TIMEOUT: a read, write, SEND or RECV on the connection
+ * during which nothing moves for seconds fails with ETIMEDOUT (0: the
+ * module's progress_timeout_ms).  Prints a message on failure.
+ */
+int dev_set_timeout(int fd, const char *path, uint32_t seconds);
+
+/*
  * Map the session's buffer: *len bytes, or all of it when *len is 0 or
  * larger than the buffer; *len is set to the mapped length.
  */

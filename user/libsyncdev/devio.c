@@ -41,19 +41,47 @@ void devbuf_close(struct devbuf *b)
 	b->buf = NULL;
 }
 
+/* fcntl: write() it all, counting what went out before an error. */
+static int tx_write(struct devbuf *b)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < b->end) {
+		n = write(b->fd, b->buf + done, b->end - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* What did go out is not sent again. */
+			memmove(b->buf, b->buf + done, b->end - done);
+			b->end -= done;
+			return -1;
+		}
+		done += (size_t)n;
+		b->moved += (uint64_t)n;
+	}
+	return 0;
+}
+
 int tx_flush(struct devbuf *b)
 {
 	int ret;
 
 	if (b->end == 0)
 		return 0;
-	if (b->method == METHOD_MMAP) {
-		/* SEND returns only when every byte is on its way. */
+	if (b->method == METHOD_FCNTL)
+		ret = tx_write(b);
+	else {
+		/*
+		 * SEND returns only when every byte is on its way; a signal
+		 * that interrupts it is retried with the same arguments (the
+		 * module keeps the progress of an interrupted SEND).
+		 */
 		do
 			ret = dev_send(b->fd, 0, b->end);
 		while (ret && errno == EINTR);
-	} else {
-		ret = write_full(b->fd, b->buf, b->end) < 0 ? -1 : 0;
+		if (ret == 0)
+			b->moved += b->end;
 	}
 	if (ret == 0)
 		b->end = 0;

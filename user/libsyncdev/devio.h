@@ -30,6 +30,7 @@ struct devbuf {
 	size_t cap;
 	size_t pos;		/* rx: next byte to hand out */
 	size_t end;		/* tx: bytes queued; rx: bytes received */
+	uint64_t moved;		/* tx: bytes the device took, in all */
 };
 
 /*

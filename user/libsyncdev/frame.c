@@ -2,6 +2,8 @@
 #include "frame.h"
 #include "util.h"
 
+#include <string.h>
+
 /*
  * Stream header: magic u32, version u16, flags u16 (0), file count u32,
  * reserved u32 (0).
@@ -68,6 +70,74 @@ int frame_get_trailer(const unsigned char *p, size_t len, uint32_t *crc)
 	return FRAME_OK;
 }
 
+/*
+ * Result: magic u32, version u16, type u16, status u16, reason length u16,
+ * file index u32, files in place u32, errno u32, then the reason.
+ */
+size_t frame_put_result(unsigned char *p, const struct frame_result *r)
+{
+	size_t len = r->reason_len < FRAME_REASON_MAX ? r->reason_len :
+							FRAME_REASON_MAX;
+
+	put_le(p, FRAME_RESULT_MAGIC, 4);
+	put_le(p + 4, FRAME_VERSION, 2);
+	put_le(p + 6, FRAME_TYPE_RESULT, 2);
+	put_le(p + 8, r->status, 2);
+	put_le(p + 10, len, 2);
+	put_le(p + 12, r->index, 4);
+	put_le(p + 16, r->files, 4);
+	put_le(p + 20, r->err, 4);
+	memcpy(p + FRAME_RESULT_HDR_LEN, r->reason, len);
+	return FRAME_RESULT_HDR_LEN + len;
+}
+
+int frame_get_result_hdr(const unsigned char *p, size_t len,
+			 struct frame_result *r)
+{
+	if (len < FRAME_RESULT_HDR_LEN)
+		return FRAME_ETRUNC;
+	if (get_le(p, 4) != FRAME_RESULT_MAGIC)
+		return FRAME_EMAGIC;
+	if (get_le(p + 4, 2) != FRAME_VERSION)
+		return FRAME_EVERSION;
+	if (get_le(p + 6, 2) != FRAME_TYPE_RESULT)
+		return FRAME_ETYPE;
+	if (get_le(p + 8, 2) >= FRAME_ST_COUNT_OF_STATUSES ||
+	    get_le(p + 10, 2) > FRAME_REASON_MAX)
+		return FRAME_ERANGE;
+	r->status = (unsigned int)get_le(p + 8, 2);
+	r->reason_len = (size_t)get_le(p + 10, 2);
+	r->index = (uint32_t)get_le(p + 12, 4);
+	r->files = (uint32_t)get_le(p + 16, 4);
+	r->err = (uint32_t)get_le(p + 20, 4);
+	r->reason[0] = '\0';
+	return FRAME_OK;
+}
+
+void frame_get_reason(const unsigned char *p, struct frame_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->reason_len; i++)
+		r->reason[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+	r->reason[i] = '\0';
+}
+
+const char *frame_status_name(unsigned int status)
+{
+	static const char *const names[] = {
+		[FRAME_ST_OK] = "ok",
+		[FRAME_ST_COUNT] = "file count mismatch",
+		[FRAME_ST_FRAMING] = "bad framing",
+		[FRAME_ST_CRC] = "CRC mismatch",
+		[FRAME_ST_STORE] = "cannot store the file",
+		[FRAME_ST_RECV] = "receiving failed",
+	};
+
+	return status < FRAME_ST_COUNT_OF_STATUSES ? names[status] :
+						     "unknown status";
+}
+
 const char *frame_strerror(int err)
 {
 	switch (err) {
@@ -76,13 +146,17 @@ const char *frame_strerror(int err)
 	case FRAME_EMAGIC:
 		return "bad magic number (not a syncdev file stream)";
 	case FRAME_EVERSION:
-		return "unsupported framing version";
+		return "unsupported framing version (master and slave from different releases?)";
 	case FRAME_EFLAGS:
 		return "reserved header fields are not zero";
 	case FRAME_EINDEX:
 		return "file header out of sequence";
 	case FRAME_ETRUNC:
 		return "stream ends in the middle of a frame";
+	case FRAME_ETYPE:
+		return "unknown message type";
+	case FRAME_ERANGE:
+		return "a field is out of range";
 	}
 	return "unknown framing error";
 }

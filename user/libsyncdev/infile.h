@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An input file of the master, opened and sized before the transfer
- * starts so that a missing or unreadable file fails before any slave
- * waits for it.  In mmap mode the whole file is mapped read-only.
+ * starts so that a missing, unreadable or unsuitable file fails before
+ * any slave waits for it.  In mmap mode the whole file is mapped
+ * read-only.
  */
 #ifndef SYNCDEV_INFILE_H
 #define SYNCDEV_INFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct infile {
 	const char *path;
@@ -16,8 +19,29 @@ struct infile {
 	const unsigned char *map;	/* mmap mode, size > 0 only */
 };
 
-/* Prints a message and returns -1 on failure. */
+/*
+ * Only regular files: a FIFO, device, socket or directory is refused
+ * before anything could block on it.  Prints a message and returns -1 on
+ * failure.
+ */
 int infile_open(struct infile *f, const char *path, int map);
 void infile_close(struct infile *f);
+
+/*
+ * The n bytes of f at off (mmap: memcpy from the mapping; else read())
+ * into dst, folded into *crc unless crc is NULL.  Returns the bytes copied (fewer than n
+ * only from read()), or -1 after a message naming the file: a read
+ * error, or the file shrank under us (read() hit its end early, or the
+ * mapping raised SIGBUS).
+ */
+ssize_t infile_copy(struct infile *f, uint64_t off, void *dst, size_t n,
+		    uint32_t *crc);
+
+/*
+ * After the whole file was copied: -1 after a message if it is now
+ * shorter than when it was opened (a mapped file that shrank inside its
+ * last page reads as zeros without SIGBUS), else 0.
+ */
+int infile_check_size(struct infile *f);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "outfile.h"
 #include "crc32c.h"
+#include "mapguard.h"
 #include "util.h"
 
 #include <errno.h>
@@ -17,8 +18,8 @@
 static char pending[PATH_MAX];
 static volatile sig_atomic_t have_pending;
 
-static void split_path(const char *path, char *dir, size_t dirlen,
-		       const char **base)
+void outfile_split_path(const char *path, char *dir, size_t dirlen,
+			const char **base)
 {
 	const char *slash = strrchr(path, '/');
 	size_t n;
@@ -31,25 +32,6 @@ static void split_path(const char *path, char *dir, size_t dirlen,
 	n = slash == path ? 1 : (size_t)(slash - path);
 	snprintf(dir, dirlen, "%.*s", (int)n, path);
 	*base = slash + 1;
-}
-
-int outfile_check(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *base;
-	struct stat st;
-
-	split_path(path, dir, sizeof(dir), &base);
-	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-		msg("output %s is a directory, not a file name", path);
-		return -1;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		msg_errno("cannot create output file %s in directory %s",
-			  path, dir);
-		return -1;
-	}
-	return 0;
 }
 
 /* Allocate size bytes and map them for writing: 0, or -1 after a message. */
@@ -91,7 +73,7 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->path = path;
 	f->size = size;
 	f->map = NULL;
-	split_path(path, dir, sizeof(dir), &base);
+	outfile_split_path(path, dir, sizeof(dir), &base);
 	/* Cut a long base name so the temporary name fits in NAME_MAX. */
 	if (snprintf(f->tmp, sizeof(f->tmp), "%s/.%.200s.syncdev-XXXXXX",
 		     dir, base) >= (int)sizeof(f->tmp)) {
@@ -126,10 +108,11 @@ int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 {
 	if (f->map) {
 		map_populate(f->map + off, n, 1);
-		if (crc)
-			*crc = crc32c_copy(*crc, f->map + off, p, n);
-		else
-			memcpy(f->map + off, p, n);
+		/* SIGBUS: the file was cut short or its storage failed. */
+		if (map_copy(f->map + off, p, n, crc)) {
+			errno = EIO;
+			return -1;
+		}
 		return 0;
 	}
 	if (crc)
@@ -144,6 +127,18 @@ static void outfile_unmap(struct outfile *f)
 	f->map = NULL;
 }
 
+/* What is at path now may be replaced: nothing, or a regular file. */
+static int replaceable(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return 1;
+	msg("output %s is %s now: not replaced (the slave writes regular files only)",
+	    path, mode_kind(st.st_mode));
+	return 0;
+}
+
 int outfile_commit(struct outfile *f)
 {
 	int ret = 0;
@@ -152,6 +147,8 @@ int outfile_commit(struct outfile *f)
 	/* close() is where a network file system reports a failed write. */
 	if (close(f->fd)) {
 		msg_errno("writing %s", f->tmp);
+		ret = -1;
+	} else if (!replaceable(f->path)) {
 		ret = -1;
 	} else if (rename(f->tmp, f->path)) {
 		msg_errno("cannot rename %s to %s", f->tmp, f->path);

@@ -22,10 +22,27 @@ struct outfile {
 };
 
 /*
- * Before connecting: fail early, with a message, when path cannot become
- * a file (its directory is missing or not writable, or it is a directory).
+ * Before connecting (outcheck.c): fail early, with a message, when path
+ * cannot become a regular file: its directory is missing or not
+ * writable, or it is a directory, a device, a FIFO or a socket.  A
+ * symbolic link is followed to the regular file it leads to (which is
+ * replaced, the link stays); a link that leads nowhere, or to anything but
+ * a regular file, is refused.  Returns the name to write (malloc'd: path
+ * itself or the link's target), or NULL.
  */
-int outfile_check(const char *path);
+char *outfile_check(const char *path);
+
+/*
+ * After outfile_check of each: -1 after a message naming both when two
+ * of the n targets are the same file (same name, a link to it, or a hard
+ * link of it), else 0.  paths are the names as given, for the message.
+ */
+int outfile_check_unique(char *const *paths, char *const *targets,
+			 unsigned int n);
+
+/* path's directory ("." if none) into dir, and its last component. */
+void outfile_split_path(const char *path, char *dir, size_t dirlen,
+			const char **base);
 
 /*
  * Create the temporary file for size bytes; in mmap mode allocate and map

@@ -17,20 +17,33 @@ struct xfer_opts {
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
 };
 
+struct ack_in;
+
 /*
  * Master: send the files (already open) and flush.  Returns EXIT_OK or
- * EXIT_FAIL after a message naming the file.
+ * EXIT_FAIL, after a message naming the file, or silently when the slave
+ * answered before the end (it failed: its answer is in *in, ack_wait()
+ * reads the rest and says why).
  */
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
-	      const struct xfer_opts *o);
+	      const struct xfer_opts *o, struct ack_in *in);
+
+/* What the slave tells the master (ack.h) after xfer_recv. */
+struct xfer_report {
+	unsigned int status;	/* FRAME_ST_* */
+	uint32_t index;		/* the file that failed, or FRAME_NO_FILE */
+	uint32_t files;		/* files verified and in place */
+	uint64_t total;		/* data bytes of those files */
+};
 
 /*
  * Slave: receive n files into paths (mmap mode when b->method is), each
- * renamed into place once its CRC verified; *total counts the data bytes.
- * Returns EXIT_OK, EXIT_FAIL (I/O, connection, count mismatch) or
- * EXIT_CORRUPT (bad framing, CRC mismatch) after a message.
+ * renamed into place once its CRC verified, and fill *r.  Returns EXIT_OK,
+ * EXIT_FAIL (I/O, connection, count mismatch) or EXIT_CORRUPT (bad
+ * framing, CRC mismatch) after a message.  It reads nothing after the
+ * last trailer: the master waits for the answer before it closes.
  */
 int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
-	      const struct xfer_opts *o, uint64_t *total);
+	      const struct xfer_opts *o, struct xfer_report *r);
 
 #endif

@@ -37,17 +37,33 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 		"  -v, --verbose      one line per file (size, CRC32C)\n"
 		"      --device PATH  device to use (default %s)\n",
 		role == ROLE_MASTER ? SYNCDEV_MASTER_PATH : SYNCDEV_SLAVE_PATH);
+	fprintf(f,
+		"      --progress-timeout SECONDS\n"
+		"                     give up when nothing moves on the connection for\n"
+		"                     this long: the %s stalled or its machine is gone\n"
+		"                     (default: the module's progress_timeout_ms)\n",
+		role == ROLE_MASTER ? "slave" : "master");
 	if (role == ROLE_SLAVE)
 		fprintf(f,
 			"  -t, --timeout MS   connect timeout (default: the module's)\n"
 			"  -w, --wait MS      retry a refused connection for up to MS\n"
 			"                     milliseconds (default 0: fail at once)\n");
-	fprintf(f,
-		"  -h, --help         this text\n\n"
-		"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
-		"of all files, T runs from the connection being established to the\n"
-		"last byte handled.  Exit status: 0 ok, 1 failure, 2 usage,\n"
-		"3 corrupt data (bad framing or CRC mismatch).\n");
+	fprintf(f, "  -h, --help         this text\n\n");
+	if (role == ROLE_MASTER)
+		fprintf(f,
+			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
+			"of all files, T runs from the connection being established to the\n"
+			"slave's confirmation.  Exit status: 0 only when the slave confirmed\n"
+			"that every file arrived intact and is in place; 1 failure (the\n"
+			"slave's reason is printed), 2 usage.\n");
+	else
+		fprintf(f,
+			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
+			"of all files, T runs from the connection being established to the\n"
+			"last file verified and renamed.  Then tells the master the outcome.\n"
+			"Exit status: 0 every file verified and in place, and the master told;\n"
+			"1 failure, 2 usage (e.g. the same output twice), 3 corrupt data (bad\n"
+			"framing or CRC mismatch).\n");
 }
 
 static int bad_number(const char *what, const char *s, const char *range)
@@ -98,60 +114,52 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum { OPT_DEVICE = 256 };
+enum { OPT_DEVICE = 256, OPT_PROGRESS };
 
-/* --timeout and --wait: the slave's only.  0, or -1 after a message. */
-static int slave_option(int c, const char *arg, struct xfer_args *a)
+/* An option with a number: its value into *a, or -1 after a message. */
+static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
 {
 	uint64_t v;
 
-	if (a->role != ROLE_SLAVE) {
+	if (a->role != ROLE_SLAVE && (c == 't' || c == 'w')) {
 		msg("--timeout and --wait are options of the slave only");
 		return -1;
 	}
-	if (c == 't') {
+	switch (c) {
+	case 'b':
+		if (parse_size(arg, &v) || v < 1 || v > 1u << 30)
+			return bad_number("buffer size", arg,
+					  "1..1G, suffixes K M G");
+		a->buffer = (size_t)v;
+		break;
+	case OPT_PROGRESS:
+		if (parse_uint(arg, 1, XFER_MAX_TIMEOUT_S, &v))
+			return bad_number("progress timeout", arg,
+					  "seconds, 1..4294967");
+		a->progress_s = (uint32_t)v;
+		break;
+	case 't':
 		if (parse_uint(arg, 1, UINT32_MAX, &v))
 			return bad_number("timeout", arg,
 					  "milliseconds, at least 1");
 		a->timeout_ms = (uint32_t)v;
-	} else {
+		break;
+	case 'w':
 		if (parse_uint(arg, 0, UINT32_MAX, &v))
 			return bad_number("wait", arg, "milliseconds");
 		a->wait_ms = (uint32_t)v;
+		break;
 	}
 	return 0;
 }
 
-/* One option from getopt_long: 0, 1 after --help, -1 after a message. */
-static int one_option(int c, char **argv, struct xfer_args *a)
+/* An unknown option or one without its value: the message; -1. */
+static int bad_option(int c, char **argv)
 {
-	uint64_t v;
-
-	switch (c) {
-	case 'b':
-		if (parse_size(optarg, &v) || v < 1 || v > 1u << 30)
-			return bad_number("buffer size", optarg,
-					  "1..1G, suffixes K M G");
-		a->buffer = (size_t)v;
-		return 0;
-	case 'v':
-		a->verbose = 1;
-		return 0;
-	case OPT_DEVICE:
-		a->device = optarg;
-		return 0;
-	case 't':
-	case 'w':
-		return slave_option(c, optarg, a);
-	case 'h':
-		xfer_usage(stdout, a->role);
-		return 1;
-	case ':':
+	if (c == ':')
 		msg("option %s needs a value", argv[optind - 1]);
-		return -1;
-	}
 	/* optopt is set for unknown short options only. */
-	if (optopt)
+	else if (optopt)
 		msg("unknown option '-%c' (see --help)", optopt);
 	else
 		msg("unknown option '%s' (see --help)", argv[optind - 1]);
@@ -167,11 +175,12 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shortopts = role == ROLE_SLAVE ? ":b:vt:w:h" : ":b:vh";
-	int c, rc;
+	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->role = role;
@@ -180,9 +189,23 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		rc = one_option(c, argv, a);
-		if (rc)
-			return rc;
+		switch (c) {
+		case 'v':
+			a->verbose = 1;
+			break;
+		case OPT_DEVICE:
+			a->device = optarg;
+			break;
+		case 'h':
+			xfer_usage(stdout, role);
+			return 1;
+		case 'b': case 't': case 'w': case OPT_PROGRESS:
+			if (parse_number_opt(c, optarg, a))
+				return -1;
+			break;
+		default:
+			return bad_option(c, argv);
+		}
 	}
 	return parse_positional(argc - optind, argv + optind, a);
 }
@@ -204,7 +227,8 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	fd = dev_open(a->device);
 	if (fd < 0)
 		return -1;
-	if (devbuf_open(b, fd, a->method, size)) {
+	if ((a->progress_s && dev_set_timeout(fd, a->device, a->progress_s)) ||
+	    devbuf_open(b, fd, a->method, size)) {
 		close(fd);
 		return -1;
 	}

@@ -33,7 +33,11 @@ struct xfer_args {
 	const char *device;
 	uint32_t timeout_ms;	/* slave: connect timeout, 0 = module's */
 	uint32_t wait_ms;	/* slave: retry a refused connect this long */
+	uint32_t progress_s;	/* progress timeout, 0 = the module's */
 };
+
+/* --progress-timeout: at most this many seconds (u32 milliseconds). */
+#define XFER_MAX_TIMEOUT_S	4294967u
 
 /*
  * Parse argv.  Returns 0 when *a is ready, 1 when --help was printed, or
@@ -46,7 +50,8 @@ struct xfer_opts;
 
 /*
  * Open a->device and its buffer for a->method (the default buffer unless
- * --buffer), and set *o from the options.  The fd, or -1 after a message.
+ * --buffer), set its progress timeout (--progress-timeout), and set *o
+ * from the options.  The fd, or -1 after a message.
  */
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 		     struct xfer_opts *o);

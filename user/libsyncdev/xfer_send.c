@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "ack.h"
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
@@ -10,45 +11,48 @@
 #include <string.h>
 #include <unistd.h>
 
-static int send_failed(const char *what)
+/* One run of xfer_send. */
+struct send_ctx {
+	struct devbuf *b;
+	const struct xfer_opts *o;
+	struct ack_in *in;	/* the slave's early answer */
+	uint64_t seen;		/* b->moved when last looked for one */
+	uint64_t start;		/* stream offset of this file's data */
+	int printed;		/* page descriptors logged */
+};
+
+/*
+ * Sending what failed, with how many of its size bytes the device took
+ * (size 0: a frame, not a file's data).
+ */
+static int send_failed(const char *what, uint64_t done, uint64_t size)
 {
-	if (errno == EPIPE || errno == ECONNRESET)
-		msg_errno("sending %s: the slave is gone", what);
-	else
-		msg_errno("sending %s", what);
+	dev_xfer_failed("sending", what, done, size, "slave");
 	return EXIT_FAIL;
 }
 
-/*
- * Fill dst with the next n bytes of f, by memcpy or read(), and fold them
- * into *crc.
- */
-static ssize_t copy_in(struct infile *f, uint64_t off, void *dst, size_t n,
-		       uint32_t *crc)
+/* Bytes of the current file's data the device took. */
+static uint64_t data_moved(const struct send_ctx *c, uint64_t size)
 {
-	ssize_t r;
-
-	if (f->map) {
-		map_populate((void *)(f->map + off), n, 0);
-		*crc = crc32c_copy(*crc, dst, f->map + off, n);
-		return (ssize_t)n;
-	}
-	do
-		r = read(f->fd, dst, n);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		msg_errno("reading input file %s", f->path);
-	else if (r == 0)
-		msg("input file %s shrank while being sent (%llu of %llu bytes)",
-		    f->path, (unsigned long long)off,
-		    (unsigned long long)f->size);
-	if (r > 0)
-		*crc = crc32c(*crc, dst, (size_t)r);
-	return r > 0 ? r : -1;
+	if (c->b->moved <= c->start)
+		return 0;
+	return c->b->moved - c->start < size ? c->b->moved - c->start : size;
 }
 
-static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
-		     const struct xfer_opts *o, int *printed)
+/*
+ * After each buffer that went out: a slave that speaks before the end
+ * has failed (ack.h).  1 if it did: stop sending.
+ */
+static int slave_spoke(struct send_ctx *c)
+{
+	if (c->b->moved == c->seen)
+		return 0;
+	c->seen = c->b->moved;
+	return ack_early(c->b->fd, c->in);
+}
+
+/* Queue f's frames and data, flushing whenever the buffer is full. */
+static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	uint64_t off = 0;
@@ -58,50 +62,60 @@ static int send_file(struct devbuf *b, struct infile *f, unsigned int index,
 	ssize_t n;
 
 	frame_put_file_hdr(hdr, index, f->size);
-	if (tx_put(b, hdr, sizeof(hdr)))
-		return send_failed(f->path);
+	c->start = c->b->moved + c->b->end + sizeof(hdr);
+	if (tx_put(c->b, hdr, sizeof(hdr)))
+		return send_failed(f->path, 0, f->size);
 	while (off < f->size) {
-		dst = tx_space(b, &room);
+		dst = tx_space(c->b, &room);
 		if (!dst)
-			return send_failed(f->path);
+			return send_failed(f->path, data_moved(c, f->size),
+					   f->size);
+		if (slave_spoke(c))
+			return EXIT_FAIL;
 		if (room > f->size - off)
 			room = (size_t)(f->size - off);
-		n = copy_in(f, off, dst, room, &crc);
+		n = infile_copy(f, off, dst, room, &crc);
 		if (n < 0)
 			return EXIT_FAIL;
-		tx_commit(b, (size_t)n);
+		tx_commit(c->b, (size_t)n);
 		off += (uint64_t)n;
-		if (o->print_pages)
-			dev_print_pages_once(b->fd, f->map, printed);
+		if (c->o->print_pages)
+			dev_print_pages_once(c->b->fd, f->map, &c->printed);
 	}
+	if (infile_check_size(f))
+		return EXIT_FAIL;
 	frame_put_trailer(hdr, crc);
-	if (tx_put(b, hdr, FRAME_TRAILER_LEN))
-		return send_failed(f->path);
-	if (o->verbose)
+	if (tx_put(c->b, hdr, FRAME_TRAILER_LEN))
+		return send_failed(f->path, data_moved(c, f->size), f->size);
+	if (c->o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", f->path,
 		       (unsigned long long)f->size, crc);
 	return EXIT_OK;
 }
 
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
-	      const struct xfer_opts *o)
+	      const struct xfer_opts *o, struct ack_in *in)
 {
+	struct send_ctx c = { .b = b, .o = o, .in = in, .seen = b->moved };
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
-	int printed = 0, ret;
 	unsigned int i;
+	int ret;
 
 	frame_put_stream_hdr(hdr, n);
 	if (tx_put(b, hdr, sizeof(hdr)))
-		return send_failed("the stream header");
+		return send_failed("the stream header", 0, 0);
 	for (i = 0; i < n; i++) {
-		ret = send_file(b, &files[i], i, o, &printed);
+		ret = send_file(&c, &files[i], i);
 		if (ret)
 			return ret;
 	}
 	if (tx_flush(b))
-		return send_failed(n ? files[n - 1].path : "the stream header");
+		return n ? send_failed(files[n - 1].path,
+				       data_moved(&c, files[n - 1].size),
+				       files[n - 1].size) :
+			   send_failed("the stream header", 0, 0);
 	/* Only empty files: the device buffer is all there is to show. */
-	if (o->print_pages && !printed)
+	if (o->print_pages && !c.printed)
 		dev_print_page(b->fd, NULL);
 	return EXIT_OK;
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * master N file1 ... fileN fcntl|mmap [options]: wait for one slave on
- * /dev/master_device and send it the files over that one connection.
+ * /dev/master_device, send it the files over that one connection, and
+ * exit 0 only when the slave confirms that every file arrived intact and
+ * is in place.
  */
+#include "ack.h"
 #include "devio.h"
 #include "device.h"
 #include "infile.h"
@@ -16,6 +19,7 @@
 
 int main(int argc, char **argv)
 {
+	struct ack_in in = { .len = 0 };
 	struct xfer_opts o;
 	struct xfer_args a;
 	struct infile *files;
@@ -45,7 +49,11 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	ret = xfer_send(&b, files, a.nfiles, &o);
+	ret = xfer_send(&b, files, a.nfiles, &o, &in);
+	if (ret)
+		return ack_failed(fd, &in, a.nfiles, a.files, "slave");
+	/* The connection stays open until the slave has answered. */
+	ret = ack_wait(fd, &in, a.nfiles, a.files, "slave");
 	if (ret)
 		return ret;
 	xfer_print_time(now_ns() - t0, total);
@@ -54,7 +62,6 @@ int main(int argc, char **argv)
 		infile_close(&files[i]);
 	free(files);
 	devbuf_close(&b);
-	/* The connection closes with the file: the slave sees end of stream. */
 	if (close(fd))
 		die_errno("closing %s", a.device);
 	return EXIT_OK;

@@ -67,7 +67,7 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	set_progname(cmd->name);
 	msg_forget();
 	rc = cmd->run(&c, opts);
-	snprintf(why, sizeof(why), "%s", msg_last()[0] ? msg_last() :
+	snprintf(why, sizeof(why), "%s", msg_last(NULL)[0] ? msg_last(NULL) :
 		 "no message");
 	set_progname(saved);
 	free(opts);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slave N file1 ... fileN fcntl|mmap a.b.c.d[:port] [options]: connect
- * /dev/slave_device to a master and receive the files it sends.
+ * /dev/slave_device to a master, receive the files it sends, and tell the
+ * master the outcome.
  */
+#include "ack.h"
 #include "devio.h"
 #include "device.h"
 #include "outfile.h"
@@ -10,24 +12,45 @@
 #include "xfer.h"
 #include "xfer_cli.h"
 
+#include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+/*
+ * The names to write: each output checked (a regular file or none yet;
+ * symbolic links followed), no two the same file.  Exits on failure.
+ */
+static char **check_outputs(const struct xfer_args *a)
+{
+	char **targets = xcalloc(a->nfiles, sizeof(*targets));
+	unsigned int i;
+
+	for (i = 0; i < a->nfiles; i++) {
+		targets[i] = outfile_check(a->files[i]);
+		if (!targets[i])
+			exit(EXIT_FAIL);
+	}
+	if (outfile_check_unique(a->files, targets, a->nfiles))
+		exit(EXIT_USAGE);
+	return targets;
+}
 
 int main(int argc, char **argv)
 {
+	struct xfer_report r;
 	struct xfer_opts o;
 	struct xfer_args a;
 	struct devbuf b;
-	uint64_t t0, total;
-	unsigned int i;
+	char **targets;
+	uint64_t t0, t1;
 	int fd, ret;
 
 	set_progname(argv[0]);
 	ret = xfer_parse_args(argc, argv, ROLE_SLAVE, &a);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	for (i = 0; i < a.nfiles; i++)
-		if (outfile_check(a.files[i]))
-			return EXIT_FAIL;
+	signal(SIGPIPE, SIG_IGN);
+	targets = check_outputs(&a);
 	outfile_remove_on_signals();
 
 	fd = xfer_open_device(&a, &b, &o);
@@ -35,10 +58,12 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 
 	t0 = now_ns();
-	ret = xfer_recv(&b, a.files, a.nfiles, &o, &total);
+	ret = xfer_recv(&b, targets, a.nfiles, &o, &r);
+	t1 = now_ns();
+	ret = ack_answer(fd, ret, r.status, r.index, r.files, "master");
 	if (ret)
 		return ret;
-	xfer_print_time(now_ns() - t0, total);
+	xfer_print_time(t1 - t0, r.total);
 
 	devbuf_close(&b);
 	close(fd);

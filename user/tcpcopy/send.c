@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "tcpcopy.h"
-#include "crc32c.h"
+#include "ack.h"
+#include "device.h"
 #include "infile.h"
+#include "tcp.h"
 #include "util.h"
 #include "xfer_cli.h"
 
@@ -10,80 +12,82 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int listen_on(uint16_t port)
+static int send_failed(const struct infile *f, uint64_t off)
 {
-	struct sockaddr_in sa = {
-		.sin_family = AF_INET,
-		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
-	int one = 1, fd;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		msg_errno("socket");
-		return -1;
-	}
-	/* Back-to-back benchmark runs must not wait out TIME_WAIT. */
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1)) {
-		msg_errno("listen on port %u", port);
-		close(fd);
-		return -1;
-	}
-	return fd;
+	tcp_fix_errno();
+	dev_xfer_failed("sending", f->path, off, f->size, "receiver");
+	return EXIT_FAIL;
 }
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc)
+/*
+ * The size, the data and (with o->crc) its CRC32C; stops early, silently,
+ * when the receiver answers before the end (it failed: ack.h).
+ */
+static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
+		       struct ack_in *in)
 {
-	struct infile f;
-	uint64_t t0, off = 0;
 	unsigned char word[8];
+	char *buf = xmalloc(o->bufsize);
+	uint64_t off = 0;
 	uint32_t sum = 0;
-	char *buf;
+	int ret = EXIT_FAIL;
 	ssize_t n;
-	int lfd, fd;
+
+	put_le(word, f->size, 8);
+	if (write_full(fd, word, 8) < 0)
+		goto fail;
+	while (off < f->size) {
+		n = infile_copy(f, off, buf, f->size - off < o->bufsize ?
+				(size_t)(f->size - off) : o->bufsize,
+				o->crc ? &sum : NULL);
+		if (n < 0)
+			goto out;
+		if (write_full(fd, buf, (size_t)n) < 0)
+			goto fail;
+		off += (uint64_t)n;
+		/* Not after the last: then a positive answer may come. */
+		if (off < f->size && ack_early(fd, in))
+			goto out;
+	}
+	if (infile_check_size(f))
+		goto out;
+	put_le(word, sum, 4);
+	if (o->crc && write_full(fd, word, 4) < 0)
+		goto fail;
+	ret = EXIT_OK;
+	goto out;
+fail:
+	ret = send_failed(f, off);
+out:
+	free(buf);
+	return ret;
+}
+
+int tcpcopy_send(const char *path, uint16_t port,
+		 const struct tcpcopy_opts *o)
+{
+	char *names[] = { (char *)path };
+	struct ack_in in = { .len = 0 };
+	struct infile f;
+	uint64_t t0;
+	int fd, ret;
 
 	if (infile_open(&f, path, 0))
 		return EXIT_FAIL;
-	buf = xmalloc(bufsize);
-	lfd = listen_on(port);
-	if (lfd < 0)
+	fd = tcp_accept_one(port);
+	if (fd < 0 || tcp_set_timeout(fd, o->progress_s))
 		return EXIT_FAIL;
-	do
-		fd = accept(lfd, NULL, NULL);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		die_errno("accept on port %u", port);
-	close(lfd);
 
 	t0 = now_ns();
-	if (crc) {
-		put_le(word, f.size, 8);
-		if (write_full(fd, word, 8) < 0)
-			die_errno("sending the size of %s", path);
-	}
-	while (off < f.size) {
-		n = read_full(f.fd, buf, bufsize);
-		if (n < 0)
-			die_errno("reading %s", path);
-		if (n == 0)
-			die(EXIT_FAIL, "%s shrank while being sent", path);
-		if (crc)
-			sum = crc32c(sum, buf, (size_t)n);
-		if (write_full(fd, buf, (size_t)n) < 0)
-			die_errno("sending %s", path);
-		off += (uint64_t)n;
-	}
-	if (crc) {
-		put_le(word, sum, 4);
-		if (write_full(fd, word, 4) < 0)
-			die_errno("sending the CRC32C of %s", path);
-	}
+	ret = send_stream(fd, &f, o, &in);
+	if (ret)
+		return ack_failed(fd, &in, 1, names, "receiver");
+	ret = ack_wait(fd, &in, 1, names, "receiver");
+	if (ret)
+		return ret;
 	xfer_print_time(now_ns() - t0, f.size);
 	if (close(fd))
 		die_errno("closing the connection");
 	infile_close(&f);
-	free(buf);
 	return EXIT_OK;
 }

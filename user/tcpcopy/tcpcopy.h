@@ -2,12 +2,17 @@
 /*
  * tcpcopy: the userspace baseline of "make bench-transfer".  One file over
  * one plain TCP connection with read()/write() and a large buffer, timed
- * like master and slave.  The two directions, one file each.
+ * like master and slave, and doing the same work around the data:
  *
- * With crc set, the stream carries the same integrity check as master and
- * slave, so that the cost of the check can be told apart from the cost of
- * the device: an 8-byte little-endian size, the data, and the CRC32C of
- * the data (4 bytes, little-endian), which recv verifies.
+ *	sender -> receiver	the size (8 bytes, little-endian), the data,
+ *				with crc set its CRC32C (4 bytes, LE)
+ *	receiver -> sender	the result message of master and slave
+ *				(frame.h, ack.h): the file is in place, or
+ *				why not
+ *
+ * The sender exits 0 only on a positive result.  With crc the stream
+ * carries the same integrity check as master and slave, so that the cost
+ * of the check can be told apart from the cost of the device.
  */
 #ifndef TCPCOPY_H
 #define TCPCOPY_H
@@ -18,8 +23,16 @@
 
 #define TCPCOPY_DEFAULT_PORT	2326	/* next to syncdev's 2325 */
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc);
+struct tcpcopy_opts {
+	size_t bufsize;
+	int crc;
+	uint32_t wait_ms;	/* recv: retry a refused connection */
+	uint32_t progress_s;	/* 0: no progress timeout */
+};
+
+int tcpcopy_send(const char *path, uint16_t port,
+		 const struct tcpcopy_opts *o);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 size_t bufsize, uint32_t wait_ms, int crc);
+		 const struct tcpcopy_opts *o);
 
 #endif

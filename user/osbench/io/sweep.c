@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -21,6 +22,8 @@
 static int sweep_open(const struct ctx *c, const struct sweep_opts *o,
 		      struct io_source *src, struct point_cfg *cfg)
 {
+	struct stat st;
+
 	*src = o->src;
 	if (o->min_block > o->max_block) {
 		msg("--min is larger than --max");
@@ -39,7 +42,16 @@ static int sweep_open(const struct ctx *c, const struct sweep_opts *o,
 			     io_pick_time(&c->o, 100000000),
 		.reps = c->o.reps, .max_bytes = o->max_bytes };
 	cfg->fd = io_source_open(src);
-	return cfg->fd < 0 ? EXIT_FAIL : EXIT_OK;
+	if (cfg->fd < 0)
+		return EXIT_FAIL;
+	/* An empty file gives a table of zeros: say so instead. */
+	if (src->path && fstat(cfg->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size == 0) {
+		msg("'%s' is empty: there is nothing to read", src->path);
+		close(cfg->fd);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
 /* Notes common to sweep and cache reports. */

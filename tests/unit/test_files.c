@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files at both ends: what the slave accepts as an output (regular
+ * files only, symbolic links followed, no two outputs the same file), what
+ * the master accepts as an input (regular files, refused before anything
+ * blocks), and an input that shrinks while it is sent.
+ */
+#include "check.h"
+#include "tmpdir.h"
+#include "infile.h"
+#include "outfile.h"
+#include "util.h"
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static void test_outfile(void)
+{
+	struct outfile f;
+	struct stat st;
+	mode_t mask = umask(022);
+
+	CHECK(outfile_create(&f, path("outm"), 10, 1) == 0 && f.map &&
+	      count_entries(".outm.syncdev-") == 1 &&
+	      access(path("outm"), F_OK) == -1,
+	      "outfile mmap: hidden temporary file, no final name yet");
+	outfile_write(&f, 0, "0123", 4, NULL);
+	outfile_write(&f, 4, "456789", 6, NULL);
+	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
+	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
+	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
+	CHECK(outfile_create(&f, path("oute"), 0, 1) == 0 && !f.map &&
+	      outfile_commit(&f) == 0 && stat(path("oute"), &st) == 0 &&
+	      st.st_size == 0, "outfile empty file in mmap mode");
+	CHECK(outfile_create(&f, path("outa"), 100, 0) == 0, "outfile create");
+	outfile_abort(&f);
+	CHECK(!count_entries("outa"), "outfile abort removes the temp file");
+	remove_outputs();
+	unlink(path("outm"));
+	unlink(path("oute"));
+	umask(mask);
+}
+
+/* outfile_check gives target (NULL: refused). */
+static int check_gives(const char *name, const char *target)
+{
+	char *got = outfile_check(name);
+	int ok = target ? got && !strcmp(got, target) : !got;
+
+	free(got);
+	return ok;
+}
+
+static void make_socket(const char *name)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path(name));
+	bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+}
+
+static void test_outfile_check(void)
+{
+	char real[400];
+
+	CHECK(check_gives(path("nodir/x"), NULL), "output in a missing directory refused");
+	CHECK(check_gives(dir, NULL), "output that is a directory refused");
+	CHECK(check_gives(path("fine"), path("fine")), "output that is a new name: itself");
+	make_file("exists", 3, 1);
+	CHECK(check_gives(path("exists"), path("exists")),
+	      "output that is a regular file: itself (replaced later)");
+	mkfifo(path("fifo"), 0600);
+	CHECK(check_gives(path("fifo"), NULL) &&
+	      strstr(msg_last(NULL), "is a FIFO (the slave writes regular files only)"),
+	      "output that is a FIFO refused, saying so");
+	make_socket("sock");
+	CHECK(check_gives(path("sock"), NULL), "output that is a socket refused");
+	CHECK(check_gives("/dev/null", NULL) &&
+	      strstr(msg_last(NULL), "a character device"),
+	      "output /dev/null (a device) refused");
+
+	snprintf(real, sizeof(real), "%s", path("exists"));
+	symlink(real, path("link"));
+	CHECK(check_gives(path("link"), real),
+	      "output that is a link to a regular file: the file it leads to");
+	symlink("nothing-here", path("dangling"));
+	CHECK(check_gives(path("dangling"), NULL),
+	      "output that is a dangling link refused");
+	symlink("/dev/null", path("devlink"));
+	CHECK(check_gives(path("devlink"), NULL),
+	      "output that is a link to a device refused");
+	symlink(path("fifo"), path("fifolink"));
+	CHECK(check_gives(path("fifolink"), NULL),
+	      "output that is a link to a FIFO refused");
+}
+
+/* outfile_check_unique of the names given (as their own targets). */
+static int unique(const char *a, const char *b, const char *c)
+{
+	char *names[3] = { (char *)a, (char *)b, (char *)c };
+	char *targets[3];
+	int i, ret;
+
+	for (i = 0; i < 3; i++)
+		targets[i] = outfile_check(names[i]);
+	ret = outfile_check_unique(names, targets, 3);
+	for (i = 0; i < 3; i++)
+		free(targets[i]);
+	return ret;
+}
+
+static void test_duplicates(void)
+{
+	char a[400], b[400], c[400], dot[400];
+
+	snprintf(a, sizeof(a), "%s", path("new1"));
+	snprintf(b, sizeof(b), "%s", path("new2"));
+	snprintf(c, sizeof(c), "%s", path("exists"));
+	CHECK(unique(a, b, c) == 0, "three different outputs are fine");
+	CHECK(unique(a, b, a) == -1 &&
+	      strstr(msg_last(NULL), "outputs 1 (") &&
+	      strstr(msg_last(NULL), "and 3 ("),
+	      "the same output twice refused, naming both");
+	snprintf(dot, sizeof(dot), "%s/./new1", dir);
+	CHECK(unique(a, dot, c) == -1, "x and dir/./x are the same output");
+	CHECK(unique(a, path("link"), c) == -1,
+	      "a file and a link to it are the same output");
+	link(c, path("hard"));
+	CHECK(unique(a, path("hard"), c) == -1,
+	      "a file and a hard link of it are the same output");
+}
+
+static void test_infile(void)
+{
+	struct infile f;
+
+	CHECK(infile_open(&f, path("missing"), 0) == -1,
+	      "infile missing file fails");
+	CHECK(infile_open(&f, dir, 0) == -1 &&
+	      strstr(msg_last(NULL), "is a directory, not a regular file"),
+	      "infile directory refused");
+	/* No writer: an open() without O_NONBLOCK would wait for one. */
+	alarm(10);
+	CHECK(infile_open(&f, path("fifo"), 0) == -1 &&
+	      strstr(msg_last(NULL), "is a FIFO, not a regular file"),
+	      "infile FIFO refused without blocking");
+	CHECK(infile_open(&f, path("sock"), 1) == -1,
+	      "infile socket refused");
+	CHECK(infile_open(&f, "/dev/zero", 0) == -1 &&
+	      strstr(msg_last(NULL), "is a character device"),
+	      "infile device refused");
+	alarm(0);
+	make_file("empty", 0, 1);
+	CHECK(infile_open(&f, path("empty"), 1) == 0 && f.size == 0 &&
+	      !f.map, "infile empty file needs no mapping");
+	infile_close(&f);
+}
+
+/* A mapped input cut short while it is sent: errors, not SIGBUS. */
+static void test_shrinking_input(void)
+{
+	static unsigned char buf[16384];
+	struct infile f;
+	uint32_t crc = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	make_file("shrinks", 4 * (size_t)page, 3);
+	infile_open(&f, path("shrinks"), 1);
+	truncate(path("shrinks"), page);
+	CHECK(infile_copy(&f, 0, buf, (size_t)page, &crc) == page,
+	      "shrunk mapped input: the part still there copies");
+	CHECK(infile_copy(&f, (uint64_t)page, buf, (size_t)page, &crc) == -1 &&
+	      strstr(msg_last(NULL), "shrank while being sent"),
+	      "shrunk mapped input: SIGBUS becomes an error naming the file");
+	CHECK(infile_check_size(&f) == -1,
+	      "shrunk input: the size check after sending fails");
+	infile_close(&f);
+
+	make_file("shrinks", 100, 3);
+	infile_open(&f, path("shrinks"), 1);
+	truncate(path("shrinks"), 50);
+	CHECK(infile_copy(&f, 0, buf, 100, &crc) == 100 &&
+	      infile_check_size(&f) == -1,
+	      "input shrunk within its last page (zeros, no SIGBUS): caught by the size check");
+	infile_close(&f);
+	CHECK(infile_open(&f, path("shrinks"), 0) == 0 &&
+	      infile_copy(&f, 0, buf, 100, &crc) == 50 &&
+	      infile_copy(&f, 50, buf, 50, &crc) == -1,
+	      "read() input that shrank: an error at its new end");
+	infile_close(&f);
+}
+
+int main(void)
+{
+	if (tmpdir_make())
+		return 1;
+	test_outfile();
+	test_outfile_check();
+	test_duplicates();
+	test_infile();
+	test_shrinking_input();
+	tmpdir_remove();
+	return check_done();
+}

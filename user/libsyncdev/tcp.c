@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tcp.h"
+#include "netaddr.h"
+#include "retry.h"
+#include "util.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int tcp_set_timeout(int fd, uint32_t seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	if (!seconds)
+		return 0;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
+		msg_errno("cannot set the progress timeout");
+		return -1;
+	}
+	return 0;
+}
+
+void tcp_fix_errno(void)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		errno = ETIMEDOUT;
+}
+
+int tcp_listen(uint16_t port)
+{
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int one = 1, fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		msg_errno("socket");
+		return -1;
+	}
+	/* Back-to-back benchmark runs must not wait out TIME_WAIT. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1)) {
+		msg_errno("listen on port %u", port);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int tcp_accept_one(uint16_t port)
+{
+	int lfd = tcp_listen(port), fd;
+
+	if (lfd < 0)
+		return -1;
+	do
+		fd = accept(lfd, NULL, NULL);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		msg_errno("accept on port %u", port);
+	close(lfd);
+	return fd;
+}
+
+void tcp_reset(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	close(fd);
+}
+
+struct conn {
+	int fd;
+	struct sockaddr_in sa;
+};
+
+static int connect_once(void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->fd >= 0)
+		close(c->fd);
+	/* A refused socket cannot connect again: a new one each try. */
+	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		return -1;
+	return connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa));
+}
+
+int tcp_connect(struct in_addr addr, uint16_t port, uint32_t wait_ms)
+{
+	struct conn c = { .fd = -1 };
+	char where[32];
+
+	c.sa.sin_family = AF_INET;
+	c.sa.sin_port = htons(port);
+	c.sa.sin_addr = addr;
+	if (retry_refused(connect_once, &c, wait_ms) == 0)
+		return c.fd;
+	msg_errno("connect to %s", format_ipv4_port(where, addr, port));
+	if (c.fd >= 0)
+		close(c.fd);
+	return -1;
+}
