@@ -87,7 +87,7 @@ check_output "a progress line per student on stderr" \
 	'^grade: \[4/4\] d-good: 6/6 cases passed' cat "$tmp/batch.log"
 r=$gout/a-broken/results.csv
 grep_csv "wrong bytes are a wrong output" "$r" small.fcntl-fcntl 1 \
-	',fail,"?slave: wrong output file1: 32 bytes, want 32: .*differ'
+	',fail,"?slave: wrong output file1: 32 bytes, want 32, first difference at byte 1; .*; slave: and 7 more output files missing or wrong'
 grep_csv "a malformed time line is reported" "$r" small.mmap-fcntl 1 \
 	",fail,\"?master: malformed time line: 'Transmission time: [0-9.]+ msec"
 grep_csv "a hang is reported as such" "$r" small.mmap-mmap 1 \
