@@ -3,13 +3,18 @@
  * ioctl commands: the _IO/_IOW/_IOR ABI of uapi/syncdev.h and the 2020
  * course's legacy numbers, which pass their argument by value.
  *
- * Every argument from user space is copied in once and checked before any
- * work: reserved fields and flags must be zero, ranges must lie inside the
- * buffer.  A command of the other device (ACCEPT on the slave, SEND on the
- * slave, ...) is "inappropriate for this device": -ENOTTY.
+ * Every command goes through two steps.  syncdev_ioc_prepare() copies the
+ * argument in and checks it without any lock: reserved fields and flags
+ * must be zero, ranges must lie inside the buffer, an address must be one
+ * a slave can connect to.  Then syncdev_ioc_run() does the work with the
+ * session lock held, taken once per command in syncdev_ioctl().  A command
+ * of the other device (ACCEPT on the slave, ...) is "inappropriate for
+ * this device": -ENOTTY.  SEND and RECV work on both devices: the
+ * connection carries bytes both ways.
  */
 #include "syncdev.h"
 
+#include <linux/err.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
@@ -19,57 +24,75 @@
 /* "255.255.255.255:65535" and its NUL. */
 #define SYNCDEV_ADDR_MAX	22
 
+enum syncdev_op {
+	SYNCDEV_OP_ACCEPT,
+	SYNCDEV_OP_CONNECT,
+	SYNCDEV_OP_SEND,
+	SYNCDEV_OP_RECV,
+	SYNCDEV_OP_DISCONNECT,
+	SYNCDEV_OP_INFO,
+	SYNCDEV_OP_PRINT_PAGE,
+	SYNCDEV_OP_SET_TIMEOUT,
+	SYNCDEV_OP_SET_PEER,
+};
+
+/* A command with its argument copied in and checked. */
+struct syncdev_cmd {
+	enum syncdev_op op;
+	union {
+		struct {
+			__be32 addr;
+			u16 port;
+			unsigned int timeout_ms;
+		} conn;
+		struct {
+			bool send;
+			u64 offset;
+			u64 len;
+			enum syncdev_xmit_how how;
+		} xfer;
+		struct syncdev_info info;
+		unsigned long uaddr;
+		unsigned int timeout_ms;
+		__be32 peer;
+	};
+};
+
 static bool syncdev_is_master(const struct syncdev_session *s)
 {
 	return s->dev->role == SYNCDEV_MASTER;
 }
 
-static long syncdev_do_accept(struct syncdev_session *s)
+static int syncdev_prep_connect(struct syncdev_cmd *c, __be32 addr, u16 port,
+				unsigned int timeout_ms)
 {
-	long ret;
-
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	ret = syncdev_accept(s);
-	mutex_unlock(&s->lock);
-	return ret;
-}
-
-static long syncdev_do_connect(struct syncdev_session *s, __be32 addr,
-			       u16 port, unsigned int timeout_ms)
-{
-	long ret;
-
 	if (addr == htonl(INADDR_ANY) || addr == htonl(INADDR_BROADCAST) ||
 	    ipv4_is_multicast(addr))
 		return -EINVAL;
-	if (!port)
-		port = syncdev_port;
-	if (!timeout_ms)
-		timeout_ms = READ_ONCE(syncdev_connect_timeout_ms);
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	ret = syncdev_connect(s, addr, port, timeout_ms);
-	mutex_unlock(&s->lock);
-	return ret;
+	c->op = SYNCDEV_OP_CONNECT;
+	c->conn.addr = addr;
+	c->conn.port = port ? port : syncdev_port;
+	c->conn.timeout_ms = timeout_ms ? timeout_ms :
+				READ_ONCE(syncdev_connect_timeout_ms);
+	return 0;
 }
 
-static long syncdev_ioc_connect(struct syncdev_session *s,
-				struct syncdev_connect __user *uarg)
+static int syncdev_prep_ioc_connect(struct syncdev_cmd *c,
+				    struct syncdev_connect __user *uarg)
 {
-	struct syncdev_connect c;
+	struct syncdev_connect k;
 
-	if (copy_from_user(&c, uarg, sizeof(c)))
+	if (copy_from_user(&k, uarg, sizeof(k)))
 		return -EFAULT;
-	if (c.flags || c.reserved)
+	if (k.flags || k.reserved)
 		return -EINVAL;
-	return syncdev_do_connect(s, (__force __be32)c.addr, c.port,
-				  c.timeout_ms);
+	return syncdev_prep_connect(c, (__force __be32)k.addr, k.port,
+				    k.timeout_ms);
 }
 
 /* Legacy connect: a NUL-terminated "a.b.c.d" or "a.b.c.d:port". */
-static long syncdev_legacy_connect(struct syncdev_session *s,
-				   const char __user *uaddr)
+static int syncdev_prep_legacy_connect(struct syncdev_cmd *c,
+				       const char __user *uaddr)
 {
 	char str[SYNCDEV_ADDR_MAX];
 	const char *end;
@@ -86,73 +109,32 @@ static long syncdev_legacy_connect(struct syncdev_session *s,
 		return -EINVAL;
 	if (*end == ':' && (kstrtou16(end + 1, 10, &port) || !port))
 		return -EINVAL;
-	return syncdev_do_connect(s, addr, port, 0);
+	return syncdev_prep_connect(c, addr, port, 0);
 }
 
-/*
- * Send @len bytes of the buffer at @offset, all or nothing: a send cut
- * short by a signal or an error leaves the peer with part of a message, so
- * the connection is shut down rather than left silently out of step.
- */
-static long syncdev_send_buffer(struct syncdev_session *s, u64 offset,
-				u64 len)
+/* A transfer of @len bytes of the buffer at @offset. */
+static int syncdev_prep_xfer(struct syncdev_session *s, struct syncdev_cmd *c,
+			     bool send, u64 offset, u64 len,
+			     enum syncdev_xmit_how how)
 {
-	ssize_t ret = 0;
-	void *buf;
-	u64 done = 0;
-
-	if (offset > syncdev_buf_size || len > syncdev_buf_size - offset)
-		return -EINVAL;
-	buf = syncdev_buffer(s);
-	if (!buf)
-		return -ENOMEM;
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	if (!s->sock)
-		ret = -ENOTCONN;
-	while (!ret && done < len) {
-		ret = syncdev_xmit_kernel(s, true, buf + offset + done,
-					  len - done, true);
-		if (ret > 0) {
-			done += ret;
-			ret = 0;
-		} else if (!ret) {
-			ret = -EPIPE;
-		}
-	}
-	if (done && done < len) {
-		kernel_sock_shutdown(s->sock, SHUT_RDWR);
-		/* Part of it went out: it must not be restarted. */
-		if (ret == -ERESTARTSYS)
-			ret = -EINTR;
-	}
-	mutex_unlock(&s->lock);
-	return ret;
-}
-
-/* Receive into the buffer at @offset; the count, 0 at end of stream. */
-static long syncdev_recv_buffer(struct syncdev_session *s, u64 offset,
-				u64 len, bool waitall)
-{
-	ssize_t ret;
 	void *buf;
 
 	if (offset > syncdev_buf_size || len > syncdev_buf_size - offset)
 		return -EINVAL;
 	buf = syncdev_buffer(s);
-	if (!buf)
-		return -ENOMEM;
-	if (!len)
-		return 0;
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	ret = syncdev_xmit_kernel(s, false, buf + offset, len, waitall);
-	mutex_unlock(&s->lock);
-	return ret;
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	c->op = send ? SYNCDEV_OP_SEND : SYNCDEV_OP_RECV;
+	c->xfer.send = send;
+	c->xfer.offset = offset;
+	c->xfer.len = len;
+	c->xfer.how = how;
+	return 0;
 }
 
-static long syncdev_ioc_xfer(struct syncdev_session *s, unsigned int cmd,
-			     struct syncdev_xfer __user *uarg)
+static int syncdev_prep_ioc_xfer(struct syncdev_session *s,
+				 struct syncdev_cmd *c, bool send,
+				 struct syncdev_xfer __user *uarg)
 {
 	struct syncdev_xfer x;
 
@@ -160,97 +142,207 @@ static long syncdev_ioc_xfer(struct syncdev_session *s, unsigned int cmd,
 		return -EFAULT;
 	if (x.reserved)
 		return -EINVAL;
-	if (cmd == SYNCDEV_IOC_SEND) {
+	if (send) {
 		if (x.flags)
 			return -EINVAL;
-		return syncdev_send_buffer(s, x.offset, x.len);
+		return syncdev_prep_xfer(s, c, true, x.offset, x.len,
+					 SYNCDEV_XMIT_ALL);
 	}
 	if (x.flags & ~SYNCDEV_RECV_WAITALL)
 		return -EINVAL;
-	return syncdev_recv_buffer(s, x.offset, x.len,
-				   x.flags & SYNCDEV_RECV_WAITALL);
+	return syncdev_prep_xfer(s, c, false, x.offset, x.len,
+				 x.flags & SYNCDEV_RECV_WAITALL ?
+				 SYNCDEV_XMIT_FILL : SYNCDEV_XMIT_ONCE);
 }
 
 /*
- * Legacy transfer: the master sends @arg bytes from offset 0; the slave
- * fills the buffer from offset 0 up to @arg bytes or the end of the stream.
- * Course programs call the slave side without an argument, so 0 (and any
- * larger value) means "the whole buffer".
+ * Legacy transfer.  The course's programs map the buffer (2 pages at
+ * offset 0, or 128 pages at the offset they have reached in their file, or
+ * nothing before the first receive) and pass a length, or nothing (any
+ * value), so the bytes must be where the program looks: in its most
+ * recent mapping.
+ *
+ * Master: send @arg bytes from the start of the most recent mapping;
+ * more than that mapping holds, or no mapping at all, cannot be bytes the
+ * program put there: EINVAL.
+ *
+ * Slave: receive into the most recent mapping, at most its length and at
+ * most @arg when 0 < @arg < that (any other value is no length), until
+ * that much arrived or the stream ended.  A receive before any mapping
+ * fills the buffer from offset 0 (up to buf_size) for a program that maps
+ * what it received afterwards: from then on the session refuses mappings
+ * at another offset (buffer.c), which would show bytes never received.
  */
-static long syncdev_legacy_xfer(struct syncdev_session *s, unsigned long arg)
+static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
+				    struct syncdev_cmd *c, unsigned long arg)
 {
-	if (syncdev_is_master(s))
-		return syncdev_send_buffer(s, 0, arg);
-	if (!arg || arg > syncdev_buf_size)
-		arg = syncdev_buf_size;
-	return syncdev_recv_buffer(s, 0, arg, true);
+	unsigned long pgoff, pages;
+	u64 limit;
+
+	spin_lock(&s->map_lock);
+	pgoff = s->map_pgoff;
+	pages = s->map_pages;
+	spin_unlock(&s->map_lock);
+
+	if (syncdev_is_master(s)) {
+		if (arg && (!pages || arg > pages << PAGE_SHIFT))
+			return -EINVAL;
+		return syncdev_prep_xfer(s, c, true, pgoff << PAGE_SHIFT, arg,
+					 SYNCDEV_XMIT_ALL);
+	}
+	if (!pages)
+		WRITE_ONCE(s->legacy_recv_first, true);
+	limit = pages ? pages << PAGE_SHIFT : syncdev_buf_size;
+	if (!arg || arg > limit)
+		arg = limit;
+	return syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, arg,
+				 SYNCDEV_XMIT_FILL);
 }
 
-static long syncdev_do_disconnect(struct syncdev_session *s)
+static int syncdev_prep_set_timeout(struct syncdev_cmd *c,
+				    struct syncdev_timeout __user *uarg)
 {
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	syncdev_disconnect(s);
-	mutex_unlock(&s->lock);
+	struct syncdev_timeout t;
+
+	if (copy_from_user(&t, uarg, sizeof(t)))
+		return -EFAULT;
+	if (t.reserved)
+		return -EINVAL;
+	c->op = SYNCDEV_OP_SET_TIMEOUT;
+	c->timeout_ms = t.progress_ms;
 	return 0;
 }
 
-static long syncdev_ioc_info(struct syncdev_session *s,
-			     struct syncdev_info __user *uarg)
+static int syncdev_prep_set_peer(struct syncdev_cmd *c,
+				 struct syncdev_peer __user *uarg)
 {
-	struct syncdev_info info = { .buf_size = syncdev_buf_size };
+	struct syncdev_peer p;
+
+	if (copy_from_user(&p, uarg, sizeof(p)))
+		return -EFAULT;
+	if (p.reserved)
+		return -EINVAL;
+	c->op = SYNCDEV_OP_SET_PEER;
+	c->peer = (__force __be32)p.addr;
+	return 0;
+}
+
+/* Copy in and check; which commands a device has is decided here. */
+static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
+			       unsigned long arg, struct syncdev_cmd *c)
+{
+	void __user *argp = (void __user *)arg;
+	bool master = syncdev_is_master(s);
+	u64 uaddr;
+
+	switch (cmd) {
+	case SYNCDEV_IOC_ACCEPT:
+		c->op = SYNCDEV_OP_ACCEPT;
+		return master ? 0 : -ENOTTY;
+	case SYNCDEV_IOC_CONNECT:
+		return master ? -ENOTTY : syncdev_prep_ioc_connect(c, argp);
+	case SYNCDEV_IOC_SEND:
+	case SYNCDEV_IOC_RECV:
+		return syncdev_prep_ioc_xfer(s, c, cmd == SYNCDEV_IOC_SEND, argp);
+	case SYNCDEV_IOC_DISCONNECT:
+	case SYNCDEV_LEGACY_CLOSE:
+		c->op = SYNCDEV_OP_DISCONNECT;
+		return 0;
+	case SYNCDEV_IOC_PRINT_PAGE:
+		if (get_user(uaddr, (u64 __user *)argp))
+			return -EFAULT;
+		c->op = SYNCDEV_OP_PRINT_PAGE;
+		c->uaddr = uaddr;
+		return 0;
+	case SYNCDEV_IOC_INFO:
+		c->op = SYNCDEV_OP_INFO;
+		return 0;
+	case SYNCDEV_IOC_SET_TIMEOUT:
+		return syncdev_prep_set_timeout(c, argp);
+	case SYNCDEV_IOC_SET_PEER:
+		return syncdev_prep_set_peer(c, argp);
+	case SYNCDEV_LEGACY_CONNECT:
+		c->op = SYNCDEV_OP_ACCEPT;
+		return master ? 0 : syncdev_prep_legacy_connect(c, argp);
+	case SYNCDEV_LEGACY_XFER:
+		return syncdev_prep_legacy_xfer(s, c, arg);
+	case SYNCDEV_LEGACY_PRINT:
+		c->op = SYNCDEV_OP_PRINT_PAGE;
+		c->uaddr = arg;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static void syncdev_get_info(struct syncdev_session *s,
+			     struct syncdev_info *info)
+{
 	struct sockaddr_in local = { };
 
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
+	memset(info, 0, sizeof(*info));
+	info->buf_size = syncdev_buf_size;
 	if (s->sock) {
 		kernel_getsockname(s->sock, (struct sockaddr *)&local);
-		info.connected = 1;
-		info.peer_addr = (__force __u32)s->peer.sin_addr.s_addr;
-		info.peer_port = ntohs(s->peer.sin_port);
-		info.local_port = ntohs(local.sin_port);
+		info->connected = 1;
+		info->peer_addr = (__force __u32)s->peer.sin_addr.s_addr;
+		info->peer_port = ntohs(s->peer.sin_port);
+		info->local_port = ntohs(local.sin_port);
 	}
-	info.bytes_sent = s->bytes_sent;
-	info.bytes_received = s->bytes_received;
-	mutex_unlock(&s->lock);
-	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
+	info->bytes_sent = s->bytes_sent;
+	info->bytes_received = s->bytes_received;
+}
+
+/* The work of a prepared command; the caller holds s->lock. */
+static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
+{
+	switch (c->op) {
+	case SYNCDEV_OP_ACCEPT:
+		return syncdev_accept(s);
+	case SYNCDEV_OP_CONNECT:
+		return syncdev_connect(s, c->conn.addr, c->conn.port,
+				       c->conn.timeout_ms);
+	case SYNCDEV_OP_SEND:
+	case SYNCDEV_OP_RECV:
+		return syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
+					c->xfer.len, c->xfer.how);
+	case SYNCDEV_OP_DISCONNECT:
+		syncdev_disconnect(s);
+		return 0;
+	case SYNCDEV_OP_INFO:
+		syncdev_get_info(s, &c->info);
+		return 0;
+	case SYNCDEV_OP_SET_TIMEOUT:
+		s->timeout_ms = c->timeout_ms;
+		return 0;
+	case SYNCDEV_OP_SET_PEER:
+		s->allowed_peer = c->peer;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
 }
 
 long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct syncdev_session *s = file->private_data;
-	void __user *argp = (void __user *)arg;
-	bool master = syncdev_is_master(s);
-	bool sends = cmd == SYNCDEV_IOC_SEND;
-	u64 uaddr;
+	struct syncdev_cmd c;
+	long ret;
 
-	switch (cmd) {
-	case SYNCDEV_IOC_ACCEPT:
-		return master ? syncdev_do_accept(s) : -ENOTTY;
-	case SYNCDEV_IOC_CONNECT:
-		return master ? -ENOTTY : syncdev_ioc_connect(s, argp);
-	case SYNCDEV_IOC_SEND:
-	case SYNCDEV_IOC_RECV:
-		if (master != sends)
-			return -ENOTTY;
-		return syncdev_ioc_xfer(s, cmd, argp);
-	case SYNCDEV_IOC_DISCONNECT:
-	case SYNCDEV_LEGACY_CLOSE:
-		return syncdev_do_disconnect(s);
-	case SYNCDEV_IOC_PRINT_PAGE:
-		if (get_user(uaddr, (u64 __user *)argp))
-			return -EFAULT;
-		return syncdev_print_page(s, uaddr);
-	case SYNCDEV_IOC_INFO:
-		return syncdev_ioc_info(s, argp);
-	case SYNCDEV_LEGACY_CONNECT:
-		return master ? syncdev_do_accept(s) :
-				syncdev_legacy_connect(s, argp);
-	case SYNCDEV_LEGACY_XFER:
-		return syncdev_legacy_xfer(s, arg);
-	case SYNCDEV_LEGACY_PRINT:
-		return syncdev_print_page(s, arg);
-	default:
-		return -ENOTTY;
-	}
+	ret = syncdev_ioc_prepare(s, cmd, arg, &c);
+	if (ret)
+		return ret;
+	/* The page dump reads the caller's page tables, not the connection. */
+	if (c.op == SYNCDEV_OP_PRINT_PAGE)
+		return syncdev_print_page(s, c.uaddr);
+
+	if (mutex_lock_interruptible(&s->lock))
+		return -ERESTARTSYS;
+	ret = syncdev_ioc_run(s, &c);
+	mutex_unlock(&s->lock);
+
+	if (!ret && c.op == SYNCDEV_OP_INFO &&
+	    copy_to_user((void __user *)arg, &c.info, sizeof(c.info)))
+		ret = -EFAULT;
+	return ret;
 }

@@ -18,10 +18,13 @@
  */
 #include "syncdev.h"
 
+#include <linux/inet.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sizes.h>
-#include <linux/vmalloc.h>
+#include <linux/string.h>
+#include <net/tcp.h>
 
 #include "uapi/syncdev.h"
 
@@ -32,7 +35,13 @@ MODULE_PARM_DESC(port, "TCP port the master listens on (default 2325)");
 unsigned long syncdev_buf_size = SZ_8M;
 module_param_named(buf_size, syncdev_buf_size, ulong, 0444);
 MODULE_PARM_DESC(buf_size,
-		 "Bytes of the mmappable buffer of each open file (default 8 MiB, 4 KiB to 1 GiB)");
+		 "Bytes of the mmappable buffer of each open file: whole pages, at most 1 GiB and half of RAM (default 8 MiB)");
+
+static unsigned int syncdev_max_buffer_mb;
+module_param_named(max_buffer_mb, syncdev_max_buffer_mb, uint, 0444);
+MODULE_PARM_DESC(max_buffer_mb,
+		 "MiB that the buffers of all open files may use together (default 0: a quarter of RAM)");
+unsigned long syncdev_max_buffer_bytes;
 
 unsigned int syncdev_connect_timeout_ms = 5000;
 module_param_named(connect_timeout_ms, syncdev_connect_timeout_ms, uint, 0644);
@@ -49,8 +58,125 @@ module_param_named(listen_wait_ms, syncdev_listen_wait_ms, uint, 0644);
 MODULE_PARM_DESC(listen_wait_ms,
 		 "How long the master keeps listening for slaves already waiting in its backlog (default 30000 ms)");
 
+unsigned int syncdev_progress_timeout_ms = 60000;
+module_param_named(progress_timeout_ms, syncdev_progress_timeout_ms, uint,
+		   0644);
+MODULE_PARM_DESC(progress_timeout_ms,
+		 "A transfer that moves no byte for this long fails with ETIMEDOUT (default 60000 ms, 0 = never)");
+
+/* The keepalive parameters, in the ranges TCP accepts (tcp(7)). */
+static int syncdev_set_keepidle(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, MAX_TCP_KEEPIDLE);
+}
+
+static int syncdev_set_keepintvl(const char *val,
+				 const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MAX_TCP_KEEPINTVL);
+}
+
+static int syncdev_set_keepcnt(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MAX_TCP_KEEPCNT);
+}
+
+static const struct kernel_param_ops syncdev_keepidle_ops = {
+	.set = syncdev_set_keepidle,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops syncdev_keepintvl_ops = {
+	.set = syncdev_set_keepintvl,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops syncdev_keepcnt_ops = {
+	.set = syncdev_set_keepcnt,
+	.get = param_get_uint,
+};
+
+unsigned int syncdev_keepalive_idle_s = 10;
+module_param_cb(keepalive_idle_s, &syncdev_keepidle_ops,
+		&syncdev_keepalive_idle_s, 0644);
+MODULE_PARM_DESC(keepalive_idle_s,
+		 "Seconds of silence before TCP probes the peer (default 10, 0 = no keepalive, at most 32767)");
+
+unsigned int syncdev_keepalive_intvl_s = 5;
+module_param_cb(keepalive_intvl_s, &syncdev_keepintvl_ops,
+		&syncdev_keepalive_intvl_s, 0644);
+MODULE_PARM_DESC(keepalive_intvl_s,
+		 "Seconds between keepalive probes (default 5, 1 to 32767)");
+
+unsigned int syncdev_keepalive_cnt = 3;
+module_param_cb(keepalive_cnt, &syncdev_keepcnt_ops, &syncdev_keepalive_cnt,
+		0644);
+MODULE_PARM_DESC(keepalive_cnt,
+		 "Unanswered probes after which the connection is dead (default 3, 1 to 127)");
+
+/* allowed_peer: an IPv4 address in dotted quad, or empty for anyone. */
+__be32 syncdev_allowed_peer;
+
+static int syncdev_set_peer(const char *val, const struct kernel_param *kp)
+{
+	size_t len = strcspn(val, "\n");
+	const char *end;
+	__be32 addr = 0;
+
+	if (len && (!in4_pton(val, len, (u8 *)&addr, -1, &end) ||
+		    end != val + len))
+		return -EINVAL;
+	WRITE_ONCE(*(__be32 *)kp->arg, addr);
+	return 0;
+}
+
+static int syncdev_get_peer(char *buffer, const struct kernel_param *kp)
+{
+	__be32 addr = READ_ONCE(*(__be32 *)kp->arg);
+
+	if (!addr)
+		return scnprintf(buffer, PAGE_SIZE, "\n");
+	return scnprintf(buffer, PAGE_SIZE, "%pI4\n", &addr);
+}
+
+static const struct kernel_param_ops syncdev_peer_ops = {
+	.set = syncdev_set_peer,
+	.get = syncdev_get_peer,
+};
+
+module_param_cb(allowed_peer, &syncdev_peer_ops, &syncdev_allowed_peer, 0644);
+MODULE_PARM_DESC(allowed_peer,
+		 "The only IPv4 address a master accepts and a slave connects to (default empty: any)");
+
 /* The ioctl ABI returns buffer byte counts as int. */
 #define SYNCDEV_MAX_BUF_SIZE	((unsigned long)SZ_1G)
+
+/*
+ * buf_size: whole pages, and small enough that a session can have one:
+ * at most 1 GiB and half of RAM.  max_buffer_mb: at least one buffer.
+ */
+static int __init syncdev_check_sizes(void)
+{
+	unsigned long ram = totalram_pages() << PAGE_SHIFT;
+
+	if (!syncdev_buf_size || !PAGE_ALIGNED(syncdev_buf_size) ||
+	    syncdev_buf_size > SYNCDEV_MAX_BUF_SIZE ||
+	    syncdev_buf_size > ram / 2) {
+		pr_err("buf_size=%lu: must be a multiple of %lu, at most %lu and at most half of RAM (%lu)\n",
+		       syncdev_buf_size, PAGE_SIZE, SYNCDEV_MAX_BUF_SIZE,
+		       ram / 2);
+		return -EINVAL;
+	}
+	if (!syncdev_max_buffer_mb)
+		syncdev_max_buffer_mb = max(ram / 4, syncdev_buf_size) >> 20;
+	syncdev_max_buffer_bytes = (unsigned long)syncdev_max_buffer_mb << 20;
+	if (syncdev_max_buffer_bytes < syncdev_buf_size) {
+		pr_err("max_buffer_mb=%u is less than one buffer (buf_size=%lu)\n",
+		       syncdev_max_buffer_mb, syncdev_buf_size);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static struct syncdev_device syncdev_devices[] = {
 	{
@@ -58,7 +184,7 @@ static struct syncdev_device syncdev_devices[] = {
 		.misc = {
 			.minor = MISC_DYNAMIC_MINOR,
 			.name = "master_device",
-			.fops = &syncdev_master_fops,
+			.fops = &syncdev_fops,
 			.mode = 0600,
 		},
 	},
@@ -67,7 +193,7 @@ static struct syncdev_device syncdev_devices[] = {
 		.misc = {
 			.minor = MISC_DYNAMIC_MINOR,
 			.name = "slave_device",
-			.fops = &syncdev_slave_fops,
+			.fops = &syncdev_fops,
 			.mode = 0600,
 		},
 	},
@@ -77,17 +203,13 @@ static int __init syncdev_init(void)
 {
 	int i, ret;
 
-	if (syncdev_buf_size < PAGE_SIZE ||
-	    syncdev_buf_size > SYNCDEV_MAX_BUF_SIZE) {
-		pr_err("buf_size=%lu is out of range [%lu, %lu]\n",
-		       syncdev_buf_size, PAGE_SIZE, SYNCDEV_MAX_BUF_SIZE);
-		return -EINVAL;
-	}
+	ret = syncdev_check_sizes();
+	if (ret)
+		return ret;
 	if (!syncdev_port) {
 		pr_err("port=0 is not a valid port\n");
 		return -EINVAL;
 	}
-	syncdev_buf_size = PAGE_ALIGN(syncdev_buf_size);
 
 	for (i = 0; i < ARRAY_SIZE(syncdev_devices); i++) {
 		ret = misc_register(&syncdev_devices[i].misc);
@@ -97,9 +219,10 @@ static int __init syncdev_init(void)
 			goto unwind;
 		}
 	}
-	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms, listen linger %u ms\n",
+	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms, listen linger %u ms, progress timeout %u ms, buffers at most %u MiB\n",
 		syncdev_port, syncdev_buf_size, syncdev_connect_timeout_ms,
-		syncdev_listen_linger_ms);
+		syncdev_listen_linger_ms, syncdev_progress_timeout_ms,
+		syncdev_max_buffer_mb);
 	return 0;
 
 unwind:

@@ -13,6 +13,7 @@
 
 #include <linux/mm.h>
 #include <linux/pgtable.h>
+#include <linux/ratelimit.h>
 #include <linux/sched/mm.h>
 #include <linux/uaccess.h>
 
@@ -69,7 +70,41 @@ static const char *syncdev_walk(struct mm_struct *mm, unsigned long addr,
 	return "pte";
 }
 
-/* @uaddr == 0: the start of the session's last mapping of its buffer. */
+/*
+ * Page dumps are for looking at a few pages, not a stream: at most
+ * SYNCDEV_DUMP_BURST lines per SYNCDEV_DUMP_INTERVAL for the whole module,
+ * then one line that says how many were left out.
+ */
+#define SYNCDEV_DUMP_INTERVAL	(5 * HZ)
+#define SYNCDEV_DUMP_BURST	100
+
+static struct ratelimit_state syncdev_dump_rs =
+	RATELIMIT_STATE_INIT_FLAGS(syncdev_dump_rs, SYNCDEV_DUMP_INTERVAL,
+				   SYNCDEV_DUMP_BURST,
+				   RATELIMIT_MSG_ON_RELEASE);
+static atomic_t syncdev_dumps_dropped = ATOMIC_INIT(0);
+
+static bool syncdev_dump_allowed(void)
+{
+	int dropped;
+
+	if (!__ratelimit(&syncdev_dump_rs)) {
+		atomic_inc(&syncdev_dumps_dropped);
+		return false;
+	}
+	dropped = atomic_xchg(&syncdev_dumps_dropped, 0);
+	if (dropped)
+		pr_info("%d page dumps not logged: at most %d per %d s\n",
+			dropped, SYNCDEV_DUMP_BURST,
+			SYNCDEV_DUMP_INTERVAL / HZ);
+	return true;
+}
+
+/*
+ * @uaddr == 0: the start of the session's last mapping of its buffer.  A
+ * dump over the rate limit still checks the address (same errors), and
+ * returns 0 without a line.
+ */
 int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 {
 	struct mm_struct *mm = current->mm;
@@ -79,17 +114,28 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 	u64 entry = 0;
 	int ret;
 
-	if (!uaddr)
-		uaddr = READ_ONCE(s->map_addr);
+	if (!uaddr) {
+		spin_lock(&s->map_lock);
+		uaddr = s->map_addr;
+		spin_unlock(&s->map_lock);
+	}
 	if (!uaddr || !mm)
 		return -EINVAL;
 	uaddr &= PAGE_MASK;
 	if (!access_ok((void __user *)uaddr, PAGE_SIZE))
 		return -EFAULT;
-	/* Fault the page in if needed and hold it while we look at it. */
-	ret = get_user_pages_fast(uaddr, 1, 0, &page);
+	/*
+	 * Fault the page in if needed and hold it while we look at it.  A
+	 * read, forced as a debugger reads: a mapping made PROT_WRITE only
+	 * (as course programs map the master's buffer) has no VM_READ.
+	 */
+	ret = get_user_pages_fast(uaddr, 1, FOLL_FORCE, &page);
 	if (ret != 1)
 		return ret < 0 ? ret : -EFAULT;
+	if (!syncdev_dump_allowed()) {
+		put_page(page);
+		return 0;
+	}
 
 	if (mmap_read_lock_killable(mm)) {
 		put_page(page);

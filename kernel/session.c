@@ -4,11 +4,12 @@
  * connection and buffer, so several processes (or one process several
  * times) can use a device at once.
  *
- * The device is a byte stream.  write() on the master sends, read() on the
- * slave receives; both go straight between the caller's buffer and the
+ * The device is a byte stream in both directions: write() on the master
+ * sends to the slave, which read()s it, and write() on the slave sends
+ * back to the master, which read()s it (programs use that for an
+ * acknowledgment).  Both go straight between the caller's buffer and the
  * socket (one copy, as for a userspace socket), never through a bounce
- * buffer.  The other direction is not offered: read() on the master and
- * write() on the slave fail with EINVAL, as for any file without them.
+ * buffer.
  */
 #include "syncdev.h"
 
@@ -41,6 +42,7 @@ static int syncdev_open(struct inode *inode, struct file *file)
 	s->dev = container_of(misc, struct syncdev_device, misc);
 	s->id = atomic_inc_return(&syncdev_session_ids);
 	mutex_init(&s->lock);
+	spin_lock_init(&s->map_lock);
 	file->private_data = s;
 	/* No file position: reads and writes are a stream, like a socket. */
 	return stream_open(inode, file);
@@ -73,21 +75,27 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 /*
  * A write sends all of it unless interrupted (a short count says how much
  * went); a read returns what has arrived (at least one byte), or 0 once the
- * peer closed.
+ * peer closed.  As for a socket, bytes moved before an error are reported
+ * and the error is left for the next call.
  */
 static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 			       bool send)
 {
 	struct syncdev_session *s = iocb->ki_filp->private_data;
-	ssize_t ret;
+	size_t moved = 0;
+	int ret;
 
 	if (!iov_iter_count(iter))
 		return 0;
 	if (mutex_lock_interruptible(&s->lock))
 		return -ERESTARTSYS;
-	ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb), send);
+	ret = syncdev_partial_check(s, send);
+	if (!ret)
+		ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb),
+				   send ? SYNCDEV_XMIT_ALL : SYNCDEV_XMIT_ONCE,
+				   &moved);
 	mutex_unlock(&s->lock);
-	return ret;
+	return moved ? moved : ret;
 }
 
 static ssize_t syncdev_write_iter(struct kiocb *iocb, struct iov_iter *from)
@@ -100,22 +108,12 @@ static ssize_t syncdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return syncdev_rw_iter(iocb, to, false);
 }
 
-const struct file_operations syncdev_master_fops = {
-	.owner = THIS_MODULE,
-	.open = syncdev_open,
-	.release = syncdev_release,
-	.write_iter = syncdev_write_iter,
-	.mmap = syncdev_mmap,
-	.unlocked_ioctl = syncdev_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
-};
-
-const struct file_operations syncdev_slave_fops = {
+const struct file_operations syncdev_fops = {
 	.owner = THIS_MODULE,
 	.open = syncdev_open,
 	.release = syncdev_release,
 	.read_iter = syncdev_read_iter,
+	.write_iter = syncdev_write_iter,
 	.mmap = syncdev_mmap,
 	.unlocked_ioctl = syncdev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

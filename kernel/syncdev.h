@@ -13,6 +13,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
@@ -20,9 +21,15 @@ enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
 /* Module parameters (main.c). */
 extern unsigned short syncdev_port;
 extern unsigned long syncdev_buf_size;
+extern unsigned long syncdev_max_buffer_bytes;
 extern unsigned int syncdev_connect_timeout_ms;
 extern unsigned int syncdev_listen_linger_ms;
 extern unsigned int syncdev_listen_wait_ms;
+extern unsigned int syncdev_progress_timeout_ms;
+extern unsigned int syncdev_keepalive_idle_s;
+extern unsigned int syncdev_keepalive_intvl_s;
+extern unsigned int syncdev_keepalive_cnt;
+extern __be32 syncdev_allowed_peer;
 
 struct syncdev_device {
 	struct miscdevice misc;
@@ -30,11 +37,26 @@ struct syncdev_device {
 };
 
 /*
+ * A buffer transfer (SEND, RECV with WAITALL, legacy) that a signal
+ * stopped part-way: what it was asked to move and how far it got, so that
+ * the same call, restarted, resumes (as nbd keeps "sent" in its command).
+ * len == 0: none.
+ */
+struct syncdev_partial {
+	u64 offset;
+	u64 len;
+	u64 done;
+	int how;			/* enum syncdev_xmit_how */
+};
+
+/*
  * One per open file.  @lock serialises everything that touches the
  * connection, and is held across blocking socket calls; it is always taken
  * interruptibly, so a waiter can be killed.  The buffer pointer is set once
- * (cmpxchg) and never changes until release, so mmap and the page dump can
- * read it without @lock.
+ * (cmpxchg) and never changes until release, so mmap, the fault handler
+ * and the page dump read it without @lock; the record of the last mapping
+ * is written by mmap (under mmap_lock) and read by the ioctls, so it has a
+ * spinlock of its own.
  */
 struct syncdev_session {
 	struct syncdev_device *dev;
@@ -42,11 +64,25 @@ struct syncdev_session {
 	struct mutex lock;
 	struct socket *sock;		/* connected socket, or NULL */
 	struct sockaddr_in peer;
+	int sock_err;			/* set once the connection is dead */
 	bool listening;			/* holds a reference on the listener */
 	u64 bytes_sent;
 	u64 bytes_received;
-	void *buf;			/* vmalloc_user(), see buffer.c */
+	struct syncdev_partial tx;	/* interrupted buffer send */
+	struct syncdev_partial rx;	/* interrupted buffer receive */
+	unsigned int timeout_ms;	/* SET_TIMEOUT; 0 = progress_timeout_ms */
+	__be32 allowed_peer;		/* SET_PEER; 0 = allowed_peer */
+	/* A CONNECT that a signal interrupted, resumed by its restart. */
+	struct socket *connecting;
+	struct sockaddr_in connect_to;
+	unsigned long connect_deadline;	/* jiffies; 0 = none */
+
+	void *buf;			/* see buffer.c */
+	spinlock_t map_lock;
 	unsigned long map_addr;		/* start of the last mmap() of it */
+	unsigned long map_pgoff;	/* its offset in the buffer, in pages */
+	unsigned long map_pages;	/* and its length */
+	bool legacy_recv_first;		/* see syncdev_legacy_recv_area() */
 };
 
 static inline const char *syncdev_role_name(const struct syncdev_session *s)
@@ -59,20 +95,35 @@ __printf(2, 3)
 void sess_info(const struct syncdev_session *s, const char *fmt, ...);
 
 /* session.c: the file operations of both devices. */
-extern const struct file_operations syncdev_master_fops;
-extern const struct file_operations syncdev_slave_fops;
+extern const struct file_operations syncdev_fops;
 
 /* transport.c: the TCP connection of a session; callers hold s->lock. */
 int syncdev_accept(struct syncdev_session *s);
 int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms);
 void syncdev_disconnect(struct syncdev_session *s);
+void syncdev_shutdown(struct syncdev_session *s, int err);
 void syncdev_listener_put(struct syncdev_session *s);
 void syncdev_listener_shutdown(void);
-ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
-		     struct iov_iter *iter, int flags, bool all);
-ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
-			    size_t len, bool all);
+__be32 syncdev_peer_filter(const struct syncdev_session *s);
+
+/* How much a transfer must move before it is over (see syncdev_xmit()). */
+enum syncdev_xmit_how {
+	SYNCDEV_XMIT_ONCE,
+	SYNCDEV_XMIT_FILL,
+	SYNCDEV_XMIT_ALL,
+};
+
+int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
+		 int flags, enum syncdev_xmit_how how, size_t *moved);
+int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			size_t len, enum syncdev_xmit_how how, size_t *moved);
+
+/* xfer.c: transfers of the buffer that survive signals; s->lock held. */
+long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
+		      u64 len, enum syncdev_xmit_how how);
+int syncdev_partial_check(struct syncdev_session *s, bool send);
+void syncdev_partial_clear(struct syncdev_session *s);
 
 /* buffer.c: the mmappable buffer. */
 void *syncdev_buffer(struct syncdev_session *s);

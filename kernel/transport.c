@@ -14,8 +14,10 @@
  * connections still in TIME_WAIT).
  *
  * Every blocking call (accept, connect, send, receive) sleeps
- * interruptibly: a signal ends it with -ERESTARTSYS, or with what was
- * transferred so far.
+ * interruptibly: a signal ends it with -ERESTARTSYS, and what was done so
+ * far is kept in the session for the restarted call (see xfer.c for the
+ * buffer transfers).  Every connection has TCP keepalive, and every send
+ * or receive on it a progress timeout.
  */
 #include "syncdev.h"
 
@@ -154,29 +156,79 @@ void syncdev_listener_shutdown(void)
 	mutex_unlock(&listener_lock);
 }
 
+/* The session's peer filter: SET_PEER, else the module's allowed_peer. */
+__be32 syncdev_peer_filter(const struct syncdev_session *s)
+{
+	return s->allowed_peer ? s->allowed_peer : READ_ONCE(syncdev_allowed_peer);
+}
+
+/*
+ * TCP keepalive, so that a peer that vanished while we wait to receive
+ * (its machine powered off, the cable pulled) ends the wait with
+ * ETIMEDOUT after keepalive_idle_s + keepalive_cnt * keepalive_intvl_s.
+ * The values are range-checked when the parameters are set (main.c).
+ */
+static void syncdev_keepalive(struct sock *sk)
+{
+	unsigned int idle = READ_ONCE(syncdev_keepalive_idle_s);
+
+	if (!idle)
+		return;
+	tcp_sock_set_keepidle(sk, idle);
+	tcp_sock_set_keepintvl(sk, READ_ONCE(syncdev_keepalive_intvl_s));
+	tcp_sock_set_keepcnt(sk, READ_ONCE(syncdev_keepalive_cnt));
+	sock_set_keepalive(sk);
+}
+
 /* A fresh connection: no Nagle delay for the small file headers. */
 static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 {
 	tcp_sock_set_nodelay(sock->sk);
+	syncdev_keepalive(sock->sk);
 	memset(&s->peer, 0, sizeof(s->peer));
 	kernel_getpeername(sock, (struct sockaddr *)&s->peer);
 	s->sock = sock;
+	s->sock_err = 0;
 	s->bytes_sent = 0;
 	s->bytes_received = 0;
+	syncdev_partial_clear(s);
 }
 
 /*
- * A slave never sends, so a connection whose peer already closed it (FIN
- * or RST) before we accepted it is a slave that gave up while it waited
- * for a master: handing it over would only make the master fail.
+ * Whether ACCEPT takes a connection.  A master session takes only its
+ * allowed peer, if it has one; a stranger is reset (and logged, within
+ * limits: anyone can connect).  A slave only ever closes its connection as
+ * a whole, and writes only after it received something, so a connection
+ * whose peer already closed it (FIN or RST) before we accepted it is a
+ * slave that gave up while it waited for a master: handing it over would
+ * only make the master fail.
  */
-static bool syncdev_peer_gone(struct socket *sock)
+static bool syncdev_takes(struct syncdev_session *s, struct socket *sock)
 {
+	__be32 allowed = syncdev_peer_filter(s);
 	int state = READ_ONCE(sock->sk->sk_state);
+	struct sockaddr_in peer = { };
 
-	return state == TCP_CLOSE_WAIT || state == TCP_CLOSE;
+	kernel_getpeername(sock, (struct sockaddr *)&peer);
+	if (allowed && peer.sin_addr.s_addr != allowed) {
+		if (net_ratelimit())
+			sess_info(s, "refused a connection from %pI4: the allowed peer is %pI4\n",
+				  &peer.sin_addr, &allowed);
+		sock_no_linger(sock->sk);
+		return false;
+	}
+	if (state == TCP_CLOSE_WAIT || state == TCP_CLOSE) {
+		sess_info(s, "skipped a connection whose slave had gone\n");
+		return false;
+	}
+	return true;
 }
 
+/*
+ * Wait for a slave.  Nothing is half done when a signal interrupts the
+ * wait (a connection is either still queued or ours), so the call simply
+ * restarts; the listener reference it took stays with the session.
+ */
 int syncdev_accept(struct syncdev_session *s)
 {
 	struct socket *sock;
@@ -191,10 +243,9 @@ int syncdev_accept(struct syncdev_session *s)
 	for (;;) {
 		ret = kernel_accept(listener, &sock, 0);
 		if (ret)
-			return ret;
-		if (!syncdev_peer_gone(sock))
+			return ret == -EINTR ? -ERESTARTSYS : ret;
+		if (syncdev_takes(s, sock))
 			break;
-		sess_info(s, "skipped a connection whose slave had gone\n");
 		sock_release(sock);
 	}
 	syncdev_attach(s, sock);
@@ -203,6 +254,52 @@ int syncdev_accept(struct syncdev_session *s)
 	return 0;
 }
 
+static void syncdev_connect_abort(struct syncdev_session *s)
+{
+	if (!s->connecting)
+		return;
+	sock_release(s->connecting);
+	s->connecting = NULL;
+}
+
+/*
+ * One wait for the pending connect, at most until its deadline.  The
+ * blocking connect waits at most sk_sndtimeo; called again on a socket
+ * that is still connecting, it goes on waiting (or reports how the attempt
+ * ended meanwhile), so a restarted CONNECT resumes the same attempt.
+ */
+static int syncdev_connect_wait(struct syncdev_session *s)
+{
+	struct socket *sock = s->connecting;
+	long timeo = MAX_SCHEDULE_TIMEOUT;
+	int ret;
+
+	if (s->connect_deadline) {
+		timeo = (long)(s->connect_deadline - jiffies);
+		/* Past the deadline: one last look at how it went. */
+		if (timeo < 1)
+			timeo = 1;
+	}
+	lock_sock(sock->sk);
+	sock->sk->sk_sndtimeo = timeo;
+	release_sock(sock->sk);
+	ret = kernel_connect(sock, (struct sockaddr *)&s->connect_to,
+			     sizeof(s->connect_to), 0);
+	/* Still connecting when sk_sndtimeo ran out. */
+	if (ret == -EINPROGRESS || ret == -EALREADY)
+		return -ETIMEDOUT;
+	/* A finite sk_sndtimeo makes a signal EINTR instead. */
+	if (ret == -EINTR)
+		return -ERESTARTSYS;
+	return ret;
+}
+
+/*
+ * Connect to a master within @timeout_ms (0: as long as TCP tries).  A
+ * signal leaves the attempt in s->connecting with its deadline: the
+ * restarted call (same address) goes on waiting for it, so stop/continue,
+ * a freezer or a debugger neither fails nor prolongs a CONNECT.
+ */
 int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms)
 {
@@ -211,37 +308,41 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		.sin_port = htons(port),
 		.sin_addr.s_addr = addr,
 	};
-	struct socket *sock;
+	__be32 allowed = syncdev_peer_filter(s);
 	int ret;
 
 	if (s->sock)
 		return -EISCONN;
-	ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       &sock);
-	if (ret)
-		return ret;
-	/* A blocking connect waits at most sk_sndtimeo, interruptibly. */
-	lock_sock(sock->sk);
-	sock->sk->sk_sndtimeo = timeout_ms ? msecs_to_jiffies(timeout_ms) :
-					     MAX_SCHEDULE_TIMEOUT;
-	release_sock(sock->sk);
-	ret = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
-	if (ret == -EINPROGRESS)	/* sk_sndtimeo ran out */
-		ret = -ETIMEDOUT;
-	if (ret) {
-		sock_release(sock);
-		return ret;
+	if (allowed && addr != allowed)
+		return -EACCES;
+	if (s->connecting && memcmp(&sin, &s->connect_to, sizeof(sin)))
+		syncdev_connect_abort(s);
+	if (!s->connecting) {
+		ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+				       IPPROTO_TCP, &s->connecting);
+		if (ret)
+			return ret;
+		s->connect_to = sin;
+		/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
+		s->connect_deadline = timeout_ms ?
+			(jiffies + msecs_to_jiffies(timeout_ms)) | 1 : 0;
 	}
-	lock_sock(sock->sk);
-	sock->sk->sk_sndtimeo = MAX_SCHEDULE_TIMEOUT;
-	release_sock(sock->sk);
-	syncdev_attach(s, sock);
+	ret = syncdev_connect_wait(s);
+	if (ret == -ERESTARTSYS && !fatal_signal_pending(current))
+		return ret;
+	if (ret) {
+		syncdev_connect_abort(s);
+		return ret == -ERESTARTSYS ? -EINTR : ret;
+	}
+	syncdev_attach(s, s->connecting);
+	s->connecting = NULL;
 	sess_info(s, "connected to %pISpc\n", &s->peer);
 	return 0;
 }
 
 void syncdev_disconnect(struct syncdev_session *s)
 {
+	syncdev_connect_abort(s);
 	if (!s->sock)
 		return;
 	sess_info(s, "closed connection with %pISpc: sent %llu bytes, received %llu bytes\n",
@@ -249,53 +350,127 @@ void syncdev_disconnect(struct syncdev_session *s)
 	/* Queued data still goes out before the FIN; nothing is dropped. */
 	sock_release(s->sock);
 	s->sock = NULL;
+	syncdev_partial_clear(s);
+}
+
+/*
+ * End the connection in both directions, keeping the socket (and its
+ * counters) until DISCONNECT: from now on every transfer fails with @err.
+ */
+void syncdev_shutdown(struct syncdev_session *s, int err)
+{
+	if (!s->sock)
+		return;
+	kernel_sock_shutdown(s->sock, SHUT_RDWR);
+	if (!s->sock_err)
+		s->sock_err = err;
+	syncdev_partial_clear(s);
+}
+
+/* The progress timeout of a session, as a socket timeout. */
+static long syncdev_progress_timeo(const struct syncdev_session *s)
+{
+	unsigned int ms = s->timeout_ms ? s->timeout_ms :
+			  READ_ONCE(syncdev_progress_timeout_ms);
+
+	return ms ? msecs_to_jiffies(ms) : MAX_SCHEDULE_TIMEOUT;
+}
+
+/*
+ * After a socket error: is the connection dead?  A signal, a non-blocking
+ * call, a bad user pointer or a short allocation leaves it usable; anything
+ * else came from the connection itself.  The socket reports an error only
+ * once (a reset connection then reads as end of stream), so it is kept.
+ */
+static void syncdev_note_error(struct syncdev_session *s, int err)
+{
+	switch (err) {
+	case -ERESTARTSYS:
+	case -EINTR:
+	case -EAGAIN:
+	case -EFAULT:
+	case -ENOMEM:
+	case -ENOBUFS:
+		return;
+	}
+	if (!s->sock_err)
+		s->sock_err = err;
 }
 
 /*
  * Move the bytes described by @iter over the session's connection, as
- * nbd's __sock_xmit does.  With @all, loop until everything moved, the
- * peer closed (receive) or an error or signal stopped us; without it, one
- * call: a receive returns what has arrived.  @iter is advanced by what was
- * moved.  Returns the bytes moved if any, else 0 at end of stream or the
- * error.
+ * nbd's __sock_xmit() does, and keep error and progress apart: the return
+ * value is 0 or -errno, and *@moved grows by the bytes moved either way
+ * (@iter is advanced by as much).  @how says when the transfer is over:
+ *
+ *   SYNCDEV_XMIT_ONCE  one socket call: a receive returns what has arrived
+ *                      (*@moved unchanged at end of stream);
+ *   SYNCDEV_XMIT_FILL  receive until @iter is full or the stream ends;
+ *   SYNCDEV_XMIT_ALL   every byte: end of stream first is -EPIPE.
+ *
+ * A signal stops the loop with -ERESTARTSYS after what it moved so far.
+ * Each socket call waits at most the progress timeout; one that moves
+ * nothing in that time shuts the connection down: -ETIMEDOUT, now and for
+ * every later transfer on it.  A receive returns as soon as some bytes
+ * arrived (no MSG_WAITALL), so its wait starts again after each of them.
  */
-ssize_t syncdev_xmit(struct syncdev_session *s, bool send,
-		     struct iov_iter *iter, int flags, bool all)
+int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
+		 int flags, enum syncdev_xmit_how how, size_t *moved)
 {
 	struct msghdr msg = { };
-	size_t done = 0;
+	long timeo;
 	int ret;
 
 	if (!s->sock)
 		return -ENOTCONN;
+	if (s->sock_err)
+		return s->sock_err;
+	if (!iov_iter_count(iter))
+		return 0;
+	timeo = syncdev_progress_timeo(s);
+	WRITE_ONCE(s->sock->sk->sk_sndtimeo, timeo);
+	WRITE_ONCE(s->sock->sk->sk_rcvtimeo, timeo);
 	msg.msg_iter = *iter;
-	msg.msg_flags = flags | MSG_NOSIGNAL;
-	if (all && !send)
-		msg.msg_flags |= MSG_WAITALL;
 	do {
+		msg.msg_flags = flags | MSG_NOSIGNAL;
 		if (send)
 			ret = sock_sendmsg(s->sock, &msg);
 		else
 			ret = sock_recvmsg(s->sock, &msg, msg.msg_flags);
-		if (ret <= 0)
+		if (ret <= 0) {
+			if (!ret && how == SYNCDEV_XMIT_ALL)
+				ret = -EPIPE;	/* short stream */
 			break;
-		done += ret;
-	} while (all && msg_data_left(&msg));
+		}
+		*moved += ret;
+		if (send)
+			s->bytes_sent += ret;
+		else
+			s->bytes_received += ret;
+		ret = 0;
+	} while (how != SYNCDEV_XMIT_ONCE && msg_data_left(&msg));
 	*iter = msg.msg_iter;
 
-	if (send)
-		s->bytes_sent += done;
-	else
-		s->bytes_received += done;
-	return done ? done : ret;
+	/* A finite socket timeout makes a signal EINTR rather than restart. */
+	if (ret == -EINTR)
+		return -ERESTARTSYS;
+	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT)) {
+		sess_info(s, "nothing %s for %u ms: connection shut down\n",
+			  send ? "sent" : "received", jiffies_to_msecs(timeo));
+		syncdev_shutdown(s, -ETIMEDOUT);
+		return -ETIMEDOUT;
+	}
+	if (ret)
+		syncdev_note_error(s, ret);
+	return ret;
 }
 
-ssize_t syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
-			    size_t len, bool all)
+int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
+			size_t len, enum syncdev_xmit_how how, size_t *moved)
 {
 	struct kvec kv = { .iov_base = data, .iov_len = len };
 	struct iov_iter iter;
 
 	iov_iter_kvec(&iter, send ? ITER_SOURCE : ITER_DEST, &kv, 1, len);
-	return syncdev_xmit(s, send, &iter, 0, all);
+	return syncdev_xmit(s, send, &iter, 0, how, moved);
 }

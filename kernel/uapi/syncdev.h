@@ -33,12 +33,16 @@ struct syncdev_connect {
 };
 
 /*
- * SYNCDEV_IOC_SEND (master): send len bytes starting at offset of the
- * mmapped buffer.  Returns 0 when every byte was sent.
- * SYNCDEV_IOC_RECV (slave): receive into the buffer at offset, up to len
- * bytes; with SYNCDEV_RECV_WAITALL until len bytes or end of stream.
+ * SYNCDEV_IOC_SEND: send len bytes starting at offset of the mmapped
+ * buffer.  Returns 0 when every byte was sent.
+ * SYNCDEV_IOC_RECV: receive into the buffer at offset, up to len bytes;
+ * with SYNCDEV_RECV_WAITALL until len bytes or end of stream.
  * Returns the number of bytes received, 0 at end of stream.
- * offset + len must lie inside the buffer.
+ * offset + len must lie inside the buffer.  Both work on both devices
+ * (master -> slave, and slave -> master for an acknowledgment).
+ * A signal never makes a SEND or a WAITALL RECV lose its place: the
+ * restarted call (same arguments) resumes where it stopped; any other
+ * transfer that way first shuts the connection down (EPIPE).
  */
 struct syncdev_xfer {
 	__u64 offset;
@@ -82,7 +86,7 @@ struct syncdev_info {
  * The connection carries bytes both ways: besides the master->slave
  * stream, read() on the master returns what the slave write()s (and
  * SEND on the slave / RECV on the master move the mmapped buffer the
- * same way).  Programs use it for an end-to-end acknowledgement; a
+ * same way).  Programs use it for an end-to-end acknowledgment; a
  * one-way (legacy) program never writes on the slave and is unaffected.
  *
  * SYNCDEV_IOC_SET_TIMEOUT: the progress timeout of this session, in ms.
@@ -100,10 +104,12 @@ struct syncdev_timeout {
 
 /*
  * SYNCDEV_IOC_SET_PEER: accept (master) or connect to (slave) only this
- * IPv4 address; a master drops any other connection attempt.  0 = anyone.
+ * IPv4 address; a master resets any other connection and keeps waiting, a
+ * slave's CONNECT elsewhere fails with EACCES.  0 = the module's
+ * allowed_peer (anyone when that is empty, the default).
  */
 struct syncdev_peer {
-	__u32 addr;		/* IPv4, network byte order; 0 = any */
+	__u32 addr;		/* IPv4, network byte order; 0 = module's */
 	__u32 reserved;		/* must be 0 */
 };
 
@@ -113,9 +119,12 @@ struct syncdev_peer {
  * The numbers of the 2020 course's programs, accepted unchanged so that
  * those programs run without recompiling.  arg is passed by value:
  *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
- *   LEGACY_XFER     master: send arg bytes from buffer offset 0, return 0;
- *                   slave: receive at offset 0 until min(arg, buffer size)
- *                   bytes or end of stream, return the count
+ *   LEGACY_XFER     master: send arg bytes from the start of the most
+ *                   recent mapping (EINVAL if more than it holds), return 0;
+ *                   slave: receive into the most recent mapping until
+ *                   min(arg, its length) bytes (arg 0 or larger: its
+ *                   length) or end of stream, return the count; before
+ *                   any mapping at offset 0 (see docs/protocol.md)
  *   LEGACY_CLOSE    close the connection (idempotent)
  *   LEGACY_PRINT    print the page descriptor at user address arg
  *                   (0: the session's buffer)

@@ -9,7 +9,7 @@
  * never returns is a failure and not a hung test; nothing measures time.
  */
 #include "../unit/check.h"
-#include "retry.h"
+#include "devtest.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -36,33 +36,9 @@ static const char *master_path = SYNCDEV_MASTER_PATH;
 static const char *slave_path = SYNCDEV_SLAVE_PATH;
 static size_t buf_size;
 
-/* "-1 with errno e": the shape of every check below. */
-#define ERRNO_IS(call, e)	((call) == -1 && errno == (e))
-
 static int open_dev(const char *path)
 {
-	int fd = open(path, O_RDWR);
-
-	if (fd < 0)
-		die_errno("open %s", path);
-	return fd;
-}
-
-static int connect_ioc(int fd, const char *ip, uint16_t port,
-		       uint32_t timeout_ms)
-{
-	struct syncdev_connect c = { .port = port, .timeout_ms = timeout_ms };
-
-	inet_pton(AF_INET, ip, &c.addr);
-	return ioctl(fd, SYNCDEV_IOC_CONNECT, &c);
-}
-
-static int xfer_ioc(int fd, unsigned long cmd, uint64_t off, uint64_t len,
-		    uint32_t flags, uint32_t reserved)
-{
-	struct syncdev_xfer x = { off, len, flags, reserved };
-
-	return ioctl(fd, cmd, &x);
+	return dt_open(path, O_RDWR);
 }
 
 static void test_ioctl_errors(void)
@@ -77,12 +53,13 @@ static void test_ioctl_errors(void)
 	      "unknown ioctl 0x12345675 on slave: ENOTTY");
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_ACCEPT), ENOTTY),
 	      "ACCEPT on slave: ENOTTY");
-	CHECK(ERRNO_IS(connect_ioc(m, "127.0.0.1", 0, 0), ENOTTY),
+	CHECK(ERRNO_IS(dt_connect(m, "127.0.0.1", 0, 0), ENOTTY),
 	      "CONNECT on master: ENOTTY");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTTY),
-	      "SEND on slave: ENOTTY");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTTY),
-	      "RECV on master: ENOTTY");
+	/* The connection carries bytes both ways: no ENOTTY for these. */
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTCONN),
+	      "SEND on an unconnected slave: ENOTCONN");
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTCONN),
+	      "RECV on an unconnected master: ENOTCONN");
 
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_CONNECT, (void *)8), EFAULT),
 	      "CONNECT with a bad pointer: EFAULT");
@@ -103,39 +80,43 @@ static void test_ioctl_errors(void)
 	c.flags = 1;
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_CONNECT, &c), EINVAL),
 	      "CONNECT flags != 0: EINVAL");
-	CHECK(ERRNO_IS(connect_ioc(s, "0.0.0.0", 0, 0), EINVAL),
+	CHECK(ERRNO_IS(dt_connect(s, "0.0.0.0", 0, 0), EINVAL),
 	      "CONNECT to 0.0.0.0: EINVAL");
-	CHECK(ERRNO_IS(connect_ioc(s, "224.0.0.1", 0, 0), EINVAL),
+	CHECK(ERRNO_IS(dt_connect(s, "224.0.0.1", 0, 0), EINVAL),
 	      "CONNECT to a multicast address: EINVAL");
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, "127.0.0.1:0"), EINVAL),
 	      "legacy connect to port 0: EINVAL");
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, "localhost"), EINVAL),
 	      "legacy connect to a host name: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, 0, 1, 0, 1), EINVAL),
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_SEND, 0, 1, 0, 1), EINVAL),
 	      "SEND reserved != 0: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, 0, 1, 1, 0), EINVAL),
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_SEND, 0, 1, 1, 0), EINVAL),
 	      "SEND flags != 0: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_RECV, 0, 1, 1u << 7, 0), EINVAL),
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_RECV, 0, 1, 1u << 7, 0), EINVAL),
 	      "RECV unknown flag: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_RECV, 0, buf_size + 1, 0, 0),
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_RECV, 0, buf_size + 1, 0, 0),
 		       EINVAL), "RECV len beyond the buffer: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_RECV, buf_size, 1, 0, 0),
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_RECV, buf_size, 1, 0, 0),
 		       EINVAL), "RECV offset at the buffer end: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, 4096, UINT64_MAX, 0, 0),
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_SEND, 4096, UINT64_MAX, 0, 0),
 		       EINVAL), "SEND offset + len overflowing: EINVAL");
 
-	CHECK(ERRNO_IS(read(m, &byte, 1), EINVAL), "read on master: EINVAL");
-	CHECK(ERRNO_IS(write(s, &byte, 1), EINVAL), "write on slave: EINVAL");
+	CHECK(ERRNO_IS(read(m, &byte, 1), ENOTCONN),
+	      "read on an unconnected master: ENOTCONN");
+	CHECK(ERRNO_IS(write(s, &byte, 1), ENOTCONN),
+	      "write on an unconnected slave: ENOTCONN");
 	CHECK(ERRNO_IS(write(m, &byte, 1), ENOTCONN),
 	      "write on unconnected master: ENOTCONN");
 	CHECK(ERRNO_IS(read(s, &byte, 1), ENOTCONN),
 	      "read on unconnected slave: ENOTCONN");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTCONN),
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTCONN),
 	      "SEND without a connection: ENOTCONN");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTCONN),
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTCONN),
 	      "RECV without a connection: ENOTCONN");
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 1), ENOTCONN),
-	      "legacy xfer without a connection: ENOTCONN");
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 1), EINVAL),
+	      "legacy send with nothing mapped: EINVAL");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_XFER, 1), ENOTCONN),
+	      "legacy receive without a connection: ENOTCONN");
 	CHECK(ioctl(m, SYNCDEV_IOC_DISCONNECT) == 0 &&
 	      ioctl(s, SYNCDEV_LEGACY_CLOSE, 0) == 0,
 	      "DISCONNECT without a connection: 0 (idempotent)");
@@ -224,7 +205,7 @@ static void catch_usr1(void)
 static int refused_child(void)
 {
 	signal(SIGUSR1, SIG_IGN);
-	return child_errno(connect_ioc(open_dev(slave_path), "127.0.0.1",
+	return child_errno(dt_connect(open_dev(slave_path), "127.0.0.1",
 				       CLOSED_PORT, 0));
 }
 
@@ -248,7 +229,7 @@ static int timeout_child(void)
 	c = socket(AF_INET, SOCK_STREAM, 0);
 	if (connect(c, (struct sockaddr *)&sa, sizeof(sa)))
 		return 253;
-	return child_errno(connect_ioc(open_dev(slave_path), "127.0.0.1",
+	return child_errno(dt_connect(open_dev(slave_path), "127.0.0.1",
 				       FULL_PORT, 1000));
 }
 
@@ -270,36 +251,9 @@ static void test_blocking_errors(void)
 	      "signal during a blocked ACCEPT: EINTR");
 }
 
-/* A connected pair in this process: m accepts in a thread, s connects. */
-static int pair_m = -1;
-
-static void *accept_thread(void *arg)
-{
-	(void)arg;
-	if (ioctl(pair_m, SYNCDEV_IOC_ACCEPT))
-		msg_errno("accept");
-	return NULL;
-}
-
 static int connect_loopback(void *fd)
 {
-	return connect_ioc(*(int *)fd, "127.0.0.1", 0, 0);
-}
-
-static int make_pair(int *m, int *s)
-{
-	pthread_t t;
-
-	*m = pair_m = open_dev(master_path);
-	*s = open_dev(slave_path);
-	pthread_create(&t, NULL, accept_thread, NULL);
-	/* Refused until the thread's ACCEPT has created the listener. */
-	if (retry_refused(connect_loopback, s, 10000)) {
-		msg_errno("connect to 127.0.0.1");
-		pthread_cancel(t);
-	}
-	pthread_join(t, NULL);
-	return 0;
+	return dt_connect(*(int *)fd, "127.0.0.1", 0, 0);
 }
 
 static int recv_eintr_fd = -1;
@@ -307,7 +261,7 @@ static int recv_eintr_fd = -1;
 static int recv_eintr_child(void)
 {
 	catch_usr1();
-	return child_errno(xfer_ioc(recv_eintr_fd, SYNCDEV_IOC_RECV, 0, 1, 0, 0));
+	return child_errno(dt_xfer(recv_eintr_fd, SYNCDEV_IOC_RECV, 0, 1, 0, 0));
 }
 
 static int read_eintr_child(void)
@@ -326,7 +280,7 @@ static void test_connected(void)
 	int m, s, i, sent_ok;
 	ssize_t n;
 
-	make_pair(&m, &s);
+	dt_pair(&m, &s);
 	CHECK(ioctl(s, SYNCDEV_IOC_INFO, &info) == 0 && info.connected == 1 &&
 	      info.peer_addr == lo && info.peer_port == SYNCDEV_DEFAULT_PORT &&
 	      info.buf_size == buf_size, "INFO of a connected slave");
@@ -337,9 +291,9 @@ static void test_connected(void)
 	      "ACCEPT while connected: EISCONN");
 	CHECK(ERRNO_IS(connect_loopback(&s), EISCONN),
 	      "CONNECT while connected: EISCONN");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_RECV, 0, buf_size + 1, 0, 0),
+	CHECK(ERRNO_IS(dt_xfer(s, SYNCDEV_IOC_RECV, 0, buf_size + 1, 0, 0),
 		       EINVAL), "connected RECV len beyond the buffer: EINVAL");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, buf_size, 1, 0, 0),
+	CHECK(ERRNO_IS(dt_xfer(m, SYNCDEV_IOC_SEND, buf_size, 1, 0, 0),
 		       EINVAL), "connected SEND beyond the buffer: EINVAL");
 
 	/* Nothing was sent: RECV and read() block until a signal. */
@@ -371,12 +325,12 @@ static void test_connected(void)
 	close(s);
 
 	/* And the other way round: the master closes, the slave sees EOF. */
-	make_pair(&m, &s);
+	dt_pair(&m, &s);
 	CHECK(write(m, "ab", 2) == 2, "write 2 bytes");
 	close(m);
 	CHECK(read_full(s, buf, sizeof(buf)) == 2 && read(s, buf, 1) == 0,
 	      "slave reads the 2 bytes, then end of stream (0)");
-	CHECK(xfer_ioc(s, SYNCDEV_IOC_RECV, 0, 1, 0, 0) == 0,
+	CHECK(dt_xfer(s, SYNCDEV_IOC_RECV, 0, 1, 0, 0) == 0,
 	      "RECV at end of stream: 0");
 	close(s);
 }

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # A client written like the 2020 course programs (legacy ioctl numbers,
-# one connection per file, a 2-page mapping) moves files byte-exact.
+# one connection per file, a 2-page mapping: course_2page) moves files
+# byte-exact.  tests/vm/25-course.sh has both course styles in full.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -12,11 +13,13 @@ for s in 0 1 8191 8192 8193 $COURSE_SMALL 1000000; do
 	outs="$outs out$s"
 done
 
+set -- $ins
+n=$#
 # shellcheck disable=SC2086
-legacy_client master $ins >master.log 2>&1 &
+course_2page master $n $ins mmap >master.log 2>&1 &
 mpid=$!
 # shellcheck disable=SC2086
-legacy_client slave 127.0.0.1 $outs >slave.log 2>&1
+course_2page slave $n $outs mmap 127.0.0.1 >slave.log 2>&1
 src=$?
 wait $mpid
 mrc=$?
@@ -36,9 +39,9 @@ n=$(( $(klog_count 'syncdev: master#[0-9]+: page vaddr=') - pages0 ))
 
 # The legacy address string with an explicit port.
 gen one 5000 9
-legacy_client master one >master.log 2>&1 &
+course_2page master 1 one mmap >master.log 2>&1 &
 mpid=$!
-legacy_client slave 127.0.0.1:2325 one.out >slave.log 2>&1
+course_2page slave 1 one.out mmap 127.0.0.1:2325 >slave.log 2>&1
 src=$?
 wait $mpid
 if [ $? -eq 0 ] && [ $src -eq 0 ]; then check_same "legacy a.b.c.d:port" one one.out

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transfers of the session's buffer (SEND, RECV, the legacy transfer) that
+ * survive signals.
+ *
+ * A SEND is all or nothing for its caller: the ioctl cannot say "part of
+ * it went".  So when a signal stops one part-way (stop/continue, a cgroup
+ * freezer, a debugger attaching, a handler), the progress is kept in the
+ * session and the call returns -ERESTARTSYS.  The kernel restarts it with
+ * the same arguments by itself after a stop, a freeze or a handler with
+ * SA_RESTART; a program that saw EINTR calls it again.  Either way it
+ * resumes where it stopped, as nbd resumes a request from its "sent"
+ * count.  A receive that waits for the whole range (WAITALL, legacy) does
+ * the same.  Any other transfer in that direction first would leave the
+ * peer with part of a message, or lose bytes already received: instead the
+ * connection is shut down and that call fails with EPIPE.  A fatal signal
+ * shuts it down too, so the peer sees a short stream, never a shifted one.
+ */
+#include "syncdev.h"
+
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+
+static struct syncdev_partial *syncdev_partial(struct syncdev_session *s,
+					       bool send)
+{
+	return send ? &s->tx : &s->rx;
+}
+
+void syncdev_partial_clear(struct syncdev_session *s)
+{
+	memset(&s->tx, 0, sizeof(s->tx));
+	memset(&s->rx, 0, sizeof(s->rx));
+}
+
+static int syncdev_abandon(struct syncdev_session *s, bool send)
+{
+	struct syncdev_partial *p = syncdev_partial(s, send);
+
+	sess_info(s, "an interrupted %s had moved %llu of %llu bytes and was not resumed: connection shut down\n",
+		  send ? "send" : "receive", p->done, p->len);
+	syncdev_shutdown(s, -EPIPE);
+	return -EPIPE;
+}
+
+/* Before a read() or write(): an interrupted transfer that way ends here. */
+int syncdev_partial_check(struct syncdev_session *s, bool send)
+{
+	if (!syncdev_partial(s, send)->len)
+		return 0;
+	return syncdev_abandon(s, send);
+}
+
+/*
+ * Move [@offset, @offset + @len) of the buffer as @how says; the caller
+ * checked the range and allocated the buffer.  Returns 0 (send), the byte
+ * count (receive: short only at end of stream, or before an error that the
+ * next call reports), or -errno.
+ */
+long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
+		      u64 len, enum syncdev_xmit_how how)
+{
+	struct syncdev_partial *p = syncdev_partial(s, send);
+	size_t done = 0;
+	int ret;
+
+	if (p->len) {
+		if (p->offset != offset || p->len != len || p->how != how)
+			return syncdev_abandon(s, send);
+		done = p->done;
+		memset(p, 0, sizeof(*p));
+	}
+	if (!len && !send)
+		return 0;
+	ret = syncdev_xmit_kernel(s, send, s->buf + offset + done, len - done,
+				  how, &done);
+	if (!ret)
+		return send ? 0 : done;
+	if (!done)
+		return ret;
+	if (ret == -ERESTARTSYS && !fatal_signal_pending(current)) {
+		p->offset = offset;
+		p->len = len;
+		p->done = done;
+		p->how = how;
+		return ret;
+	}
+	if (ret == -ERESTARTSYS || send) {
+		/* Part of it moved and the rest never will. */
+		syncdev_shutdown(s, -EPIPE);
+		return ret == -ERESTARTSYS ? -EINTR : ret;
+	}
+	/* The bytes are in the buffer; the error is kept for the next call. */
+	return done;
+}
