@@ -173,13 +173,34 @@ cut_short() {
 	done
 }
 
+# listening: a TCP socket listens in this guest.
+listening() {
+	awk 'NR > 1 && $4 == "0A" { found = 1 } END { exit !found }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
 # wait_listener: until a TCP socket listens (the master's accept), 10 s at
 # most; the slave starts then either way.
 wait_listener() {
 	n=0
-	while [ $n -lt $((50 * scale)) ]; do
-		awk 'NR > 1 && $4 == "0A" { found = 1 } END { exit !found }' \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+	while [ $n -lt $((50 * scale)) ] && ! listening; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+}
+
+# wait_no_listener: until the last case's listener is gone (10 s at most),
+# so that wait_listener sees this case's master, not a listener about to
+# close under a slave that has just started.  A listener that outlives
+# that (a module that listens from its load on) is not waited for again.
+wait_no_listener() {
+	[ -f "$work/listener-stays" ] && return 0
+	n=0
+	while listening; do
+		if [ $n -ge $((50 * scale)) ]; then
+			: >"$work/listener-stays"
+			return 0
+		fi
 		sleep 0.2
 		n=$((n + 1))
 	done
@@ -238,6 +259,7 @@ run_case() {
 		outs="$outs ${f##*/}"
 		total=$((total + $(wc -c <"$f")))
 	done
+	side master && wait_no_listener
 	# The case's kernel lines are those after this marker (a count of
 	# lines would go wrong once the ring buffer wraps).
 	mark="syncdev-grade: case $vms/$cname begins"
@@ -275,6 +297,11 @@ if ! load_modules; then
 	give_up "module did not load: $(cat "$work/insmod.err")"
 	exit 0
 fi
+# syncdev keeps listening for 2 s after a master closes, for back-to-back
+# runs; here each slave starts once its master listens, so a lingering
+# listener would only delay the next case (wait_no_listener).
+linger=/sys/module/syncdev/parameters/listen_linger_ms
+[ -w "$linger" ] && echo 0 >"$linger"
 for set in $GRADE_DATA; do
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
