@@ -58,9 +58,14 @@ vm_pack_libc() {
 	done
 }
 
-# vm_share_check DIR: DIR can be shared (an existing directory).
-vm_share_check() {
-	[ -d "$1" ] || { echo "${0##*/}: --share $1: not a directory" >&2; exit 2; }
+# vm_share_path CALLER_DIR DIR: DIR (relative to CALLER_DIR, where the
+# user ran the script, which has moved to the repository since) as an
+# absolute path; exit 2 when it is not a directory.
+vm_share_path() {
+	local d=$2
+	case $d in /*) ;; *) d=$1/$d ;; esac
+	[ -d "$d" ] || { echo "${0##*/}: --share $2: not a directory" >&2; exit 2; }
+	realpath "$d"
 }
 
 # vm_share_qemu_args DIR: the QEMU options sharing DIR, one per line.
