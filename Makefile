@@ -60,6 +60,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # raw ABI on purpose, so they see kernel/uapi.
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
+# The fuzzer also as a 32-bit program, for the compat ioctl path, when the
+# compiler can build one (gcc-multilib, installed by scripts/deps).
+M32_OK   := $(shell printf 'int main(void){return 0;}' | \
+              $(CC) -m32 -static -x c -o /dev/null - 2>/dev/null && echo yes)
+ifeq ($(M32_OK),yes)
+TOOL_BINS += $(BUILD)/tests/tools/fuzz32
+endif
 
 .SECONDARY:
 .PHONY: all module user unit clean test demo vm bench-transfer bench-io \
@@ -96,6 +103,11 @@ $(ALIASES:%=$(BUILD)/%): $(BUILD)/osbench
 ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
 $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
 $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi
+
+# libc and the uapi header only (tests/tools/devtest.h).
+$(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev.h
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(filter-out -MMD -MP,$(CFLAGS)) -Ikernel/uapi $(LDFLAGS) -o $@ $<
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

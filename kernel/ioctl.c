@@ -50,6 +50,7 @@ struct syncdev_cmd {
 			u64 offset;
 			u64 len;
 			enum syncdev_xmit_how how;
+			bool unmapped;	/* a legacy receive, nothing mapped */
 		} xfer;
 		struct syncdev_info info;
 		unsigned long uaddr;
@@ -129,6 +130,7 @@ static int syncdev_prep_xfer(struct syncdev_session *s, struct syncdev_cmd *c,
 	c->xfer.offset = offset;
 	c->xfer.len = len;
 	c->xfer.how = how;
+	c->xfer.unmapped = false;
 	return 0;
 }
 
@@ -170,14 +172,16 @@ static int syncdev_prep_ioc_xfer(struct syncdev_session *s,
  * most @arg when 0 < @arg < that (any other value is no length), until
  * that much arrived or the stream ended.  A receive before any mapping
  * fills the buffer from offset 0 (up to buf_size) for a program that maps
- * what it received afterwards: from then on the session refuses mappings
- * at another offset (buffer.c), which would show bytes never received.
+ * what it received afterwards: once such a receive got bytes, the session
+ * refuses mappings at another offset (buffer.c), which would show bytes
+ * never received.
  */
 static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 				    struct syncdev_cmd *c, unsigned long arg)
 {
 	unsigned long pgoff, pages;
 	u64 limit;
+	int ret;
 
 	spin_lock(&s->map_lock);
 	pgoff = s->map_pgoff;
@@ -190,13 +194,24 @@ static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 		return syncdev_prep_xfer(s, c, true, pgoff << PAGE_SHIFT, arg,
 					 SYNCDEV_XMIT_ALL);
 	}
-	if (!pages)
-		WRITE_ONCE(s->legacy_recv_first, true);
 	limit = pages ? pages << PAGE_SHIFT : syncdev_buf_size;
 	if (!arg || arg > limit)
 		arg = limit;
-	return syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, arg,
-				 SYNCDEV_XMIT_FILL);
+	ret = syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, arg,
+				SYNCDEV_XMIT_FILL);
+	c->xfer.unmapped = !pages;
+	return ret;
+}
+
+/* A legacy receive that got bytes before any mapping: see above. */
+static long syncdev_run_xfer(struct syncdev_session *s, struct syncdev_cmd *c)
+{
+	long ret = syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
+				    c->xfer.len, c->xfer.how);
+
+	if (ret > 0 && c->xfer.unmapped)
+		WRITE_ONCE(s->legacy_recv_first, true);
+	return ret;
 }
 
 static int syncdev_prep_set_timeout(struct syncdev_cmd *c,
@@ -304,8 +319,7 @@ static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 				       c->conn.timeout_ms);
 	case SYNCDEV_OP_SEND:
 	case SYNCDEV_OP_RECV:
-		return syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
-					c->xfer.len, c->xfer.how);
+		return syncdev_run_xfer(s, c);
 	case SYNCDEV_OP_DISCONNECT:
 		syncdev_disconnect(s);
 		return 0;

@@ -5,13 +5,14 @@
  * Two misc devices.  Bytes written to /dev/master_device (or placed in its
  * mmapped buffer and sent with an ioctl) come out of /dev/slave_device on
  * the machine that connected to this one, carried by an in-kernel TCP
- * connection: the master listens, the slave connects.
+ * connection: the master listens, the slave connects.  The slave can
+ * answer the same way (an acknowledgment).
  *
  *	# insmod syncdev.ko [port=2325] [buf_size=8388608]
  *	master: fd = open("/dev/master_device"); ioctl(fd, SYNCDEV_IOC_ACCEPT);
- *		write(fd, data, n);
+ *		write(fd, data, n); read(fd, ack, k);
  *	slave:  fd = open("/dev/slave_device"); ioctl(fd, SYNCDEV_IOC_CONNECT, &c);
- *		read(fd, data, n);
+ *		read(fd, data, n); write(fd, ack, k);
  *
  * This file holds the module parameters and registers the devices; the
  * file operations are in session.c.

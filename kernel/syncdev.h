@@ -82,7 +82,7 @@ struct syncdev_session {
 	unsigned long map_addr;		/* start of the last mmap() of it */
 	unsigned long map_pgoff;	/* its offset in the buffer, in pages */
 	unsigned long map_pages;	/* and its length */
-	bool legacy_recv_first;		/* see syncdev_legacy_recv_area() */
+	bool legacy_recv_first;		/* see syncdev_prep_legacy_xfer() */
 };
 
 static inline const char *syncdev_role_name(const struct syncdev_session *s)
