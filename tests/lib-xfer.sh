@@ -121,3 +121,31 @@ wait_syscall() {
 	done
 	in_syscall "$1" "$2"
 }
+
+ACCEPTED='syncdev: master#[0-9]+: accepted connection'
+
+# wait_connected N: until the kernel logged more than N accepted
+# connections, i.e. a transfer is under way (at most 30 s).
+wait_connected() {
+	i=0
+	while [ "$(klog_count "$ACCEPTED")" -le "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ $i -lt 300 ]
+}
+
+# check_pair NAME MPID SPID IN OUT: wait for a master and a slave started
+# in the background; both exit 0 and OUT is IN (their logs: master.log,
+# slave.log, or MLOG SLOG as 6th and 7th arguments).
+check_pair() {
+	wait "$2"
+	mrc=$?
+	wait "$3"
+	src=$?
+	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s "$4" "$5"; then
+		pass "$1"
+	else
+		fail "$1" "master $mrc, slave $src: $(tail -n 2 "${6:-master.log}" "${7:-slave.log}")"
+	fi
+}

@@ -421,7 +421,7 @@ static void test_send_signals(const char *how)
 	if (!gmap || !smap)
 		die_errno("mmap");
 	/* More than the socket buffers hold: the sender must wait. */
-	grounds = (48u << 20) / bufsz + 2;
+	grounds = (24u << 20) / bufsz + 2;
 	pid = spawn(send_rounds_child);
 	usleep(300000);
 	hits = pester(pid, 20);

@@ -13,6 +13,7 @@ for s in 0 1 8191 8192 8193 $COURSE_SMALL 1000000; do
 	outs="$outs out$s"
 done
 
+# shellcheck disable=SC2086
 set -- $ins
 n=$#
 # shellcheck disable=SC2086

@@ -66,7 +66,7 @@ course() {
 for c in course_2page course_128page; do
 	for method in fcntl mmap; do
 		for s in $sizes; do
-			course "$c $method $s bytes" $c $c $method "f$s"
+			course "$c $method $s bytes" $c $c "$method" "f$s"
 		done
 		# shellcheck disable=SC2086
 		course "$c $method course ten files" $c $c $method $small

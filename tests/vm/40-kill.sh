@@ -10,19 +10,6 @@
 
 gen big 67108864 11
 
-ACCEPTED='syncdev: master#[0-9]+: accepted connection'
-
-# wait_connected N: until the kernel logged more than N accepted
-# connections, i.e. the transfer is under way (it takes seconds).
-wait_connected() {
-	i=0
-	while [ "$(klog_count "$ACCEPTED")" -le "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ $i -lt 300 ]
-}
-
 for victim in master slave; do
 	for m in fcntl mmap; do
 		name="kill -9 $victim ($m)"

@@ -26,15 +26,8 @@ slave_first() {
 	slave 1 out fcntl 127.0.0.1 >slave.w.log 2>&1 &
 	spid=$!
 	sleep "$2"
-	master 1 b fcntl >master.w.log 2>&1
-	mrc=$?
-	wait $spid
-	src=$?
-	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s b out; then
-		pass "$1"
-	else
-		fail "$1" "master $mrc, slave $src: $(cat master.w.log slave.w.log)"
-	fi
+	master 1 b fcntl >master.w.log 2>&1 &
+	check_pair "$1" $! $spid b out master.w.log slave.w.log
 	rm -f out
 }
 

@@ -28,17 +28,12 @@ done
 # The programs: a master blocked in an mmap SEND (its slave is stopped)
 # is stopped and continued 8 times; the transfer completes, byte-exact.
 gen big 33554432 12
-accepted='syncdev: master#[0-9]+: accepted connection'
-n=$(klog_count "$accepted")
+n=$(klog_count "$ACCEPTED")
 master 1 big mmap >master.log 2>&1 &
 mpid=$!
 slave 1 out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
 spid=$!
-i=0
-while [ "$(klog_count "$accepted")" -le "$n" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_connected "$n" || fail "the transfer starts" "$(tail -n 2 master.log slave.log)"
 kill -STOP $spid
 sleep 1
 i=0
@@ -50,15 +45,8 @@ while [ $i -lt 8 ]; do
 	i=$((i + 1))
 done
 kill -CONT $spid
-wait $spid
-src=$?
-wait $mpid
-mrc=$?
-if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s big out; then
-	pass "master stopped and continued 8 times in an mmap SEND: both exit 0, identical"
-else
-	fail "master stopped and continued in an mmap SEND" "master $mrc, slave $src: $(tail -n 2 master.log slave.log)"
-fi
+check_pair "master stopped and continued 8 times in an mmap SEND: both exit 0, identical" \
+	$mpid $spid big out
 rm -f big out
 
 check_output "the refused stranger is logged" \
