@@ -132,6 +132,7 @@ bench-transfer:
 	scripts/bench-transfer
 
 bench-io:
+	scripts/deps --bench
 	$(MAKE) user
 	scripts/bench-io
 

@@ -31,7 +31,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: fast [--method auto|read|mmap|direct] [--threads N]\n"
-		"            [--block BYTES] [--window BYTES] [--depth N] <file>\n"
+		"            [--block BYTES] [--window BYTES] [--depth N]\n"
+		"            [--request BYTES] <file>\n"
 		"       fast --device [--master IP[:PORT]]\n\n"
 		"Read the whole file and print \"XOR value: %%08x\", the same value\n"
 		"as run; the method, time and MiB/s go to stderr.  For a regular\n"
@@ -47,7 +48,8 @@ static void usage(FILE *f)
 		"--threads N      threads (default: one per online CPU)\n"
 		"--block BYTES    read: bytes per pread() (default: from the L2 size)\n"
 		"--window BYTES   mmap: bytes per mapping (default 64 MiB, pages)\n"
-		"--depth N        direct: 1 MiB requests in flight per thread (8)\n",
+		"--depth N        direct: requests in flight per thread\n"
+		"--request BYTES  direct: bytes per request (a page multiple)\n",
 		FAST_READ_BLOCK >> 10);
 }
 
@@ -83,7 +85,7 @@ struct fast_opts {
 	struct io_source src;
 	int method;
 	uint64_t threads, depth;
-	size_t block, window;
+	size_t block, window, request;
 };
 
 static void parse_opts(struct fast_opts *o, int argc, char **argv)
@@ -95,6 +97,7 @@ static void parse_opts(struct fast_opts *o, int argc, char **argv)
 		{ "block", required_argument, NULL, 'b' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "depth", required_argument, NULL, 'd' },
+		{ "request", required_argument, NULL, 'q' },
 		{ "read", no_argument, NULL, 'r' },
 		IO_SOURCE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -115,11 +118,13 @@ static void parse_opts(struct fast_opts *o, int argc, char **argv)
 			die(EXIT_USAGE, "bad --depth '%s' (1..64)", optarg);
 		else if (c == 'b')
 			o->block = page_size_opt("--block", optarg, 1u << 30);
+		else if (c == 'q')
+			o->request = page_size_opt("--request", optarg, 1u << 30);
 		else if (c == 'w')
 			o->window = page_size_opt("--window", optarg, 1ull << 40);
 		else if (c == 'r')
 			o->method = FAST_READ;
-		else if (!strchr("mtdbw", c))
+		else if (!strchr("mtdbqw", c))
 			io_usage_exit(usage, c);
 	}
 	io_source_operand(&o->src, argc - optind, argv + optind);
@@ -141,6 +146,8 @@ static void fast_regular(const struct fast_opts *o, int fd, uint64_t size,
 		f.block = o->block;
 	if (o->window)
 		f.window = o->window;
+	if (o->request)
+		f.request = o->request;
 	if (fast_xor_file(&f, (enum fast_method)o->method, &c, xor))
 		die_errno("reading '%s' failed", io_source_name(&o->src));
 	fast_choice_describe(&f, &c, how, howlen);

@@ -61,8 +61,11 @@ struct fast_engine {
 	/* File-wide set-up (the O_DIRECT descriptor); NULL: none. */
 	int (*open)(struct fast_file *f);
 	void (*close)(struct fast_file *f);
-	/* Bytes a thread takes at a time; a multiple of 1 MiB. */
-	size_t (*chunk)(const struct fast_file *f);
+	/*
+	 * Bytes a thread takes at a time from a phase of len bytes: a page
+	 * multiple (direct: of f->align).
+	 */
+	size_t (*chunk)(const struct fast_file *f, uint64_t len);
 	/* Per-thread state (buffers, descriptors); NULL with errno. */
 	void *(*thread_start)(struct fast_file *f);
 	/* XOR len bytes at off into *xor; len == 0 never happens. */
@@ -84,6 +87,8 @@ int fast_pread_full(int fd, void *buf, size_t len, uint64_t off);
 
 /* Phases start on this boundary, a multiple of every alignment. */
 #define FAST_ALIGN (1u << 20)
+/* len / threads rounded up to a multiple of unit: one share per thread. */
+size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit);
 
 /* Defaults from this machine (threads: online CPUs; block: the caches). */
 void fast_file_init(struct fast_file *f, int fd, uint64_t size);

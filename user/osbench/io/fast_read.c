@@ -7,8 +7,7 @@
  *
  * Each thread opens the file again: the kernel keeps its read-ahead
  * state per open file, and threads sharing one would reset each other's
- * at every jump between their chunks.  On a cold file the chunk after
- * next is announced (WILLNEED), so that the disk works ahead of them.
+ * at every jump between their chunks.
  */
 #include "fast_method.h"
 #include "xor32.h"
@@ -18,19 +17,27 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Large enough to amortise the hint and the counter, small enough to share. */
+/* Warm: large enough to amortise the shared counter, small enough to share. */
 #define READ_CHUNK_WARM (8u << 20)
-#define READ_CHUNK_COLD (32u << 20)
+/* Cold: announced ahead of the reader, in steps. */
+#define READ_AHEAD_COLD (64u << 20)
+#define READ_STEP_COLD (8u << 20)
 
 struct read_thread {
 	int fd;
 	bool own_fd;
 	unsigned char *buf;
+	uint64_t hinted;	/* cold: announced up to here */
 };
 
-static size_t read_chunk(const struct fast_file *f)
+/*
+ * Cached: chunks from the counter, for balance.  Cold: one contiguous
+ * share per thread, as fio's jobs: each thread is one sequential stream
+ * that the read-ahead of its own descriptor can follow.
+ */
+static size_t read_chunk(const struct fast_file *f, uint64_t len)
 {
-	return f->cold ? READ_CHUNK_COLD : READ_CHUNK_WARM;
+	return f->cold ? fast_share(f, len, FAST_ALIGN) : READ_CHUNK_WARM;
 }
 
 static void *read_start(struct fast_file *f)
@@ -83,20 +90,35 @@ int fast_pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+/*
+ * Cold: keep READ_AHEAD_COLD bytes announced (WILLNEED) ahead of pos, so
+ * that the disk has more in flight than the kernel's read-ahead window.
+ */
+static void hint(struct read_thread *t, uint64_t pos, uint64_t end)
+{
+	uint64_t n;
+
+	while (t->hinted < end && t->hinted < pos + READ_AHEAD_COLD) {
+		n = end - t->hinted < READ_STEP_COLD ? end - t->hinted :
+						       READ_STEP_COLD;
+		posix_fadvise(t->fd, (off_t)t->hinted, (off_t)n,
+			      POSIX_FADV_WILLNEED);
+		t->hinted += n;
+	}
+}
+
 static int read_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
 		    uint32_t *xor)
 {
 	struct read_thread *t = ts;
-	uint64_t ahead = off + (uint64_t)f->threads * len;
+	uint64_t end = off + len;
 	size_t n;
 
-	if (f->cold && ahead < f->end)
-		posix_fadvise(t->fd, (off_t)ahead,
-			      (off_t)(f->end - ahead < len ? f->end - ahead :
-							     len),
-			      POSIX_FADV_WILLNEED);
-	for (; len; len -= n, off += n) {
-		n = len < f->block ? len : f->block;
+	t->hinted = off;
+	for (; off < end; off += n) {
+		if (f->cold)
+			hint(t, off, end);
+		n = end - off < f->block ? (size_t)(end - off) : f->block;
 		if (fast_pread_full(t->fd, t->buf, n, off))
 			return -1;
 		*xor ^= xor32(t->buf, n, off);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdatomic.h>
 
 #define FAST_MAX_THREADS 256
@@ -85,6 +86,14 @@ static void run_threads(struct phase *p, struct runner *r, unsigned int n)
 		pthread_join(r[i].tid, NULL);
 }
 
+size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
+{
+	uint64_t share = (len + f->threads - 1) / (f->threads ? f->threads : 1);
+
+	share = (share + unit - 1) / unit * unit;
+	return share < SIZE_MAX ? (size_t)share : SIZE_MAX / unit * unit;
+}
+
 int fast_run(const struct fast_engine *e, struct fast_file *f,
 	     uint64_t start, uint64_t end, uint32_t *xor)
 {
@@ -96,7 +105,7 @@ int fast_run(const struct fast_engine *e, struct fast_file *f,
 	*xor = 0;
 	if (start >= end)
 		return 0;
-	p.chunk = e->chunk(f);
+	p.chunk = e->chunk(f, end - start);
 	chunks = (end - start + p.chunk - 1) / p.chunk;
 	n = f->threads < FAST_MAX_THREADS ? f->threads : FAST_MAX_THREADS;
 	if (n > chunks)
