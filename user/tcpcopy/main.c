@@ -15,8 +15,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c]\n\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
 		"send listens on PORT (default %d), sends FILE to the first client\n"
@@ -29,6 +29,9 @@ static void usage(FILE *f)
 		"                     do (both sides must say it)\n"
 		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
 		"                     milliseconds (default 0)\n"
+		"  -d, --device       the same copy through syncdev: send on\n"
+		"                     /dev/master_device, recv on /dev/slave_device\n"
+		"                     (port: the module's unless given)\n"
 		"  -h, --help         this text\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
 		"connection being established to the last byte handled.  Exit\n"
@@ -43,17 +46,18 @@ int main(int argc, char **argv)
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "crc", no_argument, NULL, 'c' },
+		{ "device", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t port = TCPCOPY_DEFAULT_PORT, buf = XFER_DEFAULT_BUFFER, wait = 0;
 	struct in_addr addr;
 	uint16_t rport;
-	int c, send, crc = 0;
+	int c, send, crc = 0, device = 0;
 
 	set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:ch", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:b:w:cdh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_uint(optarg, 1, 65535, &port))
@@ -72,6 +76,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			crc = 1;
+			break;
+		case 'd':
+			device = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -95,9 +102,12 @@ int main(int argc, char **argv)
 			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
-		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf, crc);
-	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
+		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf, crc,
+				    device);
+	/* Through the device, the port defaults to the module's (0). */
+	if (parse_ipv4_port(argv[1], device ? 0 : TCPCOPY_DEFAULT_PORT, &addr,
+			    &rport))
 		return EXIT_USAGE;
 	return tcpcopy_recv(addr, rport, argv[2], (size_t)buf,
-			    (uint32_t)wait, crc);
+			    (uint32_t)wait, crc, device);
 }

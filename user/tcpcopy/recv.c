@@ -44,7 +44,7 @@ static int read_word(int fd, unsigned char *w, int len, const char *what)
 }
 
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 size_t bufsize, uint32_t wait_ms, int crc)
+		 size_t bufsize, uint32_t wait_ms, int crc, int device)
 {
 	struct conn c = { .fd = -1 };
 	struct outfile f;
@@ -61,8 +61,13 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 	c.sa.sin_family = AF_INET;
 	c.sa.sin_port = htons(port);
 	c.sa.sin_addr = addr;
-	if (retry_refused(connect_once, &c, wait_ms))
+	if (device) {
+		c.fd = tcpcopy_device_connect(addr, port, wait_ms);
+		if (c.fd < 0)
+			return EXIT_FAIL;
+	} else if (retry_refused(connect_once, &c, wait_ms)) {
 		die_errno("connect to %s", format_ipv4_port(where, addr, port));
+	}
 
 	t0 = now_ns();
 	if (crc) {

@@ -34,7 +34,24 @@ static int listen_on(uint16_t port)
 	return fd;
 }
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc)
+/* Listen on port and accept one client; the connection or -1. */
+static int accept_one(uint16_t port)
+{
+	int lfd = listen_on(port), fd;
+
+	if (lfd < 0)
+		return -1;
+	do
+		fd = accept(lfd, NULL, NULL);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		msg_errno("accept on port %u", port);
+	close(lfd);
+	return fd;
+}
+
+int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc,
+		 int device)
 {
 	struct infile f;
 	uint64_t t0, off = 0;
@@ -42,20 +59,14 @@ int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc)
 	uint32_t sum = 0;
 	char *buf;
 	ssize_t n;
-	int lfd, fd;
+	int fd;
 
 	if (infile_open(&f, path, 0))
 		return EXIT_FAIL;
 	buf = xmalloc(bufsize);
-	lfd = listen_on(port);
-	if (lfd < 0)
-		return EXIT_FAIL;
-	do
-		fd = accept(lfd, NULL, NULL);
-	while (fd < 0 && errno == EINTR);
+	fd = device ? tcpcopy_device_accept() : accept_one(port);
 	if (fd < 0)
-		die_errno("accept on port %u", port);
-	close(lfd);
+		return EXIT_FAIL;
 
 	t0 = now_ns();
 	if (crc) {

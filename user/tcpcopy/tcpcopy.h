@@ -18,8 +18,15 @@
 
 #define TCPCOPY_DEFAULT_PORT	2326	/* next to syncdev's 2325 */
 
-int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc);
+/* device: over syncdev's devices instead of a socket (--device). */
+int tcpcopy_send(const char *path, uint16_t port, size_t bufsize, int crc,
+		 int device);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 size_t bufsize, uint32_t wait_ms, int crc);
+		 size_t bufsize, uint32_t wait_ms, int crc, int device);
+
+/* --device: a connected descriptor, or -1 after a message. */
+int tcpcopy_device_accept(void);
+int tcpcopy_device_connect(struct in_addr addr, uint16_t port,
+			   uint32_t wait_ms);
 
 #endif
