@@ -18,7 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,24 +203,6 @@ static void make_file(struct bench *b)
 	write_pattern(b, BENCH_SIZE);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
-		"Race fast against dd bs=1M, cat, dd iflag=direct and fio (bs 1M,\n"
-		"one job per CPU on disjoint ranges: psync, and libaio with\n"
-		"O_DIRECT and 16 requests in flight) on <file> (a 1 GiB pattern\n"
-		"file is written when it does not exist), in three page-cache\n"
-		"states: just written (the pattern file is written again), read\n"
-		"back (dropped, then cat), and cold (dropped before every run);\n"
-		"and against the all-core memory read bandwidth (osbench membw).\n"
-		"Median of --reps runs (default 7), the tools taken in turn; MiB/s,\n"
-		"fast's ratio to each, the best reference, and the targets.\n"
-		"  --fadvise      drop only the file's pages (posix_fadvise), even\n"
-		"                 as root\n");
-	io_common_usage(f, 0);
-}
-
 /* The argv of every tool; the strings live in a. */
 struct tool_args {
 	char ifarg[4200];
@@ -329,10 +311,10 @@ static unsigned int state_rows(struct report *r, const struct state *s,
 	return met;
 }
 
-static void print_report(struct bench *b, const struct benchopt *o,
-			 struct state *s, double mem, const double load[2])
+static int print_report(struct bench *b, const struct ctx *c,
+			struct state *s, double mem, const double load[2])
 {
-	struct report *r = report_new("bench-io", o->fmt, stdout);
+	struct report *r = report_new("bench-io", c->o.fmt, c->out);
 	unsigned int met = 0, n = 0;
 	int st;
 
@@ -367,43 +349,37 @@ static void print_report(struct bench *b, const struct benchopt *o,
 		    b->expect[0] && strstr(b->expect, "XOR") ? "the file's" : "?");
 	report_note(r, "targets", "%u of %u met (warm: fast >= %.1f x dd bs=1M, >= %.1f x the best reference, >= %.1f x membw; cold: >= %.1f x the best reference)",
 		    met, n, WANT_DD, WANT_BEST, WANT_MEMBW, WANT_BEST);
-	if (report_end(r))
-		die_errno("cannot write the report");
-}
-
-/* The common options, then our own; the file operand is b->file. */
-static void parse(struct bench *b, struct benchopt *o, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "fadvise", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	io_common_parse(o, &argc, argv, usage, 0, 100);
-	b->reps = io_pick_reps(o, 7);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'f')
-			b->global_drop = false;
-		else
-			io_usage_exit(usage, c);
+	if (report_end(r)) {
+		msg_errno("cannot write the report");
+		return EXIT_FAIL;
 	}
-	if (argc - optind != 1)
-		die(EXIT_USAGE, "expected one file; see --help");
-	b->file = argv[optind];
+	return EXIT_OK;
 }
 
-int io_bench_main(int argc, char **argv)
+struct bench_opts {
+	bool fadvise;
+};
+
+static const struct opt bench_options[] = {
+	{ .name = "fadvise", .kind = OPT_FLAG,
+	  .off = offsetof(struct bench_opts, fadvise),
+	  .help = "drop only the file's pages (posix_fadvise), even\n"
+		  "as root" },
+	{ 0 },
+};
+
+static int bench_run(const struct ctx *c, const void *opts)
 {
-	struct bench b = { .global_drop = true, .drop_method = -1 };
+	const struct bench_opts *bo = opts;
+	struct bench b = { .global_drop = !bo->fadvise, .drop_method = -1,
+			   .reps = io_pick_reps(&c->o, 7),
+			   .file = c->args[0] };
 	static struct state s[NSTATES];
 	static struct tool_args a;
-	struct benchopt o;
 	double mem, load[2];
 	ssize_t n;
 	int st;
 
-	parse(&b, &o, argc, argv);
 	n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n < 0)
 		die_errno("cannot find this program (/proc/self/exe)");
@@ -413,7 +389,7 @@ int io_bench_main(int argc, char **argv)
 	if (!check_fast(&b))
 		s[ST_WRITTEN].skipped = "not measured: the file is not the pattern file, and bench-io writes only its own";
 	load[0] = bench_loadavg();
-	mem = bench_membw(&b, &o);
+	mem = bench_membw(&b, &c->o);
 	if (mem < 0)
 		msg("membw not available: no memory bandwidth comparison");
 	for (st = 0; st < NSTATES; st++) {
@@ -422,6 +398,29 @@ int io_bench_main(int argc, char **argv)
 			time_state(&b, &s[st], st);
 	}
 	load[1] = bench_loadavg();
-	print_report(&b, &o, s, mem, load);
-	return EXIT_OK;
+	return print_report(&b, c, s, mem, load);
 }
+
+const struct command cmd_bench_io = {
+	.name = "bench-io",
+	.summary = "fast vs dd, cat, fio and memory bandwidth (make bench-io)",
+	.usage =
+	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
+	"Race fast against dd bs=1M, cat, dd iflag=direct and fio (bs 1M,\n"
+	"one job per CPU on disjoint ranges: psync, and libaio with\n"
+	"O_DIRECT and 16 requests in flight) on <file> (a 1 GiB pattern\n"
+	"file is written when it does not exist), in three page-cache\n"
+	"states: just written (the pattern file is written again), read\n"
+	"back (dropped, then cat), and cold (dropped before every run);\n"
+	"and against the all-core memory read bandwidth (osbench membw).\n"
+	"Median of --reps runs, the tools taken in turn; MiB/s, fast's\n"
+	"ratio to each, the best reference, and the targets (met/missed).\n",
+	.options = bench_options,
+	.opts_size = sizeof(struct bench_opts),
+	.flags = CMD_TABLE,
+	.min_args = 1,
+	.max_args = 1,
+	.max_reps = 100,
+	.reps_default = "7, --quick and --smoke 3",
+	.run = bench_run,
+};

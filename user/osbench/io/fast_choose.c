@@ -91,7 +91,7 @@ static int probe_one(enum fast_method m, struct fast_file *f, uint64_t *off,
 	uint64_t t0 = now_ns(), dt;
 	uint32_t x;
 
-	if (fast_run(fast_engine(m), f, *off, *off + slice, &x))
+	if (fast_run_range(fast_engine(m), f, *off, *off + slice, &x))
 		return -1;
 	dt = now_ns() - t0;
 	*xor ^= x;
@@ -173,13 +173,13 @@ static int run_rest(struct fast_file *f, struct fast_choice *c,
 			 "%s cannot read this file", fast_method_name(c->method));
 		c->method = FAST_READ;
 	}
-	if (fast_run(fast_engine(c->method), f, off, f->size, &x)) {
+	if (fast_run_range(fast_engine(c->method), f, off, f->size, &x)) {
 		if (c->method == FAST_READ || !unsupported(c->method, errno))
 			return -1;
 		snprintf(c->fallback, sizeof(c->fallback), "%s failed: %s",
 			 fast_method_name(c->method), strerror(errno));
 		c->method = FAST_READ;
-		if (fast_run(&fast_engine_read, f, off, f->size, &x))
+		if (fast_run_range(&fast_engine_read, f, off, f->size, &x))
 			return -1;
 	}
 	*xor ^= x;

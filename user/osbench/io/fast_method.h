@@ -104,7 +104,7 @@ size_t fast_block_for_l2(uint64_t l2);
  * from a shared counter; *xor gets the XOR of those bytes.  0, or -1
  * with errno from the first failure (the other threads stop early).
  */
-int fast_run(const struct fast_engine *e, struct fast_file *f,
+int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 	     uint64_t start, uint64_t end, uint32_t *xor);
 
 /* Fraction of the file's pages in the page cache (sampled), 0..1. */

@@ -94,7 +94,7 @@ size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
 	return share < SIZE_MAX ? (size_t)share : SIZE_MAX / unit * unit;
 }
 
-int fast_run(const struct fast_engine *e, struct fast_file *f,
+int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 	     uint64_t start, uint64_t end, uint32_t *xor)
 {
 	struct runner r[FAST_MAX_THREADS];
