@@ -64,15 +64,15 @@ struct conf {
 };
 
 static struct conf confs[NCONF] = {
-	[TCPCOPY] = { "tcpcopy (userspace TCP)", .base = -1,
+	[TCPCOPY] = { "tcpcopy", .base = -1,
 		      .target_of = -1 },
-	[TCPCOPY_DEV] = { "tcpcopy --device (raw device stream)",
+	[TCPCOPY_DEV] = { "tcpcopy --device",
 			  .device = 1, .base = TCPCOPY, .step = "device",
 			  .target_of = TCPCOPY, .want = 0.95 },
-	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc (device + CRC32C)",
+	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc",
 			      .crc = 1, .device = 1, .base = TCPCOPY_DEV,
 			      .step = "CRC32C", .target_of = -1 },
-	[TCPCOPY_CRC] = { "tcpcopy --crc (TCP + CRC32C)", .crc = 1,
+	[TCPCOPY_CRC] = { "tcpcopy --crc", .crc = 1,
 			  .base = TCPCOPY, .step = "CRC32C", .target_of = -1 },
 	[FCNTL_FCNTL] = { "fcntl -> fcntl", "fcntl", "fcntl",
 			  .base = TCPCOPY_DEV_CRC, .step = "framing",
@@ -236,17 +236,16 @@ static bool step_cells(struct report *r, const struct stats *st, int i)
 		report_none(r);
 		report_none(r);
 	} else {
-		snprintf(buf, sizeof(buf), "+ %s (vs %s)", c->step,
-			 confs[c->base].name);
+		snprintf(buf, sizeof(buf), "+ %s", c->step);
 		report_str(r, buf);
 		report_num(r, st[i].median / st[c->base].median);
 	}
 	if (c->target_of < 0) {
+		report_none(r);
 		target_cells(r, 0, 0);
 		return false;
 	}
-	snprintf(buf, sizeof(buf), "vs %s", confs[c->target_of].name);
-	report_str(r, buf);
+	report_str(r, confs[c->target_of].name);
 	return target_cells(r, st[i].median / st[c->target_of].median,
 			    c->want);
 }
@@ -291,8 +290,10 @@ static int print_report(const struct ctx *c, uint64_t size,
 	report_note(r, "method",
 		    "rate = size / the receiver's Transmission time (connection established to last byte written; MB = 10^6 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
 		    reps);
+	report_note(r, "rows",
+		    "tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: with the CRC32C of every byte (a size before, the CRC after, no frames); fcntl/mmap: master -> slave, with their framing");
 	report_note(r, "steps",
-		    "step_ratio: the row against the row it adds one thing to, so 1 - step_ratio is that thing's share of the time");
+		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
 	report_note(r, "crc32c", "%s",
