@@ -6,7 +6,9 @@
  * The slices are part of the result, so nothing is read twice.  Slices
  * are taken in rounds (A, B, A, B) and each engine keeps its best one:
  * on a shared machine a slice can lose its core for a moment, and the
- * best of two is far less likely to have.
+ * best of two is far less likely to have.  An engine at less than half
+ * the best rate sits the second round out: a slow candidate costs its
+ * slice at its own speed, and one is enough to know it is slow.
  */
 #include "fast_method.h"
 #include "util.h"
@@ -17,9 +19,12 @@
 
 #define MIB_B (1ull << 20)
 
-/* Slices: warm ones are over in a millisecond; cold ones fill a queue. */
-#define PROBE_SLICE_WARM (16 * MIB_B)
-#define PROBE_SLICE_COLD (64 * MIB_B)
+/*
+ * Slices: warm ones are over in a millisecond or two; cold ones must
+ * fill the disk's queue (the direct engine has 16 MiB in flight).
+ */
+#define PROBE_SLICE_WARM (8 * MIB_B)
+#define PROBE_SLICE_COLD (32 * MIB_B)
 #define PROBE_MIN_SLICE (4 * MIB_B)
 /* Probes take at most this fraction of the file. */
 #define PROBE_SHARE 4
@@ -111,13 +116,14 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 	static const enum fast_method order[] = { FAST_DIRECT, FAST_READ,
 						  FAST_MMAP };
 	unsigned int r, i;
-	double v;
+	double v, top = 0;
 
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 			enum fast_method m = order[i];
 
-			if (!(*mask & (1u << m)))
+			if (!(*mask & (1u << m)) ||
+			    (r && c->probe_mib_s[m] < top / 2))
 				continue;
 			if (probe_one(m, f, off, slice, xor, &v)) {
 				if (!unsupported(m, errno))
@@ -127,6 +133,8 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 			}
 			if (v > c->probe_mib_s[m])
 				c->probe_mib_s[m] = v;
+			if (v > top)
+				top = v;
 		}
 	}
 	c->probe_bytes = *off;
