@@ -226,8 +226,30 @@ static unsigned long long module_param(const char *name)
 	return dev_module_param(name, &v) ? 0 : v;
 }
 
+/*
+ * Row i against row j: the median over the rounds of the ratio of their
+ * runs in the same round.  Runs of one round are seconds apart, so load
+ * that comes and goes over minutes (other guests, builds) cancels out of
+ * each ratio, where the ratio of two medians would keep it.
+ */
+static unsigned int nreps;
+
+static double paired(int i, int j)
+{
+	double *q = xcalloc(nreps, sizeof(double)), v;
+	struct stats st;
+	unsigned int k;
+
+	for (k = 0; k < nreps; k++)
+		q[k] = confs[i].rate[k] / confs[j].rate[k];
+	stats_compute(q, nreps, &st);
+	v = st.median;
+	free(q);
+	return v;
+}
+
 /* The cells of row i: step and its ratio, then the target. */
-static bool step_cells(struct report *r, const struct stats *st, int i)
+static bool step_cells(struct report *r, int i)
 {
 	const struct conf *c = &confs[i];
 	char buf[96];
@@ -238,7 +260,7 @@ static bool step_cells(struct report *r, const struct stats *st, int i)
 	} else {
 		snprintf(buf, sizeof(buf), "+ %s", c->step);
 		report_str(r, buf);
-		report_num(r, st[i].median / st[c->base].median);
+		report_num(r, paired(i, c->base));
 	}
 	if (c->target_of < 0) {
 		report_none(r);
@@ -246,8 +268,7 @@ static bool step_cells(struct report *r, const struct stats *st, int i)
 		return false;
 	}
 	report_str(r, confs[c->target_of].name);
-	return target_cells(r, st[i].median / st[c->target_of].median,
-			    c->want);
+	return target_cells(r, paired(i, c->target_of), c->want);
 }
 
 static int print_report(const struct ctx *c, uint64_t size,
@@ -259,6 +280,7 @@ static int print_report(const struct ctx *c, uint64_t size,
 	unsigned int met = 0;
 	int i;
 
+	nreps = reps;
 	for (i = 0; i < NCONF; i++)
 		stats_compute(confs[i].rate, reps, &st[i]);
 	report_column(r, "transfer", NULL);
@@ -278,9 +300,9 @@ static int print_report(const struct ctx *c, uint64_t size,
 		report_num(r, st[i].min);
 		report_num(r, st[i].max);
 		report_num(r, st[i].stddev);
-		report_num(r, st[i].median / st[TCPCOPY].median);
-		report_num(r, st[i].median / st[TCPCOPY_CRC].median);
-		met += step_cells(r, st, i);
+		report_num(r, paired(i, TCPCOPY));
+		report_num(r, paired(i, TCPCOPY_CRC));
+		met += step_cells(r, i);
 	}
 	report_note(r, "file", "%llu bytes (pattern data), on %s",
 		    (unsigned long long)size, o->dir);
@@ -292,6 +314,8 @@ static int print_report(const struct ctx *c, uint64_t size,
 		    reps);
 	report_note(r, "rows",
 		    "tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: with the CRC32C of every byte (a size before, the CRC after, no frames); fcntl/mmap: master -> slave, with their framing");
+	report_note(r, "ratios",
+		    "every ratio (vs_*, step_ratio, the targets) is the median over the rounds of the two rows' ratio in the same round, not a ratio of medians");
 	report_note(r, "steps",
 		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
