@@ -56,11 +56,11 @@ same_xor "mmap, cold" "$f" --method mmap
 # Large enough for auto to measure: the probes' slices count in the XOR.
 $B/tests/tools/gendata 100000003 5 >"$T/big"
 same_xor "auto measures a cached file" "$T/big"
-check_output "auto says it measured" "measured, 100% cached, read [0-9]+ MiB/s, mmap [0-9]+ MiB/s" \
+check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [0-9]+ MiB/s, mmap [0-9]+ MiB/s" \
 	$B/fast "$T/big"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 check_output "auto on a dropped file measures direct and read" \
-	"measured, [0-9]% cached, read [0-9]+ MiB/s, direct [0-9]+ MiB/s" $B/fast "$T/big"
+	"measured \(wall clock\), [0-9]% cached, read [0-9]+ MiB/s, direct [0-9]+ MiB/s" $B/fast "$T/big"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 same_xor "auto on a dropped file" "$T/big"
 for m in read mmap direct; do

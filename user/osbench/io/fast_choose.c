@@ -89,16 +89,24 @@ static bool probe_plan(const struct fast_file *f, unsigned int mask,
 	return *slice >= PROBE_MIN_SLICE;
 }
 
-/* Time e on [*off, *off + slice); 0 with the rate, -1 with errno. */
+/*
+ * Time e on [*off, *off + slice); 0 with the rate, -1 with errno.
+ * Cached, reading is all CPU work, so the rate is the slice over the
+ * threads' CPU time shared among them: other processes that take a core
+ * for a moment (a shared machine) then do not decide the choice.  Cold,
+ * the time is spent waiting for the disk, so the wall clock is the rate.
+ */
 static int probe_one(enum fast_method m, struct fast_file *f, uint64_t *off,
 		     uint64_t slice, uint32_t *xor, double *mib_s)
 {
-	uint64_t t0 = now_ns(), dt;
+	uint64_t t0 = now_ns(), dt, cpu = 0;
 	uint32_t x;
 
-	if (fast_run_range(fast_engine(m), f, *off, *off + slice, &x))
+	if (fast_run_timed(fast_engine(m), f, *off, *off + slice, &x, &cpu))
 		return -1;
 	dt = now_ns() - t0;
+	if (!f->cold && cpu)
+		dt = cpu / f->threads;
 	*xor ^= x;
 	*off += slice;
 	*mib_s = (double)slice / (double)MIB_B / ((double)(dt ? dt : 1) / 1e9);
@@ -247,7 +255,9 @@ void fast_choice_describe(const struct fast_file *f,
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, "; %s, %.0f%% cached",
 				      c->forced ? "forced" :
-				      c->measured ? "measured" : "rule",
+				      !c->measured ? "rule" :
+				      f->cold ? "measured (wall clock)" :
+				      "measured (CPU time)",
 				      c->cached * 100);
 	for (m = FAST_READ; m < FAST_NMETHODS && n < len; m++)
 		if (c->probe_mib_s[m] > 0)

@@ -105,7 +105,11 @@ size_t fast_block_for_l2(uint64_t l2);
  * with errno from the first failure (the other threads stop early).
  */
 int fast_run_range(const struct fast_engine *e, struct fast_file *f,
-	     uint64_t start, uint64_t end, uint32_t *xor);
+		   uint64_t start, uint64_t end, uint32_t *xor);
+/* The same, adding the threads' CPU time (user and system) to *cpu_ns. */
+int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor,
+		   uint64_t *cpu_ns);
 
 /* Fraction of the file's pages in the page cache (sampled), 0..1. */
 double fast_residency(int fd, uint64_t size);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdatomic.h>
 
 #define FAST_MAX_THREADS 256
@@ -29,7 +30,17 @@ struct runner {
 	struct phase *p;
 	pthread_t tid;
 	uint32_t xor;
+	uint64_t cpu_ns;	/* the thread's CPU time in the phase */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void phase_fail(struct phase *p, int err)
 {
@@ -41,8 +52,8 @@ static void *runner_main(void *arg)
 {
 	struct runner *r = arg;
 	struct phase *p = r->p;
+	uint64_t i, off, cpu0 = thread_cpu_ns();
 	void *ts = p->e->thread_start(p->f);
-	uint64_t i, off;
 	size_t len;
 
 	if (!ts) {
@@ -62,6 +73,7 @@ static void *runner_main(void *arg)
 		}
 	}
 	p->e->thread_stop(ts);
+	r->cpu_ns = thread_cpu_ns() - cpu0;
 	return NULL;
 }
 
@@ -95,7 +107,14 @@ size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
 }
 
 int fast_run_range(const struct fast_engine *e, struct fast_file *f,
-	     uint64_t start, uint64_t end, uint32_t *xor)
+		   uint64_t start, uint64_t end, uint32_t *xor)
+{
+	return fast_run_timed(e, f, start, end, xor, NULL);
+}
+
+int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor,
+		   uint64_t *cpu_ns)
 {
 	struct runner r[FAST_MAX_THREADS];
 	struct phase p = { .e = e, .f = f, .start = start, .end = end };
@@ -118,7 +137,10 @@ int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 		errno = p.err;
 		return -1;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		*xor ^= r[i].xor;
+		if (cpu_ns)
+			*cpu_ns += r[i].cpu_ns;
+	}
 	return 0;
 }
