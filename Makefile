@@ -97,10 +97,14 @@ ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
 $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
 $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi
 
+# A unit test of a program's pure part links that part's object too.
+$(OBJDIR)/tests/unit/test_fast_method.o: INCS += -Iuser/osbench/io
+$(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o
+
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 
 $(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(call lib_a,libsyncdev) $(call lib_a,common)
 	@mkdir -p $(dir $@)
@@ -132,6 +136,7 @@ bench-transfer:
 	scripts/bench-transfer
 
 bench-io:
+	scripts/deps --bench
 	$(MAKE) user
 	scripts/bench-io
 
