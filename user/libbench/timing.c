@@ -2,7 +2,10 @@
 #include "timing.h"
 #include "util.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 double tsc_ghz(void)
 {
@@ -25,6 +28,26 @@ double tsc_ghz(void)
 	c1 = tsc_read_fenced();
 	ghz = (double)(c1 - c0) / (double)(t1 - t0);
 	return ghz;
+}
+
+int tsc_have_rdtscp(void)
+{
+	static int have = -1;
+	int status;
+	pid_t pid;
+
+	if (have >= 0 || !TIMING_HAVE_TSC)
+		return have >= 0 ? have : 1;
+	pid = fork();
+	if (pid == 0) {
+		/* A SIGILL here is the answer, not a crash to keep. */
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+		keep((void *)(uintptr_t)tsc_read_p());
+		_exit(0);
+	}
+	have = pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return have;
 }
 
 double clock_resolution_ns(void)

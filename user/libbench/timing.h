@@ -51,6 +51,14 @@ static inline uint64_t tsc_read_p(void) { return now_ns(); }
  */
 double tsc_ghz(void);
 
+/*
+ * Whether this CPU runs RDTSCP: QEMU's default TCG CPU does not, and
+ * executing it there is SIGILL.  Tried once in a child process, because
+ * cpuid does not tell (a hypervisor may clear the bit and still run the
+ * instruction).  Always 1 without a TSC (the fallback reads the clock).
+ */
+int tsc_have_rdtscp(void);
+
 /* Resolution of CLOCK_MONOTONIC as the kernel reports it, in ns. */
 double clock_resolution_ns(void);
 

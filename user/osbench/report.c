@@ -30,15 +30,15 @@ static const struct line lines[] = {
 	{ "Loop overhead (one iteration)", FIG_LOOP, 1 },
 	{ "Reading the clock: rdtsc", FIG_RDTSC, 25 },
 	{ "Reading the clock: clock_gettime", FIG_CLOCK_GETTIME, 0 },
-	{ "Procedure call, 3 arguments", FIG_CALL0 + 3, 5 },
+	{ "Procedure call, 3 arguments", FIG_CALL3, 5 },
 	{ "System call (getpid)", FIG_SYSCALL, 0 },
 	{ "Process creation (fork+exit+wait)", FIG_FORK, 0 },
 	{ "Thread creation (create+join)", FIG_THREAD, 0 },
 	{ "Context switch, threads (1 CPU)", FIG_CTXSW_THREAD, 0 },
 	{ "Context switch, processes (1 CPU)", FIG_CTXSW_PROCESS, 0 },
 	{ "Memory latency, level 1", FIG_MEM_L1, 5 },
-	{ "Memory latency, level 2", FIG_MEM_L1 + 1, 14 },
-	{ "Memory latency, level 3", FIG_MEM_L1 + 2, 0 },
+	{ "Memory latency, level 2", FIG_MEM_L2, 14 },
+	{ "Memory latency, level 3", FIG_MEM_L3, 0 },
 	{ "Memory latency, beyond the caches", FIG_MEM_MAIN, 0 },
 	{ "Memory read bandwidth, 1 thread", FIG_BW_READ_1, 0 },
 	{ "Memory read bandwidth, all CPUs", FIG_BW_READ_ALL, 0 },
@@ -176,6 +176,14 @@ static const struct opt report_options[] = {
 	{ 0 },
 };
 
+static const char usage[] =
+	"usage: osbench report [--out DIR] [options]\n\n"
+	"Run every micro-benchmark and write DIR/report.md: machine\n"
+	"description, estimated vs actual summary, plots (memlat.svg,\n"
+	"fileaccess.svg when gnuplot is installed) and each experiment's\n"
+	"table as DIR/NAME.csv.  An experiment that fails is reported and\n"
+	"the others still run; the exit status is then 1.\n";
+
 static int report_run(const struct ctx *c, const void *opts)
 {
 	const char *dir = ((const struct report_opts *)opts)->out;
@@ -197,19 +205,6 @@ static int report_run(const struct ctx *c, const void *opts)
 	return runner_done(&t) != EXIT_OK ? EXIT_FAIL : rc;
 }
 
-const struct command cmd_report = {
-	.name = "report",
-	.summary = "run everything, write a Markdown report",
-	.usage =
-	"usage: osbench report [--out DIR] [options]\n\n"
-	"Run every micro-benchmark and write DIR/report.md: machine\n"
-	"description, estimated vs actual summary, plots (memlat.svg,\n"
-	"fileaccess.svg when gnuplot is installed) and each experiment's\n"
-	"table as DIR/NAME.csv.  An experiment that fails is reported and\n"
-	"the others still run; the exit status is then 1.\n",
-	.options = report_options,
-	.opts_size = sizeof(struct report_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "each experiment's",
-	.run = report_run,
-};
+OSBENCH_COMMAND(report, "report", CMD_TABLE | CMD_SCRATCH,
+		"run everything, write a Markdown report",
+		COMMAND_OPTIONS(report_options, struct report_opts));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * osbench transfer: MB/s of one file moved by master -> slave in the four
- * method combinations, next to tcpcopy over the same loopback, with the
- * ratio of each to tcpcopy.
+ * method combinations, next to tcpcopy over the same loopback (over TCP
+ * and through the device, with and without CRC32C), with the ratio of
+ * each to tcpcopy and of each step of the ladder below to the step before.
  *
  * Every transfer is a sender and a receiver process started by us; the
  * rate is size / the receiver's own "Transmission time" (connection
@@ -24,6 +25,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,20 +62,18 @@ struct conf {
 	const char *step;	/* what the step adds */
 	int target_of;		/* the row the target is a ratio to, or -1 */
 	double want;
-	double *rate;		/* MB/s per run */
 };
 
-static struct conf confs[NCONF] = {
-	[TCPCOPY] = { "tcpcopy", .base = -1,
-		      .target_of = -1 },
-	[TCPCOPY_DEV] = { "tcpcopy --device",
-			  .device = 1, .base = TCPCOPY, .step = "device",
-			  .target_of = TCPCOPY, .want = 0.95 },
-	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc",
-			      .crc = 1, .device = 1, .base = TCPCOPY_DEV,
+static const struct conf confs[NCONF] = {
+	[TCPCOPY] = { "tcpcopy", .base = -1, .target_of = -1 },
+	[TCPCOPY_DEV] = { "tcpcopy --device", .device = 1, .base = TCPCOPY,
+			  .step = "device", .target_of = TCPCOPY,
+			  .want = 0.95 },
+	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc", .crc = 1,
+			      .device = 1, .base = TCPCOPY_DEV,
 			      .step = "CRC32C", .target_of = -1 },
-	[TCPCOPY_CRC] = { "tcpcopy --crc", .crc = 1,
-			  .base = TCPCOPY, .step = "CRC32C", .target_of = -1 },
+	[TCPCOPY_CRC] = { "tcpcopy --crc", .crc = 1, .base = TCPCOPY,
+			  .step = "CRC32C", .target_of = -1 },
 	[FCNTL_FCNTL] = { "fcntl -> fcntl", "fcntl", "fcntl",
 			  .base = TCPCOPY_DEV_CRC, .step = "framing",
 			  .target_of = TCPCOPY_CRC, .want = 0.95 },
@@ -88,18 +88,25 @@ static struct conf confs[NCONF] = {
 			.want = 0.9 },
 };
 
-static char bindir[PATH_MAX];
+/* One run of the experiment. */
+struct transfer {
+	char bindir[PATH_MAX];	/* where master, slave and tcpcopy are */
+	char in[PATH_MAX], out[PATH_MAX];
+	uint64_t size;
+	unsigned int reps;
+	double *rate[NCONF];	/* MB/s per run */
+};
 
-/* Start bindir/prog with argv, stdout into out_fd, stderr kept. */
-static pid_t start(char *const argv[], int out_fd)
+/* Start bindir/prog with argv, stdout into out_fd, stderr kept; or -1. */
+static pid_t start(const struct transfer *t, char *const argv[], int out_fd)
 {
 	char path[PATH_MAX + 16];
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	snprintf(path, sizeof(path), "%s/%s", t->bindir, argv[0]);
 	pid = fork();
 	if (pid < 0)
-		die_errno("fork");
+		return fail_errno("fork");
 	if (pid == 0) {
 		if (dup2(out_fd, 1) < 0)
 			_exit(127);
@@ -115,11 +122,9 @@ static int finish(pid_t pid, const char *what)
 	int st;
 
 	if (waitpid(pid, &st, 0) < 0)
-		die_errno("waitpid");
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		msg("%s failed (status 0x%x)", what, st);
-		return -1;
-	}
+		return fail_errno("waitpid");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return fail("%s failed (status 0x%x)", what, st);
 	return 0;
 }
 
@@ -138,21 +143,37 @@ static double parse_ms(int fd)
 	return ms;
 }
 
-/* One transfer of in to out; the receiver's time in ms. */
-static double run_once(const struct conf *c, const char *in, const char *out)
+/* Sender and receiver, their stdout into sfd and rfd; 0 or -1. */
+static int run_pair(const struct transfer *t, char **sargv, char **rargv,
+		    int sfd, int rfd)
 {
-	char *sargv[8], *rargv[9];
-	/* The programs' stdout, to read the time line from. */
-	int sfd = memfd_create("sender", 0), rfd = memfd_create("receiver", 0);
-	pid_t s, r;
-	double ms;
+	pid_t s = start(t, sargv, sfd), r = s < 0 ? -1 : start(t, rargv, rfd);
 	int bad;
 
-	if (sfd < 0 || rfd < 0)
-		die_errno("memfd_create");
+	if (s < 0)
+		return -1;
+	if (r < 0) {
+		/* The sender waits for a receiver that never comes. */
+		kill(s, SIGTERM);
+		finish(s, sargv[0]);
+		return -1;
+	}
+	bad = finish(r, rargv[0]);
+	bad |= finish(s, sargv[0]);
+	return bad ? -1 : 0;
+}
+
+/* One transfer of in to out; the receiver's time in ms, or -1. */
+static double run_once(const struct transfer *t, const struct conf *c)
+{
+	char *sargv[8], *rargv[9], *in = (char *)t->in, *out = (char *)t->out;
+	/* The programs' stdout, to read the time line from. */
+	int sfd = memfd_create("sender", 0), rfd = memfd_create("receiver", 0);
+	double ms = -1;
+
 	if (c->send) {
-		char *sa[] = { "master", "1", (char *)in, (char *)c->send, NULL };
-		char *ra[] = { "slave", "1", (char *)out, (char *)c->recv,
+		char *sa[] = { "master", "1", in, (char *)c->send, NULL };
+		char *ra[] = { "slave", "1", out, (char *)c->recv,
 			       "127.0.0.1", "--wait", WAIT_MS, NULL };
 
 		memcpy(sargv, sa, sizeof(sa));
@@ -161,61 +182,66 @@ static double run_once(const struct conf *c, const char *in, const char *out)
 		/* Options after a NULL are dropped: crc before device. */
 		char *crc = c->crc ? "--crc" : c->device ? "--device" : NULL;
 		char *dev = c->crc && c->device ? "--device" : NULL;
-		char *sa[] = { "tcpcopy", "send", (char *)in, "--port",
-			       TCP_PORT, crc, dev, NULL };
+		char *sa[] = { "tcpcopy", "send", in, "--port", TCP_PORT, crc,
+			       dev, NULL };
 		char *ra[] = { "tcpcopy", "recv", c->device ? "127.0.0.1" :
-			       "127.0.0.1:" TCP_PORT, (char *)out, "--wait",
-			       WAIT_MS, crc, dev, NULL };
+			       "127.0.0.1:" TCP_PORT, out, "--wait", WAIT_MS,
+			       crc, dev, NULL };
 
 		memcpy(sargv, sa, sizeof(sa));
 		memcpy(rargv, ra, sizeof(ra));
 	}
-	s = start(sargv, sfd);
-	r = start(rargv, rfd);
-	bad = finish(r, rargv[0]);
-	bad |= finish(s, sargv[0]);
-	ms = parse_ms(rfd);
-	close(sfd);
-	close(rfd);
-	if (bad || ms <= 0)
-		die(EXIT_FAIL, "%s: the transfer failed", c->name);
+	if (sfd < 0 || rfd < 0)
+		msg_errno("memfd_create");
+	else if (run_pair(t, sargv, rargv, sfd, rfd) == 0)
+		ms = parse_ms(rfd);
+	if (sfd >= 0)
+		close(sfd);
+	if (rfd >= 0)
+		close(rfd);
+	if (ms <= 0)
+		return fail("%s: the transfer failed", c->name);
 	return ms;
 }
 
-static uint32_t file_crc(const char *path, uint64_t size)
+/* CRC32C of the file at path: 0 with *crc, or -1 after a message. */
+static int file_crc(const char *path, uint64_t size, uint32_t *crc)
 {
 	int fd = open(path, O_RDONLY);
 	void *p;
-	uint32_t crc;
 
 	if (fd < 0)
-		die_errno("cannot open %s", path);
+		return fail_errno("cannot open %s", path);
 	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die_errno("cannot mmap %s", path);
-	crc = crc32c(0, p, size);
-	munmap(p, size);
 	close(fd);
-	return crc;
+	if (p == MAP_FAILED)
+		return fail_errno("cannot mmap %s", path);
+	*crc = crc32c(0, p, size);
+	munmap(p, size);
+	return 0;
 }
 
-static void make_input(const char *path, uint64_t size)
+static int make_input(const char *path, uint64_t size)
 {
-	static unsigned char buf[1 << 20];
+	unsigned char *buf = xmalloc(1 << 20);
 	uint64_t off;
 	size_t n;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int rc = 0, fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-	if (fd < 0)
-		die_errno("cannot create %s", path);
-	for (off = 0; off < size; off += n) {
-		n = size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf);
+	if (fd < 0) {
+		free(buf);
+		return fail_errno("cannot create %s", path);
+	}
+	for (off = 0; off < size && !rc; off += n) {
+		n = size - off < 1 << 20 ? (size_t)(size - off) : 1 << 20;
 		pattern_fill(buf, n, off);
 		if (write_full(fd, buf, n) < 0)
-			die_errno("writing %s", path);
+			rc = fail_errno("writing %s", path);
 	}
-	if (close(fd))
-		die_errno("writing %s", path);
+	if (close(fd) && !rc)
+		rc = fail_errno("writing %s", path);
+	free(buf);
+	return rc;
 }
 
 /* Module parameter, or 0 when not readable. */
@@ -232,35 +258,35 @@ static unsigned long long module_param(const char *name)
  * that comes and goes over minutes (other guests, builds) cancels out of
  * each ratio, where the ratio of two medians would keep it.
  */
-static unsigned int nreps;
-
-static double paired(int i, int j)
+static double paired(const struct transfer *t, int i, int j)
 {
-	double *q = xcalloc(nreps, sizeof(double)), v;
+	double *q = xcalloc(t->reps, sizeof(double)), v;
 	struct stats st;
 	unsigned int k;
 
-	for (k = 0; k < nreps; k++)
-		q[k] = confs[i].rate[k] / confs[j].rate[k];
-	stats_compute(q, nreps, &st);
+	for (k = 0; k < t->reps; k++)
+		q[k] = t->rate[i][k] / t->rate[j][k];
+	stats_compute(q, t->reps, &st);
 	v = st.median;
 	free(q);
 	return v;
 }
 
-/* The cells of row i: step and its ratio, then the target. */
-static bool step_cells(struct report *r, int i)
+/* The cells of row i after its rates; whether it met its target. */
+static bool ratio_cells(struct report *r, const struct transfer *t, int i)
 {
 	const struct conf *c = &confs[i];
-	char buf[96];
+	char buf[64];
 
+	report_num(r, paired(t, i, TCPCOPY));
+	report_num(r, paired(t, i, TCPCOPY_CRC));
 	if (c->base < 0) {
 		report_none(r);
 		report_none(r);
 	} else {
 		snprintf(buf, sizeof(buf), "+ %s", c->step);
 		report_str(r, buf);
-		report_num(r, paired(i, c->base));
+		report_num(r, paired(t, i, c->base));
 	}
 	if (c->target_of < 0) {
 		report_none(r);
@@ -268,50 +294,20 @@ static bool step_cells(struct report *r, int i)
 		return false;
 	}
 	report_str(r, confs[c->target_of].name);
-	return target_cells(r, paired(i, c->target_of), c->want);
+	return target_cells(r, paired(t, i, c->target_of), c->want);
 }
 
-static int print_report(const struct ctx *c, uint64_t size,
-			unsigned int reps)
+static void notes(struct report *r, const struct benchopt *o,
+		  const struct transfer *t, unsigned int met)
 {
-	const struct benchopt *o = &c->o;
-	struct report *r = report_new("transfer", o->fmt, c->out);
-	struct stats st[NCONF];
-	unsigned int met = 0;
-	int i;
-
-	nreps = reps;
-	for (i = 0; i < NCONF; i++)
-		stats_compute(confs[i].rate, reps, &st[i]);
-	report_column(r, "transfer", NULL);
-	report_column(r, "rate", "MB/s");
-	report_column(r, "rate_min", "MB/s");
-	report_column(r, "rate_max", "MB/s");
-	report_column(r, "stddev", "MB/s");
-	report_column(r, "vs_tcpcopy", NULL);
-	report_column(r, "vs_tcpcopy_crc", NULL);
-	report_column(r, "step", NULL);
-	report_column(r, "step_ratio", NULL);
-	report_column(r, "target_of", NULL);
-	target_columns(r);
-	for (i = 0; i < NCONF; i++) {
-		report_str(r, confs[i].name);
-		report_num(r, st[i].median);
-		report_num(r, st[i].min);
-		report_num(r, st[i].max);
-		report_num(r, st[i].stddev);
-		report_num(r, paired(i, TCPCOPY));
-		report_num(r, paired(i, TCPCOPY_CRC));
-		met += step_cells(r, i);
-	}
 	report_note(r, "file", "%llu bytes (pattern data), on %s",
-		    (unsigned long long)size, o->dir);
+		    (unsigned long long)t->size, o->dir);
 	report_note(r, "link", "127.0.0.1 (loopback), one machine");
 	report_note(r, "module", "buf_size %llu bytes, port %llu",
 		    module_param("buf_size"), module_param("port"));
 	report_note(r, "method",
 		    "rate = size / the receiver's Transmission time (connection established to last byte written; MB = 10^6 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
-		    reps);
+		    t->reps);
 	report_note(r, "rows",
 		    "tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: with the CRC32C of every byte (a size before, the CRC after, no frames); fcntl/mmap: master -> slave, with their framing");
 	report_note(r, "ratios",
@@ -326,6 +322,34 @@ static int print_report(const struct ctx *c, uint64_t size,
 		    "software (slice-by-8): this CPU model has no SSE4.2");
 	report_note(r, "targets", "%u of 3 met (raw device stream >= 0.95 x tcpcopy; fcntl -> fcntl >= 0.95 x and mmap -> mmap >= 0.9 x tcpcopy --crc)",
 		    met);
+}
+
+static int print_report(const struct ctx *c, const struct transfer *t)
+{
+	struct report *r = report_new("transfer", c->o.fmt, c->out);
+	struct stats st;
+	unsigned int met = 0;
+	int i;
+
+	report_column(r, "transfer", NULL);
+	report_column_range(r, "rate", "MB/s");
+	report_column(r, "stddev", "MB/s");
+	report_column(r, "vs_tcpcopy", NULL);
+	report_column(r, "vs_tcpcopy_crc", NULL);
+	report_column(r, "step", NULL);
+	report_column(r, "step_ratio", NULL);
+	report_column(r, "target_of", NULL);
+	target_columns(r);
+	for (i = 0; i < NCONF; i++) {
+		stats_compute(t->rate[i], t->reps, &st);
+		report_str(r, confs[i].name);
+		report_num(r, st.median);
+		report_num(r, st.min);
+		report_num(r, st.max);
+		report_num(r, st.stddev);
+		met += ratio_cells(r, t, i);
+	}
+	notes(r, &c->o, t, met);
 	if (report_end(r)) {
 		msg_errno("cannot write the report");
 		return EXIT_FAIL;
@@ -344,66 +368,53 @@ static const struct opt transfer_options[] = {
 	{ 0 },
 };
 
-static int transfer_run(const struct ctx *c, const void *opts)
+/*
+ * Round 0 warms up and checks; rounds 1..reps are measured.  EXIT_OK,
+ * EXIT_FAIL, or EXIT_CORRUPT when a copy differs from the input.
+ */
+static int transfer_rounds(struct transfer *t, uint32_t want)
 {
-	const struct transfer_opts *to = opts;
-	const struct benchopt o = c->o;
-	char in[PATH_MAX], out[PATH_MAX], *slash;
-	uint64_t size = to->size ? to->size :
-			o.mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
-	unsigned int reps, round, i;
-	uint32_t want;
-	ssize_t n;
-	int rc;
+	unsigned int round, i;
+	uint32_t crc;
+	double ms;
 
-	reps = o.reps ? o.reps : o.mode == BENCH_FULL ? 7 :
-				 o.mode == BENCH_QUICK ? 5 : 3;
-	n = readlink("/proc/self/exe", bindir, sizeof(bindir) - 1);
-	if (n < 0)
-		die_errno("cannot find this program (/proc/self/exe)");
-	bindir[n] = '\0';
-	slash = strrchr(bindir, '/');
-	*slash = '\0';
-	if (access(dev_path(DEV_MASTER), F_OK))
-		die_errno("%s (is the syncdev module loaded?)",
-			  dev_path(DEV_MASTER));
-
-	snprintf(in, sizeof(in), "%s/syncdev-transfer-in.%d", o.dir, getpid());
-	snprintf(out, sizeof(out), "%s/syncdev-transfer-out.%d", o.dir,
-		 getpid());
-	make_input(in, size);
-	want = file_crc(in, size);
-	for (i = 0; i < NCONF; i++) {
-		confs[i].rate = calloc(reps, sizeof(double));
-		if (!confs[i].rate)
-			die(EXIT_FAIL, "out of memory");
-	}
-	/* Round 0 warms up and checks; rounds 1..reps are measured. */
-	for (round = 0; round <= reps; round++) {
+	for (round = 0; round <= t->reps; round++) {
 		for (i = 0; i < NCONF; i++) {
-			double ms = run_once(&confs[i], in, out);
-
-			if (round == 0 && file_crc(out, size) != want)
-				die(EXIT_CORRUPT, "%s: the copy differs",
-				    confs[i].name);
+			ms = run_once(t, &confs[i]);
+			if (ms < 0 || (round == 0 &&
+				       file_crc(t->out, t->size, &crc)))
+				return EXIT_FAIL;
+			if (round == 0 && crc != want) {
+				msg("%s: the copy differs", confs[i].name);
+				return EXIT_CORRUPT;
+			}
 			if (round)
-				confs[i].rate[round - 1] = size / 1e6 /
-							   (ms / 1e3);
-			unlink(out);
+				t->rate[i][round - 1] = t->size / 1e6 /
+							(ms / 1e3);
+			unlink(t->out);
 		}
-		msg("round %u of %u done", round, reps);
+		msg("round %u of %u done", round, t->reps);
 	}
-	unlink(in);
-	rc = print_report(c, size, reps);
-	for (i = 0; i < NCONF; i++)
-		free(confs[i].rate);
-	return rc;
+	return EXIT_OK;
 }
 
-const struct command cmd_transfer = {
-	.name = "transfer",
-	.summary = "MB/s of master/slave vs tcpcopy (make bench-transfer)",
-	.usage =
+/* This program's directory, and the module there: 0 or -1. */
+static int find_programs(struct transfer *t)
+{
+	ssize_t n = readlink("/proc/self/exe", t->bindir,
+			     sizeof(t->bindir) - 1);
+
+	if (n < 0)
+		return fail_errno("cannot find this program (/proc/self/exe)");
+	t->bindir[n] = '\0';
+	*strrchr(t->bindir, '/') = '\0';
+	if (access(dev_path(DEV_MASTER), F_OK))
+		return fail_errno("%s (is the syncdev module loaded?)",
+				  dev_path(DEV_MASTER));
+	return 0;
+}
+
+static const char usage[] =
 	"usage: osbench transfer [--size SIZE] [common options]\n\n"
 	"MB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy (plain\n"
@@ -412,10 +423,40 @@ const struct command cmd_transfer = {
 	"CRC, the framing, mmap), with the ratio that is its cost, and the\n"
 	"targets with met/missed.  Needs the syncdev module loaded and\n"
 	"master, slave and tcpcopy next to this program.  make\n"
-	"bench-transfer runs it in the VM.\n",
-	.options = transfer_options,
-	.opts_size = sizeof(struct transfer_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "7, --quick 5, --smoke 3",
-	.run = transfer_run,
-};
+	"bench-transfer runs it in the VM.\n";
+
+static int transfer_run(const struct ctx *c, const void *opts)
+{
+	const struct transfer_opts *to = opts;
+	const struct benchopt *o = &c->o;
+	struct transfer *t = xcalloc(1, sizeof(*t));
+	uint32_t want = 0;
+	int i, rc;
+
+	t->size = to->size ? to->size :
+		  o->mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
+	t->reps = o->reps;
+	snprintf(t->in, sizeof(t->in), "%s/syncdev-transfer-in.%d", o->dir,
+		 getpid());
+	snprintf(t->out, sizeof(t->out), "%s/syncdev-transfer-out.%d",
+		 o->dir, getpid());
+	for (i = 0; i < NCONF; i++)
+		t->rate[i] = xcalloc(t->reps, sizeof(double));
+	rc = find_programs(t) || make_input(t->in, t->size) ||
+	     file_crc(t->in, t->size, &want) ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK)
+		rc = transfer_rounds(t, want);
+	unlink(t->in);
+	unlink(t->out);
+	if (rc == EXIT_OK)
+		rc = print_report(c, t);
+	for (i = 0; i < NCONF; i++)
+		free(t->rate[i]);
+	free(t);
+	return rc;
+}
+
+OSBENCH_COMMAND(transfer, "transfer", CMD_TABLE | CMD_SCRATCH,
+		"MB/s of master/slave vs tcpcopy (make bench-transfer)",
+		COMMAND_OPTIONS(transfer_options, struct transfer_opts),
+		.reps = { 7, 5, 3 });

@@ -368,11 +368,23 @@ static const struct opt bench_options[] = {
 	{ 0 },
 };
 
-static int bench_run(const struct ctx *c, const void *opts)
+static const char usage[] =
+	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
+	"Race fast against dd bs=1M, cat, dd iflag=direct and fio (bs 1M,\n"
+	"one job per CPU on disjoint ranges: psync, and libaio with\n"
+	"O_DIRECT and 16 requests in flight) on <file> (a 1 GiB pattern\n"
+	"file is written when it does not exist), in three page-cache\n"
+	"states: just written (the pattern file is written again), read\n"
+	"back (dropped, then cat), and cold (dropped before every run);\n"
+	"and against the all-core memory read bandwidth (osbench membw).\n"
+	"Median of --reps runs, the tools taken in turn; MiB/s, fast's\n"
+	"ratio to each, the best reference, and the targets (met/missed).\n";
+
+static int bench_io_run(const struct ctx *c, const void *opts)
 {
 	const struct bench_opts *bo = opts;
 	struct bench b = { .global_drop = !bo->fadvise, .drop_method = -1,
-			   .reps = io_pick_reps(&c->o, 7),
+			   .reps = c->o.reps,
 			   .file = c->args[0] };
 	static struct state s[NSTATES];
 	static struct tool_args a;
@@ -401,26 +413,8 @@ static int bench_run(const struct ctx *c, const void *opts)
 	return print_report(&b, c, s, mem, load);
 }
 
-const struct command cmd_bench_io = {
-	.name = "bench-io",
-	.summary = "fast vs dd, cat, fio and memory bandwidth (make bench-io)",
-	.usage =
-	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
-	"Race fast against dd bs=1M, cat, dd iflag=direct and fio (bs 1M,\n"
-	"one job per CPU on disjoint ranges: psync, and libaio with\n"
-	"O_DIRECT and 16 requests in flight) on <file> (a 1 GiB pattern\n"
-	"file is written when it does not exist), in three page-cache\n"
-	"states: just written (the pattern file is written again), read\n"
-	"back (dropped, then cat), and cold (dropped before every run);\n"
-	"and against the all-core memory read bandwidth (osbench membw).\n"
-	"Median of --reps runs, the tools taken in turn; MiB/s, fast's\n"
-	"ratio to each, the best reference, and the targets (met/missed).\n",
-	.options = bench_options,
-	.opts_size = sizeof(struct bench_opts),
-	.flags = CMD_TABLE,
-	.min_args = 1,
-	.max_args = 1,
-	.max_reps = 100,
-	.reps_default = "7, --quick and --smoke 3",
-	.run = bench_run,
-};
+OSBENCH_COMMAND(bench_io, "bench-io", CMD_TABLE,
+		"fast vs dd, cat, fio and memory bandwidth (make bench-io)",
+		COMMAND_OPTIONS(bench_options, struct bench_opts),
+		.min_args = 1, .max_args = 1, .reps = { 7, 3, 3 },
+		.max_reps = 100);

@@ -30,7 +30,8 @@ static int64_t fast_stream(int fd, const char *name, uint32_t *xor)
 	uint64_t done;
 	int64_t bytes;
 
-	blockreader_init(&br, fd, FAST_READ_BLOCK, true);
+	if (blockreader_init(&br, fd, FAST_READ_BLOCK, true))
+		return -1;
 	if (blockreader_read(&br, UINT64_MAX, &done)) {
 		msg_errno("read from '%s' failed after %llu bytes", name,
 			  (unsigned long long)br.offset);
@@ -132,7 +133,21 @@ static int64_t fast_regular(const struct fast_opts *o, int fd, uint64_t size,
 	return (int64_t)size;
 }
 
-static int fast_main(const struct ctx *c, const void *opts)
+static const char usage[] =
+	"usage: fast [--method auto|read|mmap|direct] [options] <file>\n"
+	"       fast --device [--master IP[:PORT]]\n\n"
+	"Read the whole file and print \"XOR value: %08x\", the same value\n"
+	"as run; the method, time and MiB/s go to stderr.  For a regular\n"
+	"file, auto finds the page-cache share (mincore on a sample) and\n"
+	"times the candidate methods on the first slices of the file, which\n"
+	"count towards the result; the fastest reads the rest:\n"
+	"  read     threads x pread() into cache-sized buffers\n"
+	"  mmap     threads x mapped windows (MAP_POPULATE)\n"
+	"  direct   threads x O_DIRECT, several requests in flight each\n"
+	"The file's size at open is what is read: bytes appended later are\n"
+	"not.  Pipes and devices use read() in 256 KiB blocks.\n";
+
+static int fast_run(const struct ctx *c, const void *opts)
 {
 	const struct fast_opts *o = opts;
 	struct fast_opts oo = *o;
@@ -170,24 +185,7 @@ static int fast_main(const struct ctx *c, const void *opts)
 	return EXIT_OK;
 }
 
-const struct command cmd_fast = {
-	.name = "fast",
-	.summary = "read a whole file as fast as possible, print the XOR",
-	.usage =
-	"usage: fast [--method auto|read|mmap|direct] [options] <file>\n"
-	"       fast --device [--master IP[:PORT]]\n\n"
-	"Read the whole file and print \"XOR value: %08x\", the same value\n"
-	"as run; the method, time and MiB/s go to stderr.  For a regular\n"
-	"file, auto finds the page-cache share (mincore on a sample) and\n"
-	"times the candidate methods on the first slices of the file, which\n"
-	"count towards the result; the fastest reads the rest:\n"
-	"  read     threads x pread() into cache-sized buffers\n"
-	"  mmap     threads x mapped windows (MAP_POPULATE)\n"
-	"  direct   threads x O_DIRECT, several requests in flight each\n"
-	"The file's size at open is what is read: bytes appended later are\n"
-	"not.  Pipes and devices use read() in 256 KiB blocks.\n",
-	.options = fast_options,
-	.opts_size = sizeof(struct fast_opts),
-	.max_args = 1,
-	.run = fast_main,
-};
+OSBENCH_COMMAND(fast, "fast", 0,
+		"read a whole file as fast as possible, print the XOR",
+		COMMAND_OPTIONS(fast_options, struct fast_opts),
+		.max_args = 1);

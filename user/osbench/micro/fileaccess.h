@@ -73,9 +73,6 @@ int fa_stream_open(struct fa_stream *s, const char *spec);
  */
 int fa_stream_measure(struct fa_run *run, struct fa_stream *s);
 
-/* Connections fa_stream_measure() makes: --count for the server. */
-uint64_t fa_stream_connections(const struct fa_run *run);
-
 /*
  * The master side: stream file once per connection accepted on the
  * master device, count connections (0: until SIGINT or SIGTERM).
