@@ -43,4 +43,16 @@ else
 	fail "tcpcopy refused leaves no file" "found: $(ls -A "$T")"
 fi
 
+# --device (the copy through syncdev: tests/vm/62-tcpcopy-device.sh) on a
+# host without the module: exit 1 at once, saying what is missing.
+if [ ! -e /dev/master_device ]; then
+	check_exit "tcpcopy send --device without the module: exit 1" 1 \
+		$B/tcpcopy send "$T/in" --device
+	check_output "tcpcopy send --device without the module: says so" \
+		"master_device.*module loaded" $B/tcpcopy send "$T/in" --device
+	check_exit "tcpcopy recv --device without the module: exit 1" 1 \
+		$B/tcpcopy recv 127.0.0.1 "$T/out" --device
+fi
+check_output "tcpcopy --help names --device" "--device" $B/tcpcopy --help
+
 finish
