@@ -22,25 +22,29 @@ static int set_timeout(int fd, const char *path, const struct tcpcopy_opts *o)
 	return 0;
 }
 
+/* fd with o's progress timeout set; -1 (fd closed) if that fails. */
+static int link_ready(int fd, const char *path, const struct tcpcopy_opts *o)
+{
+	if (fd >= 0 && set_timeout(fd, path, o)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int tcpcopy_link_accept(uint16_t port, const struct tcpcopy_opts *o)
 {
 	const char *path = dev_path(DEV_MASTER);
 	int fd;
 
-	if (!o->device) {
-		fd = tcp_accept_one(port);
-	} else {
-		fd = dev_open(path);
-		if (fd >= 0 && dev_accept(fd, path)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd >= 0 && set_timeout(fd, path, o)) {
+	if (!o->device)
+		return link_ready(tcp_accept_one(port), path, o);
+	fd = dev_open(path);
+	if (fd >= 0 && dev_accept(fd, path)) {
 		close(fd);
-		fd = -1;
+		return -1;
 	}
-	return fd;
+	return link_ready(fd, path, o);
 }
 
 int tcpcopy_link_connect(struct in_addr addr, uint16_t port,
@@ -49,18 +53,12 @@ int tcpcopy_link_connect(struct in_addr addr, uint16_t port,
 	const char *path = dev_path(DEV_SLAVE);
 	int fd;
 
-	if (!o->device) {
-		fd = tcp_connect(addr, port, o->wait_ms);
-	} else {
-		fd = dev_open(path);
-		if (fd >= 0 && dev_connect(fd, addr, port, 0, o->wait_ms)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd >= 0 && set_timeout(fd, path, o)) {
+	if (!o->device)
+		return link_ready(tcp_connect(addr, port, o->wait_ms), path, o);
+	fd = dev_open(path);
+	if (fd >= 0 && dev_connect(fd, addr, port, 0, o->wait_ms)) {
 		close(fd);
-		fd = -1;
+		return -1;
 	}
-	return fd;
+	return link_ready(fd, path, o);
 }
