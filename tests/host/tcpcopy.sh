@@ -65,6 +65,14 @@ fi
 rm -f "$T/sender.py"
 
 # Nobody listening: refused at once without --wait, exit 1, no output.
+check_output "tcpcopy --help lists --device" "^  -d, --device " $B/tcpcopy --help
+if [ ! -e /dev/slave_device ]; then
+	check_exit "tcpcopy recv --device without the module" 1 \
+		$B/tcpcopy recv 127.0.0.1 "$T/out" --device
+	check_output "tcpcopy recv --device without the module: says so" \
+		"/dev/slave_device.*(is the syncdev module loaded\?)" \
+		$B/tcpcopy recv 127.0.0.1 "$T/out" --device
+fi
 check_exit "tcpcopy recv refused" 1 $B/tcpcopy recv 127.0.0.1:$port "$T/out"
 check_output "tcpcopy recv refused: says so" "Connection refused" \
 	$B/tcpcopy recv 127.0.0.1:$port "$T/out"
