@@ -10,7 +10,7 @@
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 big=$(( $(buf_size) * 2 + 1 ))
-for s in 0 1 4097 $big; do
+for s in 0 1 4097 3000001 $big; do
 	gen "f$s" "$s"
 done
 
@@ -36,7 +36,7 @@ devcopy() {
 	rm -f out
 }
 
-for s in 0 1 4097 $big; do
+for s in 0 1 4097 3000001 $big; do
 	devcopy "tcpcopy --device $s bytes" "f$s"
 	devcopy "tcpcopy --device --crc $s bytes" "f$s" --crc
 	devcopy "tcpcopy --device -b 4K --crc $s bytes" "f$s" -b 4K --crc

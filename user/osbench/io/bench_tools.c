@@ -78,16 +78,19 @@ static double fio_rate(const char *out, uint64_t *kib)
 	return bw / 1024;
 }
 
-/* fast's "(method, threads: ...)" at the end of its stderr line. */
+/* fast's "MiB/s (method, threads: ...)" at the end of its stderr line. */
 static void keep_how(struct tool *t, const char *err)
 {
-	const char *open = strrchr(err, '(');
+	const char *open = strstr(err, "MiB/s (");
 	size_t n;
 
 	if (!open)
 		return;
-	n = strcspn(open + 1, ")\n");
-	snprintf(t->how, sizeof(t->how), "%.*s", (int)n, open + 1);
+	open += strlen("MiB/s (");
+	n = strcspn(open, "\n");
+	if (n && open[n - 1] == ')')
+		n--;
+	snprintf(t->how, sizeof(t->how), "%.*s", (int)n, open);
 }
 
 /* What one run of t printed (text): its rate, or an exit code. */
