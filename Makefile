@@ -109,10 +109,14 @@ $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uap
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(filter-out -MMD -MP,$(CFLAGS)) -Ikernel/uapi $(LDFLAGS) -o $@ $<
 
+# A unit test of a program's pure part links that part's object too.
+$(OBJDIR)/tests/unit/test_fast_method.o: INCS += -Iuser/osbench/io
+$(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o
+
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
 
 $(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(call lib_a,libsyncdev) $(call lib_a,common)
 	@mkdir -p $(dir $@)
@@ -144,6 +148,7 @@ bench-transfer:
 	scripts/bench-transfer
 
 bench-io:
+	scripts/deps --bench
 	$(MAKE) user
 	scripts/bench-io
 

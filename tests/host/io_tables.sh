@@ -86,7 +86,11 @@ check_output "sweep --help lists the common options" "^  --quick " $B/osbench sw
 check_exit "sweep --reps 0" 2 $B/osbench sweep --reps 0 "$T/data"
 check_exit "sweep --reps above 1000" 2 $B/osbench sweep --reps 1001 "$T/data"
 $B/osbench bench-io --smoke --reps 1 --fadvise --csv "$T/data" >"$T/b.csv" 2>/dev/null
-csv_ok "bench-io --csv: 7 rows of 6 columns" "$T/b.csv" 6 7
+csv_ok "bench-io --csv: 23 rows of 8 columns" "$T/b.csv" 8 23
+check_output "bench-io: a best-reference row with its target, per state" \
+	"^cold,best reference: [^,]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,>= 1,(met|missed)$" cat "$T/b.csv"
+check_output "bench-io: someone else's file is not rewritten" \
+	"^# fast written: not measured: the file is not the pattern file" cat "$T/b.csv"
 check_output "bench-io: the tools alternate" \
 	"^# method: .*median of 1 runs, the tools taken in turn" cat "$T/b.csv"
 check_output "bench-io notes the load average" \

@@ -34,6 +34,14 @@ done
 # Damaged or stalled senders and receivers: tests/host/badpeer.sh.
 
 # Nobody listening: refused at once without --wait, exit 1, no output.
+check_output "tcpcopy --help lists --device" "^  -d, --device " $B/tcpcopy --help
+if [ ! -e /dev/slave_device ]; then
+	check_exit "tcpcopy recv --device without the module" 1 \
+		$B/tcpcopy recv 127.0.0.1 "$T/out" --device
+	check_output "tcpcopy recv --device without the module: says so" \
+		"/dev/slave_device.*(is the syncdev module loaded\?)" \
+		$B/tcpcopy recv 127.0.0.1 "$T/out" --device
+fi
 check_exit "tcpcopy recv refused" 1 $B/tcpcopy recv 127.0.0.1:$port "$T/out"
 check_output "tcpcopy recv refused: says so" "Connection refused" \
 	$B/tcpcopy recv 127.0.0.1:$port "$T/out"
@@ -41,6 +49,16 @@ if [ -z "$(ls -A "$T" | grep -v -e '^in$' -e '\.out$')" ]; then
 	pass "tcpcopy refused leaves no file"
 else
 	fail "tcpcopy refused leaves no file" "found: $(ls -A "$T")"
+fi
+
+# send --device (the copy through syncdev: tests/vm/62-tcpcopy-device.sh)
+# on a host without the module: exit 1 at once, saying what is missing
+# (recv: above).
+if [ ! -e /dev/master_device ]; then
+	check_exit "tcpcopy send --device without the module: exit 1" 1 \
+		$B/tcpcopy send "$T/in" --device
+	check_output "tcpcopy send --device without the module: says so" \
+		"master_device.*module loaded" $B/tcpcopy send "$T/in" --device
 fi
 
 finish

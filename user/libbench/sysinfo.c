@@ -71,7 +71,7 @@ int sysinfo_caches(struct cache_info *out, int max)
 		sysinfo_read(path, c->shared, sizeof(c->shared));
 		n++;
 	}
-	return n;
+	return n ? n : sysinfo_caches_cpuid(out, max);
 }
 
 uint64_t sysinfo_cache_size(int level)

@@ -23,8 +23,12 @@ struct cache_info {
 /* First line of a small file, without the newline; -1 if unreadable. */
 int sysinfo_read(const char *path, char *buf, size_t len);
 
-/* CPU 0's caches as sysfs lists them; returns the count (<= max). */
+/*
+ * CPU 0's caches as sysfs lists them, or as cpuid describes them when
+ * sysfs has none (sysinfo_caches_cpuid); returns the count (<= max).
+ */
 int sysinfo_caches(struct cache_info *out, int max);
+int sysinfo_caches_cpuid(struct cache_info *out, int max);
 /* Size of the largest data or unified cache of the given level (0: any). */
 uint64_t sysinfo_cache_size(int level);
 

@@ -19,14 +19,15 @@
 uint32_t crc32c(uint32_t crc, const void *buf, size_t len);
 
 /*
- * memcpy(dst, src, len) and the CRC32C of the bytes, in blocks small
- * enough to stay in the cache between the two: one trip through memory
- * instead of two.  Returns the updated crc.
+ * memcpy(dst, src, len) and the CRC32C of the bytes in one pass: every
+ * word is loaded once, folded into the CRC and stored (the buffers must
+ * not overlap).  Returns the updated crc.
  */
 uint32_t crc32c_copy(uint32_t crc, void *dst, const void *src, size_t len);
 
 /* The two implementations, for tests and benchmarks. */
 uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len);
+uint32_t crc32c_copy_sw(uint32_t crc, void *dst, const void *src, size_t len);
 /* Only valid when crc32c_hw_available() returns 1. */
 uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len);
 int crc32c_hw_available(void);

@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "syncdev.h"
+
 int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		size_t size)
 {
@@ -121,15 +123,23 @@ int tx_put(struct devbuf *b, const void *data, size_t n)
 	return 0;
 }
 
-/* Receive into the empty buffer whatever has arrived (at least a byte). */
-static ssize_t rx_fill(struct devbuf *b)
+/*
+ * Receive into the empty buffer: read() returns whatever has arrived (at
+ * least a byte).  RECV waits for all of min(cap, want), the bytes the
+ * caller is sure to consume (the protocol says they come next, so the
+ * wait cannot outlast the stream): one ioctl per buffer instead of one
+ * per burst of the network, and each burst costs a system call that is
+ * dear in a VM.
+ */
+static ssize_t rx_fill(struct devbuf *b, size_t want)
 {
+	size_t len = want < b->cap ? want : b->cap;
 	ssize_t n;
 
 	b->pos = b->end = 0;
 	do {
 		if (b->method == METHOD_MMAP)
-			n = dev_recv(b->fd, 0, b->cap, 0);
+			n = dev_recv(b->fd, 0, len, SYNCDEV_RECV_WAITALL);
 		else
 			n = read(b->fd, b->buf, b->cap);
 	} while (n < 0 && errno == EINTR);
@@ -143,7 +153,7 @@ ssize_t rx_peek(struct devbuf *b, size_t max, const unsigned char **p)
 	ssize_t n;
 
 	if (b->pos == b->end) {
-		n = rx_fill(b);
+		n = rx_fill(b, max);
 		if (n <= 0)
 			return n;
 	}

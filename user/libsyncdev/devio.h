@@ -51,7 +51,9 @@ int tx_flush(struct devbuf *b);
 
 /*
  * Up to max received bytes at *p, waiting for more only when none are
- * buffered.  Returns the count, 0 at end of stream, -1 on error.
+ * buffered.  max must be bytes the stream is sure to bring next (or end):
+ * mmap mode waits for all of them (up to the buffer's size) in one call.
+ * Returns the count, 0 at end of stream, -1 on error.
  */
 ssize_t rx_peek(struct devbuf *b, size_t max, const unsigned char **p);
 void rx_consume(struct devbuf *b, size_t n);

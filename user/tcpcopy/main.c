@@ -15,8 +15,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [--progress-timeout S]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c]\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d] [--progress-timeout S]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
 		"                                          [--progress-timeout S]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
@@ -35,6 +35,10 @@ static void usage(FILE *f)
 		"      --progress-timeout SECONDS\n"
 		"                     give up when nothing moves on the connection\n"
 		"                     for this long (default: no limit)\n"
+		"  -d, --device       the same copy, size and answer through syncdev:\n"
+		"                     send on /dev/master_device, recv on\n"
+		"                     /dev/slave_device (port: the module's unless\n"
+		"                     given; -p is ignored by send)\n"
 		"  -h, --help         this text\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
 		"connection being established to the last byte handled (send: to\n"
@@ -78,6 +82,9 @@ static void parse_option(int c, char **argv, uint64_t *port,
 	case 'c':
 		o->crc = 1;
 		break;
+	case 'd':
+		o->device = 1;
+		break;
 	case ':':
 		die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
 	default:
@@ -93,6 +100,7 @@ int main(int argc, char **argv)
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "crc", no_argument, NULL, 'c' },
+		{ "device", no_argument, NULL, 'd' },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -105,7 +113,7 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:ch", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:b:w:cdh", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
@@ -125,7 +133,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
 		return tcpcopy_send(argv[1], (uint16_t)port, &o);
-	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
+	/* Through the device, the port defaults to the module's (0). */
+	if (parse_ipv4_port(argv[1], o.device ? 0 : TCPCOPY_DEFAULT_PORT,
+			    &addr, &rport))
 		return EXIT_USAGE;
 	return tcpcopy_recv(addr, rport, argv[2], &o);
 }

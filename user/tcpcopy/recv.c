@@ -118,8 +118,8 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 	if (!target)
 		return EXIT_FAIL;
 	outfile_remove_on_signals();
-	fd = tcp_connect(addr, port, o->wait_ms);
-	if (fd < 0 || tcp_set_timeout(fd, o->progress_s))
+	fd = tcpcopy_link_connect(addr, port, o);
+	if (fd < 0)
 		return EXIT_FAIL;
 
 	t0 = now_ns();

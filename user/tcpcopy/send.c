@@ -74,8 +74,8 @@ int tcpcopy_send(const char *path, uint16_t port,
 
 	if (infile_open(&f, path, 0))
 		return EXIT_FAIL;
-	fd = tcp_accept_one(port);
-	if (fd < 0 || tcp_set_timeout(fd, o->progress_s))
+	fd = tcpcopy_link_accept(port, o);
+	if (fd < 0)
 		return EXIT_FAIL;
 
 	t0 = now_ns();

@@ -13,6 +13,12 @@
  * The sender exits 0 only on a positive result.  With crc the stream
  * carries the same integrity check as master and slave, so that the cost
  * of the check can be told apart from the cost of the device.
+ *
+ * With device set (--device) the same bytes, the same loops and the same
+ * answer go over syncdev instead of a socket: /dev/master_device on the
+ * sending side, /dev/slave_device on the receiving one (the kernel's
+ * stream is two-way), so that osbench transfer can measure what the device
+ * alone costs against plain TCP.
  */
 #ifndef TCPCOPY_H
 #define TCPCOPY_H
@@ -28,11 +34,20 @@ struct tcpcopy_opts {
 	int crc;
 	uint32_t wait_ms;	/* recv: retry a refused connection */
 	uint32_t progress_s;	/* 0: no progress timeout */
+	int device;		/* --device: over syncdev, not a socket */
 };
 
 int tcpcopy_send(const char *path, uint16_t port,
 		 const struct tcpcopy_opts *o);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 const struct tcpcopy_opts *o);
+
+/*
+ * The connection, socket or (with o->device) syncdev device, with o's
+ * progress timeout set; -1 after a message.
+ */
+int tcpcopy_link_accept(uint16_t port, const struct tcpcopy_opts *o);
+int tcpcopy_link_connect(struct in_addr addr, uint16_t port,
+			 const struct tcpcopy_opts *o);
 
 #endif

@@ -1,0 +1,96 @@
+#!/bin/sh
+# fast's methods (read, mmap, direct, auto) give run's XOR on awkward
+# sizes, warm and cold, with the probes of auto in play; --method is
+# obeyed and said; a file that grows while fast reads it gives the XOR of
+# exactly the prefix fast announced (its size at open).  No timing is
+# asserted.  run's XOR is checked against independently computed values in
+# io_run.sh; here it is the reference.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+B=build
+# On disk (build/), where O_DIRECT and dropping the cache mean something.
+T=$(mktemp -d build/io_fast.XXXXXX) || exit 1
+appender=""
+cleanup() {
+	[ -n "$appender" ] && kill "$appender" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+ref() { $B/run "$1" -r 1M 1000000 2>/dev/null; }
+
+# same_xor NAME FILE [fast options]: fast's XOR equals run's.
+same_xor() {
+	name=$1 f=$2
+	shift 2
+	want=$(ref "$f")
+	got=$($B/fast "$@" "$f" 2>"$T/err")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "fast $* gave '$got', run '$want': $(tail -n 2 "$T/err")"
+	fi
+}
+
+for size in 0 1 4095 4096 4097 65537 1000003 3145728 9437187; do
+	$B/tests/tools/gendata "$size" 7 >"$T/f$size"
+	for m in auto read mmap direct; do
+		same_xor "fast --method $m, $size bytes" "$T/f$size" --method "$m"
+	done
+done
+
+# Several chunks and threads per method, blocks that do not divide them.
+f=$T/f9437187
+same_xor "read, 12 KiB blocks, 3 threads" "$f" --method read --block 12K --threads 3
+same_xor "read, 1 thread" "$f" --method read --threads 1
+same_xor "mmap, 64 KiB windows, 3 threads" "$f" --method mmap --window 64K --threads 3
+same_xor "direct, depth 1" "$f" --method direct --depth 1
+same_xor "direct, depth 3, 5 threads" "$f" --method direct --depth 3 --threads 5
+$B/osbench dropcache --fadvise "$f" >/dev/null 2>&1
+same_xor "direct, cold" "$f" --method direct
+$B/osbench dropcache --fadvise "$f" >/dev/null 2>&1
+same_xor "read, cold" "$f" --method read
+$B/osbench dropcache --fadvise "$f" >/dev/null 2>&1
+same_xor "mmap, cold" "$f" --method mmap
+
+# Large enough for auto to measure: the probes' slices count in the XOR.
+$B/tests/tools/gendata 100000003 5 >"$T/big"
+same_xor "auto measures a cached file" "$T/big"
+check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [0-9]+ MiB/s, mmap [0-9]+ MiB/s" \
+	$B/fast "$T/big"
+$B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
+check_output "auto on a dropped file measures direct and read" \
+	"measured \(wall clock\), [0-9]% cached, read [0-9]+ MiB/s, direct [0-9]+ MiB/s" $B/fast "$T/big"
+$B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
+same_xor "auto on a dropped file" "$T/big"
+for m in read mmap direct; do
+	check_output "--method $m is obeyed and said" "\\($m, threads: .*forced" \
+		$B/fast --method "$m" "$T/big"
+done
+check_output "--read is --method read" "\\(read, threads: .*forced" $B/fast --read "$T/big"
+check_exit "bad --method" 2 $B/fast --method aio "$T/big"
+check_exit "bad --depth" 2 $B/fast --depth 0 "$T/big"
+check_exit "bad --block" 2 $B/fast --block 1000 "$T/big"
+
+# A file another process appends to: fast reads its size at open, says
+# it ("N bytes in"), and XORs exactly those N bytes.
+cp "$T/f9437187" "$T/grow"
+(while :; do $B/tests/tools/gendata 4099 3 >>"$T/grow"; done) &
+appender=$!
+for m in auto read mmap direct; do
+	$B/fast --method "$m" "$T/grow" >"$T/out.$m" 2>"$T/err.$m"
+done
+kill "$appender"
+wait "$appender" 2>/dev/null
+appender=""
+for m in auto read mmap direct; do
+	n=$(sed -n 's/^fast: \([0-9]*\) bytes in.*/\1/p' "$T/err.$m")
+	want=$($B/run "$T/grow" -r "$n" 1 2>/dev/null)
+	[ "$n" = 0 ] && want="XOR value: 00000000"
+	if [ -n "$n" ] && [ "$(cat "$T/out.$m")" = "$want" ]; then
+		pass "growing file, $m: the XOR of the $n bytes at open"
+	else
+		fail "growing file, $m" "got '$(cat "$T/out.$m")', want '$want' for '$n' bytes"
+	fi
+done
+finish

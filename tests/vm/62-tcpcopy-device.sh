@@ -1,0 +1,58 @@
+# shellcheck shell=sh
+# vm-timeout: 600
+# tcpcopy --device: the benchmark baseline's copy through syncdev (send on
+# /dev/master_device, recv on /dev/slave_device), with tcpcopy's own wire
+# format (the size first, the data, the CRC32C with --crc) and the
+# receiver's answer coming back over the device; every copy byte-exact.
+# Then osbench transfer --smoke, whose ladder runs every tcpcopy mode and
+# master/slave and checks each copy by CRC32C.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+big=$(( $(buf_size) * 2 + 1 ))
+for s in 0 1 4097 3000001 $big; do
+	gen "f$s" "$s"
+done
+
+# devcopy NAME IN [tcpcopy options]: send IN through the device into out.
+devcopy() {
+	name=$1 in=$2
+	shift 2
+	tcpcopy send "$in" --device "$@" >send.log 2>&1 &
+	spid=$!
+	tcpcopy recv 127.0.0.1 out --device -w "$WAIT_MS" "$@" >recv.log 2>&1
+	rrc=$?
+	wait $spid
+	src=$?
+	if [ $rrc -ne 0 ] || [ $src -ne 0 ]; then
+		fail "$name" "send exit $src, recv exit $rrc: $(cat send.log recv.log | tail -n 4)"
+		rm -f out
+		return
+	fi
+	check_same "$name: identical" "$in" out
+	# The sender's line comes after the receiver's answer.
+	check_time_line "$name: send line" send.log "$(wc -c <"$in")"
+	check_time_line "$name: recv line" recv.log "$(wc -c <"$in")"
+	rm -f out
+}
+
+for s in 0 1 4097 3000001 $big; do
+	devcopy "tcpcopy --device $s bytes" "f$s"
+	devcopy "tcpcopy --device --crc $s bytes" "f$s" --crc
+	devcopy "tcpcopy --device -b 4K --crc $s bytes" "f$s" -b 4K --crc
+done
+
+# The ladder: eight rows, every copy checked by CRC32C inside osbench.
+if osbench transfer --smoke --dir . --csv >transfer.csv 2>transfer.log; then
+	pass "osbench transfer --smoke: exit 0"
+else
+	fail "osbench transfer --smoke" "$(tail -n 5 transfer.log)"
+fi
+for row in "tcpcopy" "tcpcopy --device" "tcpcopy --device --crc" \
+	"tcpcopy --crc" "fcntl -> fcntl" "fcntl -> mmap" "mmap -> fcntl" \
+	"mmap -> mmap"; do
+	check_output "osbench transfer: a row '$row'" "^$row," cat transfer.csv
+done
+check_output "osbench transfer: the targets with met/missed" \
+	"targets.*of 3 met" cat transfer.csv
+finish

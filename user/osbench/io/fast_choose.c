@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fast's choice, made on the file itself: how much of it is cached
+ * (mincore on a sample), then each candidate engine reads a slice from
+ * the start of the file in turn, timed, and the fastest reads the rest.
+ * The slices are part of the result, so nothing is read twice.  Slices
+ * are taken in rounds (A, B, A, B) and each engine keeps its best one:
+ * on a shared machine a slice can lose its core for a moment, and the
+ * best of two is far less likely to have.  The first round is a screen
+ * of a quarter of a slice, and an engine at less than half the best rate
+ * sits the second round out: a slow candidate costs its slice at its own
+ * speed (a mapped just-written file, 8x slower than read on the second
+ * machine, cost 18 % of a whole run with full slices), and a short look
+ * is enough to know it is slow.
+ */
+#include "fast_method.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MIB_B (1ull << 20)
+
+/*
+ * Slices: warm ones are over in a millisecond or two; cold ones must
+ * fill the disk's queue (the direct engine has 16 MiB in flight).
+ */
+#define PROBE_SLICE_WARM (8 * MIB_B)
+#define PROBE_SLICE_COLD (32 * MIB_B)
+#define PROBE_MIN_SLICE (4 * MIB_B)
+/* Probes take at most this fraction of the file. */
+#define PROBE_SHARE 4
+
+const struct fast_engine *fast_engine(enum fast_method m)
+{
+	switch (m) {
+	case FAST_READ:
+		return &fast_engine_read;
+	case FAST_MMAP:
+		return &fast_engine_mmap;
+	case FAST_DIRECT:
+		return &fast_engine_direct;
+	default:
+		return NULL;
+	}
+}
+
+/* An engine that cannot work on this file, rather than an I/O error. */
+static bool unsupported(enum fast_method m, int err)
+{
+	if (m == FAST_DIRECT)
+		return err == EINVAL || err == EOPNOTSUPP || err == ENOSYS ||
+		       err == EAGAIN;
+	if (m == FAST_MMAP)
+		return err == ENODEV || err == EINVAL || err == EACCES;
+	return false;
+}
+
+static int engine_open(enum fast_method m, struct fast_file *f)
+{
+	const struct fast_engine *e = fast_engine(m);
+
+	return e->open ? e->open(f) : 0;
+}
+
+static void engine_close(enum fast_method m, struct fast_file *f)
+{
+	const struct fast_engine *e = fast_engine(m);
+
+	if (e->close)
+		e->close(f);
+}
+
+/*
+ * The probe plan for the candidates in *mask: *slice bytes per engine per
+ * round, *rounds rounds; false when the file is too small to measure.
+ */
+static bool probe_plan(const struct fast_file *f, unsigned int mask,
+		       uint64_t *slice, unsigned int *rounds)
+{
+	unsigned int n = (unsigned int)__builtin_popcount(mask);
+	uint64_t most;
+
+	*rounds = f->cold ? 1 : 2;
+	*slice = f->cold ? PROBE_SLICE_COLD : PROBE_SLICE_WARM;
+	if (n < 2)
+		return false;
+	most = f->size / PROBE_SHARE / n / *rounds / FAST_ALIGN * FAST_ALIGN;
+	if (*slice > most)
+		*slice = most;
+	return *slice >= PROBE_MIN_SLICE;
+}
+
+/*
+ * Time e on [*off, *off + slice); 0 with the rate, -1 with errno.
+ * Cached, reading is all CPU work, so the rate is the slice over the
+ * threads' CPU time shared among them: other processes that take a core
+ * for a moment (a shared machine) then do not decide the choice.  Cold,
+ * the time is spent waiting for the disk, so the wall clock is the rate.
+ */
+static int probe_one(enum fast_method m, struct fast_file *f, uint64_t *off,
+		     uint64_t slice, uint32_t *xor, double *mib_s)
+{
+	uint64_t t0 = now_ns(), dt, cpu = 0;
+	uint32_t x;
+
+	if (fast_run_timed(fast_engine(m), f, *off, *off + slice, &x, &cpu))
+		return -1;
+	dt = now_ns() - t0;
+	if (!f->cold && cpu)
+		dt = cpu / f->threads;
+	*xor ^= x;
+	*off += slice;
+	*mib_s = (double)slice / (double)MIB_B / ((double)(dt ? dt : 1) / 1e9);
+	return 0;
+}
+
+/*
+ * Run the probes from offset 0; *off gets where they stopped and *mask
+ * loses the engines that cannot read this file.  0, or -1 with errno.
+ */
+static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
+		 unsigned int rounds, struct fast_choice *c, uint64_t *off,
+		 uint32_t *xor)
+{
+	static const enum fast_method order[] = { FAST_DIRECT, FAST_READ,
+						  FAST_MMAP };
+	uint64_t screen = slice / 4 / FAST_ALIGN * FAST_ALIGN;
+	unsigned int r, i;
+	double v, top = 0;
+
+	if (screen < FAST_ALIGN)
+		screen = FAST_ALIGN;
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+			enum fast_method m = order[i];
+
+			if (!(*mask & (1u << m)) ||
+			    (r && c->probe_mib_s[m] < top / 2))
+				continue;
+			if (probe_one(m, f, off, r + 1 < rounds ? screen : slice,
+				      xor, &v)) {
+				if (!unsupported(m, errno))
+					return -1;
+				*mask &= ~(1u << m);
+				continue;
+			}
+			if (v > c->probe_mib_s[m])
+				c->probe_mib_s[m] = v;
+			if (v > top)
+				top = v;
+		}
+	}
+	c->probe_bytes = *off;
+	return 0;
+}
+
+/* Open every engine in *mask, dropping those this file refuses. */
+static int open_all(struct fast_file *f, unsigned int *mask)
+{
+	int m, k;
+
+	for (m = FAST_READ; m < FAST_NMETHODS; m++) {
+		if (!(*mask & (1u << m)) || engine_open(m, f) == 0)
+			continue;
+		if (unsupported(m, errno)) {
+			*mask &= ~(1u << m);
+			continue;
+		}
+		for (k = FAST_READ; k < m; k++)
+			if (*mask & (1u << k))
+				engine_close(k, f);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_all(struct fast_file *f, unsigned int mask)
+{
+	int m;
+
+	for (m = FAST_READ; m < FAST_NMETHODS; m++)
+		if (mask & (1u << m))
+			engine_close(m, f);
+}
+
+/* The winner reads [off, size); read() when it cannot after all. */
+static int run_rest(struct fast_file *f, struct fast_choice *c,
+		    unsigned int mask, uint64_t off, uint32_t *xor)
+{
+	uint32_t x;
+
+	if (!(mask & (1u << c->method))) {
+		snprintf(c->fallback, sizeof(c->fallback),
+			 "%s cannot read this file", fast_method_name(c->method));
+		c->method = FAST_READ;
+	}
+	if (fast_run_range(fast_engine(c->method), f, off, f->size, &x)) {
+		if (c->method == FAST_READ || !unsupported(c->method, errno))
+			return -1;
+		snprintf(c->fallback, sizeof(c->fallback), "%s failed: %s",
+			 fast_method_name(c->method), strerror(errno));
+		c->method = FAST_READ;
+		if (fast_run_range(&fast_engine_read, f, off, f->size, &x))
+			return -1;
+	}
+	*xor ^= x;
+	return 0;
+}
+
+int fast_xor_file(struct fast_file *f, enum fast_method m,
+		  struct fast_choice *c, uint32_t *xor)
+{
+	unsigned int mask, rounds;
+	uint64_t off = 0, slice;
+	int ret = -1;
+
+	memset(c, 0, sizeof(*c));
+	*xor = 0;
+	c->cached = fast_residency(f->fd, f->size);
+	/* Unknown (mmap refused) counts as cold, as in fast_candidates(). */
+	f->cold = c->cached < 0.5;
+	c->forced = m != FAST_AUTO;
+	/* read() is every engine's fallback, so it is always open. */
+	mask = (c->forced ? 1u << m : fast_candidates(c->cached)) |
+	       1u << FAST_READ;
+	if (open_all(f, &mask))
+		return -1;
+	if (!c->forced && probe_plan(f, mask, &slice, &rounds)) {
+		c->measured = true;
+		if (probe(f, &mask, slice, rounds, c, &off, xor))
+			goto out;
+	}
+	if (c->forced)
+		c->method = m;
+	else if (c->measured)
+		c->method = fast_pick(c->probe_mib_s, mask, FAST_AUTO);
+	else
+		c->method = fast_rule(c->cached, f->size);
+	ret = run_rest(f, c, mask, off, xor);
+out:
+	close_all(f, mask);
+	return ret;
+}
+
+void fast_choice_describe(const struct fast_file *f,
+			  const struct fast_choice *c, char *buf, size_t len)
+{
+	size_t n;
+	int m;
+
+	if (c->method == FAST_MMAP)
+		n = (size_t)snprintf(buf, len, "mmap, threads: %u, window: %zu KiB",
+				     f->threads, f->window >> 10);
+	else if (c->method == FAST_DIRECT)
+		n = (size_t)snprintf(buf, len, "direct, threads: %u, %u x %zu KiB in flight each",
+				     f->threads, f->depth, f->request >> 10);
+	else
+		n = (size_t)snprintf(buf, len, "read, threads: %u, block: %zu KiB",
+				     f->threads, f->block >> 10);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "; %s, %.0f%% cached",
+				      c->forced ? "forced" :
+				      !c->measured ? "rule" :
+				      f->cold ? "measured (wall clock)" :
+				      "measured (CPU time)",
+				      c->cached * 100);
+	for (m = FAST_READ; m < FAST_NMETHODS && n < len; m++)
+		if (c->probe_mib_s[m] > 0)
+			n += (size_t)snprintf(buf + n, len - n, ", %s %.0f MiB/s",
+					      fast_method_name(m),
+					      c->probe_mib_s[m]);
+	if (c->fallback[0] && n < len)
+		snprintf(buf + n, len - n, "; %s: read() instead", c->fallback);
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How fast reads a regular file: three engines (fio's shape: one small
+ * unit per I/O method behind one interface), a driver that runs one of
+ * them over a byte range with several threads, and the choice between
+ * them (docs/io.md, "What fast does, and why").
+ *
+ *	struct fast_file f;
+ *	struct fast_choice c;
+ *	uint32_t xor;
+ *
+ *	fast_file_init(&f, fd, size);
+ *	if (fast_xor_file(&f, FAST_AUTO, &c, &xor) == 0)
+ *		printf("XOR value: %08x\n", xor);	// c says which method
+ *
+ * Every byte of [0, size) is XORed exactly once, whichever engines the
+ * choice tried on the way: the probes read the first slices of the file
+ * and count them, the winner reads the rest.  size is the file's size
+ * when it was opened; bytes appended later are not read, and a file that
+ * shrinks under the reader is an error (EIO from read and direct; mmap
+ * cannot notice before it faults, and SIGBUS then ends the process).
+ */
+#ifndef OSBENCH_FAST_METHOD_H
+#define OSBENCH_FAST_METHOD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum fast_method {
+	FAST_AUTO,	/* measure, or the rule for files too small to */
+	FAST_READ,	/* threads x pread() into cache-sized buffers */
+	FAST_MMAP,	/* threads x mapped windows, MAP_POPULATE */
+	FAST_DIRECT,	/* threads x O_DIRECT, several requests in flight */
+	FAST_NMETHODS
+};
+
+/* "auto", "read", "mmap", "direct"; -1 for an unknown name. */
+int fast_method_parse(const char *name);
+const char *fast_method_name(enum fast_method m);
+
+/* Everything an engine needs; set by fast_file_init(), tunable after. */
+struct fast_file {
+	int fd;			/* O_RDONLY, the caller's */
+	char path[32];		/* /proc/self/fd/N: reopens this very file */
+	uint64_t size;		/* bytes to XOR: the size at open */
+	unsigned int threads;	/* at most, per phase */
+	size_t block;		/* read: bytes per pread(), from the caches */
+	size_t window;		/* mmap: bytes per mapping, a page multiple */
+	size_t request;		/* direct: bytes per request */
+	unsigned int depth;	/* direct: requests in flight per thread */
+	size_t align;		/* direct: offset and length alignment */
+	int dfd;		/* direct: the O_DIRECT descriptor, or -1 */
+	bool cold;		/* mostly not in the page cache: prefetch */
+	uint64_t end;		/* the running phase's end: no hint past it */
+};
+
+/* One I/O method.  Every hook returns 0, or -1 with errno. */
+struct fast_engine {
+	const char *name;
+	/* File-wide set-up (the O_DIRECT descriptor); NULL: none. */
+	int (*open)(struct fast_file *f);
+	void (*close)(struct fast_file *f);
+	/*
+	 * Bytes a thread takes at a time from a phase of len bytes: a page
+	 * multiple (direct: of f->align).
+	 */
+	size_t (*chunk)(const struct fast_file *f, uint64_t len);
+	/* Per-thread state (buffers, descriptors); NULL with errno. */
+	void *(*thread_start)(struct fast_file *f);
+	/* XOR len bytes at off into *xor; len == 0 never happens. */
+	int (*xor_chunk)(void *ts, struct fast_file *f, uint64_t off,
+			 size_t len, uint32_t *xor);
+	void (*thread_stop)(void *ts);
+};
+
+extern const struct fast_engine fast_engine_read;
+extern const struct fast_engine fast_engine_mmap;
+extern const struct fast_engine fast_engine_direct;
+const struct fast_engine *fast_engine(enum fast_method m);
+
+/*
+ * pread() exactly len bytes at off, retrying short reads and EINTR; end
+ * of file first is EIO (the file shrank).  0 or -1 with errno.
+ */
+int fast_pread_full(int fd, void *buf, size_t len, uint64_t off);
+
+/* Phases start on this boundary, a multiple of every alignment. */
+#define FAST_ALIGN (1u << 20)
+/* len / threads rounded up to a multiple of unit: one share per thread. */
+size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit);
+
+/* Defaults from this machine (threads: online CPUs; block: the caches). */
+void fast_file_init(struct fast_file *f, int fd, uint64_t size);
+/*
+ * The pread() block: a quarter of one core's L2 (so that the buffer, the
+ * page-cache lines being copied and the XOR's reads stay in it), within
+ * 64 KiB .. 1 MiB; 256 KiB when the caches are unknown.
+ */
+size_t fast_block_for_l2(uint64_t l2);
+
+/*
+ * Run e over [start, end) with up to f->threads threads taking chunks
+ * from a shared counter; *xor gets the XOR of those bytes.  0, or -1
+ * with errno from the first failure (the other threads stop early).
+ */
+int fast_run_range(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor);
+/* The same, adding the threads' CPU time (user and system) to *cpu_ns. */
+int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor,
+		   uint64_t *cpu_ns);
+
+/* Fraction of the file's pages in the page cache (sampled), 0..1. */
+double fast_residency(int fd, uint64_t size);
+
+/* What the choice did, for the report on stderr. */
+struct fast_choice {
+	enum fast_method method;	/* the engine that read the rest */
+	bool forced;			/* --method, not auto */
+	bool measured;			/* by probes, else by the rule */
+	double cached;			/* fast_residency(), -1: not asked */
+	double probe_mib_s[FAST_NMETHODS];	/* best probe, 0: none */
+	uint64_t probe_bytes;		/* read by the probes */
+	char fallback[96];		/* why a forced method was replaced */
+};
+
+/*
+ * The pure part of the choice, unit-tested: among the candidates
+ * (mask bit 1 << method) with a rate > 0, the fastest; forced
+ * (not FAST_AUTO) wins whatever the rates.  FAST_READ when nothing ran.
+ */
+enum fast_method fast_pick(const double rate[FAST_NMETHODS],
+			   unsigned int mask, enum fast_method forced);
+/*
+ * The candidates auto measures for a file with this cached fraction:
+ * read and mmap when mostly cached, direct and read when mostly not
+ * (mmap's faults are the slowest way to wait for a disk, docs/io.md).
+ */
+unsigned int fast_candidates(double cached);
+
+/*
+ * The method for a file too small to measure (a few MiB: any method reads
+ * it in milliseconds, and a probe would be mostly start-up): read().
+ */
+enum fast_method fast_rule(double cached, uint64_t size);
+
+/* The whole file with method m (FAST_AUTO: choose); 0 or -1 with errno. */
+int fast_xor_file(struct fast_file *f, enum fast_method m,
+		  struct fast_choice *c, uint32_t *xor);
+/* "read, threads: 2, block: 256 KiB; auto: ..." into buf. */
+void fast_choice_describe(const struct fast_file *f,
+			  const struct fast_choice *c, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The driver every fast engine runs under: threads take chunks of a byte
+ * range from one shared counter until it is used up.  A counter rather
+ * than one fixed share per thread: on a shared machine a thread whose
+ * core is busy then takes fewer chunks instead of making everyone wait
+ * for its share.  Threads are not pinned (docs/io.md measured it).
+ */
+#include "fast_method.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+#include <stdatomic.h>
+
+#define FAST_MAX_THREADS 256
+
+struct phase {
+	const struct fast_engine *e;
+	struct fast_file *f;
+	uint64_t start, end;
+	size_t chunk;
+	atomic_uint_fast64_t next;	/* index of the next chunk */
+	atomic_int failed;
+	int err;			/* errno of the first failure */
+};
+
+struct runner {
+	struct phase *p;
+	pthread_t tid;
+	uint32_t xor;
+	uint64_t cpu_ns;	/* the thread's CPU time in the phase */
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void phase_fail(struct phase *p, int err)
+{
+	if (!atomic_exchange(&p->failed, 1))
+		p->err = err ? err : EIO;
+}
+
+static void *runner_main(void *arg)
+{
+	struct runner *r = arg;
+	struct phase *p = r->p;
+	uint64_t i, off, cpu0 = thread_cpu_ns();
+	void *ts = p->e->thread_start(p->f);
+	size_t len;
+
+	if (!ts) {
+		phase_fail(p, errno);
+		return NULL;
+	}
+	while (!atomic_load(&p->failed)) {
+		i = atomic_fetch_add(&p->next, 1);
+		off = p->start + i * p->chunk;
+		if (off >= p->end)
+			break;
+		len = p->end - off < p->chunk ? (size_t)(p->end - off) :
+						 p->chunk;
+		if (p->e->xor_chunk(ts, p->f, off, len, &r->xor)) {
+			phase_fail(p, errno);
+			break;
+		}
+	}
+	p->e->thread_stop(ts);
+	r->cpu_ns = thread_cpu_ns() - cpu0;
+	return NULL;
+}
+
+/*
+ * Start n - 1 threads and run the last share here (one thread costs no
+ * start-up).  A thread that cannot be started is no error: the others
+ * take its chunks.
+ */
+static void run_threads(struct phase *p, struct runner *r, unsigned int n)
+{
+	unsigned int i, started = 0;
+
+	for (i = 0; i < n; i++)
+		r[i] = (struct runner){ .p = p };
+	for (i = 0; i + 1 < n; i++) {
+		if (pthread_create(&r[i].tid, NULL, runner_main, &r[i]))
+			break;
+		started++;
+	}
+	runner_main(&r[n - 1]);
+	for (i = 0; i < started; i++)
+		pthread_join(r[i].tid, NULL);
+}
+
+size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
+{
+	uint64_t share = (len + f->threads - 1) / (f->threads ? f->threads : 1);
+
+	share = (share + unit - 1) / unit * unit;
+	return share < SIZE_MAX ? (size_t)share : SIZE_MAX / unit * unit;
+}
+
+int fast_run_range(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor)
+{
+	return fast_run_timed(e, f, start, end, xor, NULL);
+}
+
+int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
+		   uint64_t start, uint64_t end, uint32_t *xor,
+		   uint64_t *cpu_ns)
+{
+	struct runner r[FAST_MAX_THREADS];
+	struct phase p = { .e = e, .f = f, .start = start, .end = end };
+	uint64_t chunks;
+	unsigned int n, i;
+
+	*xor = 0;
+	if (start >= end)
+		return 0;
+	p.chunk = e->chunk(f, end - start);
+	chunks = (end - start + p.chunk - 1) / p.chunk;
+	n = f->threads < FAST_MAX_THREADS ? f->threads : FAST_MAX_THREADS;
+	if (n > chunks)
+		n = (unsigned int)chunks;
+	if (n == 0)
+		n = 1;
+	f->end = end;
+	run_threads(&p, r, n);
+	if (p.failed) {
+		errno = p.err;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		*xor ^= r[i].xor;
+		if (cpu_ns)
+			*cpu_ns += r[i].cpu_ns;
+	}
+	return 0;
+}
