@@ -1,5 +1,5 @@
 #!/bin/sh
-# sweep, cache and syscalls with tiny sizes: well-formed CSV (one header,
+# sweep, cache and syscall-rate with tiny sizes: well-formed CSV (one header,
 # the same number of fields on every row, the expected rows) and JSON.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -45,12 +45,19 @@ $B/osbench cache $quick --min 16K --max 32K --fadvise --csv "$T/data" >"$T/k.csv
 csv_ok "cache csv: warm and cold side by side" "$T/k.csv" 9 2
 $B/osbench cache $quick --min 16K --max 16K --fadvise --json "$T/data" >"$T/k.json" 2>/dev/null
 json_ok "cache json" "$T/k.json" 1
-$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --csv >"$T/y.csv" 2>/dev/null
-csv_ok "syscalls csv: 5 calls" "$T/y.csv" 6 5
-check_output "syscalls rows" "^call,.*,read,.*write,.*lseek,.*open\+close,.*getpid," sh -c "grep -v '^#' '$T/y.csv' | tr '\n' ,"
-$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --json >"$T/y.json" 2>/dev/null
-json_ok "syscalls json" "$T/y.json" 5
-if [ -z "$(ls "$T" | grep osbench-syscalls)" ]; then pass "syscalls removes its scratch file"; else fail "syscalls removes its scratch file" "$(ls "$T")"; fi
+$B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --csv >"$T/y.csv" 2>/dev/null
+csv_ok "syscall-rate csv: 5 calls" "$T/y.csv" 6 5
+check_output "syscall-rate rows" "^call,.*,read,.*write,.*lseek,.*open\+close,.*getpid," sh -c "grep -v '^#' '$T/y.csv' | tr '\n' ,"
+$B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --json >"$T/y.json" 2>/dev/null
+json_ok "syscall-rate json" "$T/y.json" 5
+if [ -z "$(ls "$T" | grep osbench-syscall)" ]; then pass "syscall-rate removes its scratch file"; else fail "syscall-rate removes its scratch file" "$(ls "$T")"; fi
+# The old name, kept for one release: the same table, and said so.
+$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --csv >"$T/y2.csv" 2>"$T/y2.err"
+csv_ok "syscalls (old name) runs syscall-rate" "$T/y2.csv" 6 5
+check_output "syscalls (old name) says it is going" \
+	"'syscalls' is the old name of 'syscall-rate', removed in the next release" cat "$T/y2.err"
+check_output "osbench --help: syscalls is the old name" \
+	"^  syscalls +old name of syscall-rate, removed in the next release" $B/osbench --help
 
 check_exit "sweep missing file" 1 $B/osbench sweep $quick "$T/nope"
 check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data"
@@ -64,7 +71,7 @@ if [ ! -e /dev/slave_device ]; then
 fi
 check_exit "run --device with a file operand" 2 $B/run --device "$T/data" -r 4K 1
 check_exit "run --master bad address" 2 $B/run --device --master 1.2.3 -r 4K 1
-check_exit "syscalls stray argument" 2 $B/osbench syscalls extra
+check_exit "syscall-rate stray argument" 2 $B/osbench syscall-rate extra
 check_exit "sweep --help" 0 $B/osbench sweep --help
 
 # The options the table commands share with the micro-benchmarks (benchopt).
@@ -87,21 +94,22 @@ check_output "bench-io notes the load average" \
 check_output "bench-io: cold dd iflag=direct row" \
 	"^cold,dd bs=1M iflag=direct," cat "$T/b.csv"
 check_exit "bench-io --reps above 100" 2 $B/osbench bench-io --reps 101 "$T/data"
-check_output "syscalls --plot: no curve" "syscalls has no curve to --plot" \
-	$B/osbench syscalls --plot "$T/y.svg"
-check_exit "syscalls --plot exits 2" 2 $B/osbench syscalls --plot "$T/y.svg"
+check_output "syscall-rate --plot: no curve" "syscall-rate has no curve to --plot" \
+	$B/osbench syscall-rate --plot "$T/y.svg"
+check_exit "syscall-rate --plot exits 2" 2 $B/osbench syscall-rate --plot "$T/y.svg"
 check_exit "sweep --dir: no scratch files" 2 $B/osbench sweep --dir "$T" "$T/data"
 check_exit "sweep unknown option" 2 $B/osbench sweep --bogus "$T/data"
 check_exit "cache --help" 0 $B/osbench cache --help
-check_exit "syscalls --help" 0 $B/osbench syscalls --help
-check_output "syscalls --help points to syscall" "^See also osbench syscall:" \
-	$B/osbench syscalls --help
-check_output "syscall --help points to syscalls" "^See also osbench syscalls:" \
+check_exit "syscall-rate --help" 0 $B/osbench syscall-rate --help
+check_exit "syscalls --help (old name)" 0 $B/osbench syscalls --help
+check_output "syscall-rate --help points to syscall" "^See also osbench syscall:" \
+	$B/osbench syscall-rate --help
+check_output "syscall --help points to syscall-rate" "^See also osbench syscall-rate:" \
 	$B/osbench syscall --help
-check_output "osbench --help tells syscalls from syscall" \
-	"^  syscalls .*\(cf\. syscall\)" $B/osbench --help
-check_output "osbench --help tells syscall from syscalls" \
-	"^  syscall  .*\(cf\. syscalls\)" $B/osbench --help
+check_output "osbench --help tells syscall-rate from syscall" \
+	"^  syscall-rate .*\(cf\. syscall\)" $B/osbench --help
+check_output "osbench --help tells syscall from syscall-rate" \
+	"^  syscall  .*\(cf\. syscall-rate\)" $B/osbench --help
 check_exit "feed --help" 0 $B/osbench feed --help
 check_exit "bench-io --help" 0 $B/osbench bench-io --help
 check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"

@@ -8,9 +8,13 @@
 #include "cachedetect.h"
 #include "check.h"
 #include "measure.h"
+#include "optable.h"
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,42 +180,120 @@ static void test_measure_run(void)
 	      "measure_run: zero samples rejected");
 }
 
-static int parse(struct benchopt *o, int *argc, char **argv)
+/* The common options alone, every group enabled, as osbench parses them. */
+static int parse(struct benchopt *o, int argc, char **argv)
 {
-	return benchopt_parse(o, argc, argv);
+	const struct optset set = { benchopt_options, o,
+				    BENCHOPT_TABLE | BENCHOPT_PLOT |
+				    BENCHOPT_DIR };
+	int n;
+
+	memset(o, 0, sizeof(*o));
+	n = optable_parse(&set, 1, argc, argv);
+	if (n >= 0)
+		benchopt_finish(o);
+	return n;
 }
 
 static void test_benchopt(void)
 {
-	char *a1[] = { "x", "--csv", "--op", "read", "--quick", "--reps", "5",
-		       "--dir", "/d", "--plot", "p.svg", "rest", NULL };
+	char *a1[] = { "x", "--csv", "read", "--quick", "--reps", "5",
+		       "--dir", "/d", "--plot=p.svg", "rest", NULL };
 	char *a2[] = { "x", "--reps", "0", NULL };
 	char *a3[] = { "x", "--plot", NULL };
 	char *a4[] = { "x", "--json", "--smoke", "-h", NULL };
 	struct benchopt o;
 	struct measure m;
-	int argc = 12;
 
-	CHECK(parse(&o, &argc, a1) == 0 && o.fmt == REPORT_CSV &&
+	CHECK(parse(&o, 10, a1) == 2 && o.fmt == REPORT_CSV &&
 	      o.mode == BENCH_QUICK && o.reps == 5 && !strcmp(o.dir, "/d") &&
-	      !strcmp(o.plot, "p.svg") && !o.help, "benchopt: common options");
-	CHECK(argc == 4 && !strcmp(a1[1], "--op") && !strcmp(a1[2], "read") &&
-	      !strcmp(a1[3], "rest") && a1[4] == NULL,
-	      "benchopt: other arguments kept in order");
+	      o.dir_given && !strcmp(o.plot, "p.svg"),
+	      "benchopt: common options");
+	CHECK(!strcmp(a1[1], "read") && !strcmp(a1[2], "rest") &&
+	      a1[3] == NULL, "benchopt: operands kept in order");
 	benchopt_measure(&o, &m);
 	CHECK(m.samples == 5 && m.warmup == 1 && m.min_sample_ns == 2e6,
 	      "benchopt: --reps overrides the quick mode's samples");
-	argc = 3;
-	CHECK(parse(&o, &argc, a2) == -1, "benchopt: --reps 0 rejected");
-	argc = 2;
-	CHECK(parse(&o, &argc, a3) == -1, "benchopt: --plot needs a value");
-	argc = 4;
-	CHECK(parse(&o, &argc, a4) == 0 && o.fmt == REPORT_JSON &&
-	      o.mode == BENCH_SMOKE && o.help && argc == 1,
-	      "benchopt: --json --smoke -h");
+	CHECK(parse(&o, 3, a2) == -1, "benchopt: --reps 0 rejected");
+	CHECK(parse(&o, 2, a3) == -1, "benchopt: --plot needs a value");
+	CHECK(parse(&o, 4, a4) == OPTABLE_HELP, "benchopt: -h asks for help");
+	CHECK(parse(&o, 3, a4) == 0 && o.fmt == REPORT_JSON &&
+	      o.mode == BENCH_SMOKE && !o.dir_given && o.dir[0] == '/',
+	      "benchopt: --json --smoke, default --dir");
 	benchopt_measure(&o, &m);
 	CHECK(m.samples == 3 && !strcmp(benchopt_mode_name(&o), "smoke") &&
 	      benchopt_pick(&o, 1, 2, 3) == 3, "benchopt: smoke defaults");
+}
+
+struct t_opts {
+	bool r, w;
+	uint64_t size, count, ns;
+	const char *name;
+};
+
+static const struct opt t_table[] = {
+	{ .letter = 'r', .kind = OPT_FLAG, .off = offsetof(struct t_opts, r),
+	  .help = "read" },
+	{ .letter = 'w', .kind = OPT_FLAG, .off = offsetof(struct t_opts, w),
+	  .help = "write" },
+	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 2,
+	  .max = 1 << 20, .def = "4K", .off = offsetof(struct t_opts, size),
+	  .help = "a size" },
+	{ .name = "count", .kind = OPT_UINT, .arg = "N", .min = 1,
+	  .off = offsetof(struct t_opts, count), .help = "a count" },
+	{ .name = "time", .kind = OPT_SECONDS, .arg = "S",
+	  .off = offsetof(struct t_opts, ns), .help = "a time" },
+	{ .name = "name", .kind = OPT_STR, .arg = "X", .group = 1,
+	  .refused = "%s takes no --name",
+	  .off = offsetof(struct t_opts, name), .help = "a name" },
+	{ 0 },
+};
+
+static int t_parse(struct t_opts *t, unsigned int groups, int argc,
+		   char **argv)
+{
+	const struct optset set = { t_table, t, groups };
+
+	memset(t, 0, sizeof(*t));
+	return optable_parse(&set, 1, argc, argv);
+}
+
+static void test_optable(void)
+{
+	char *a1[] = { "x", "f", "-rw", "--size", "1M", "--count=3", "g",
+		       "--time", "0.5", "--", "-r", NULL };
+	char *a2[] = { "x", "--size", "1G", NULL };
+	char *a3[] = { "x", "--name", "n", NULL };
+	char *a4[] = { "x", "--bogus", NULL };
+	char *a5[] = { "x", "-r=1", NULL };
+	char *a6[] = { "x", "--count", "0", NULL };
+	struct t_opts t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(t_parse(&t, 0, 11, a1) == 3 && t.r && t.w &&
+	      t.size == 1 << 20 && t.count == 3 && t.ns == 500000000,
+	      "optable: letters together, --x v, --x=v, seconds");
+	CHECK(!strcmp(a1[1], "f") && !strcmp(a1[2], "g") &&
+	      !strcmp(a1[3], "-r") && !a1[4],
+	      "optable: operands in order, \"--\" ends the options");
+	CHECK(t_parse(&t, 0, 1, a1) == 0 && t.size == 4096 && !t.r,
+	      "optable: defaults stored first");
+	CHECK(t_parse(&t, 0, 3, a2) == -1, "optable: size above max refused");
+	CHECK(t_parse(&t, 0, 3, a3) == -1 && t_parse(&t, 1, 3, a3) == 0 &&
+	      !strcmp(t.name, "n"), "optable: an option of a group not enabled");
+	CHECK(t_parse(&t, 0, 2, a4) == -1, "optable: unknown option");
+	CHECK(t_parse(&t, 0, 2, a5) == -1, "optable: a flag takes no value");
+	CHECK(t_parse(&t, 0, 3, a6) == -1, "optable: count below min");
+	f = open_memstream(&buf, &len);
+	optable_help(f, &(struct optset){ t_table, NULL, 0 });
+	fclose(f);
+	CHECK(buf && strstr(buf, "  -r             read\n") &&
+	      strstr(buf, "  --size SIZE    a size (default 4K)\n") &&
+	      !strstr(buf, "--name"),
+	      "optable: help from the table, groups not enabled left out");
+	free(buf);
 }
 
 int main(void)
@@ -225,5 +307,6 @@ int main(void)
 	test_distrust();
 	test_measure_run();
 	test_benchopt();
+	test_optable();
 	return check_done();
 }

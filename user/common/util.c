@@ -26,13 +26,35 @@ const char *progname(void)
 	return prog_name;
 }
 
+/* The last message, for a program that sums up failures at its end. */
+static char last_msg[512];
+
 static void vmsg_err(int errnum, const char *fmt, va_list ap)
 {
+	va_list copy;
+	int n;
+
+	va_copy(copy, ap);
+	n = vsnprintf(last_msg, sizeof(last_msg), fmt, copy);
+	va_end(copy);
+	if (errnum && n >= 0 && (size_t)n < sizeof(last_msg))
+		snprintf(last_msg + n, sizeof(last_msg) - (size_t)n, ": %s",
+			 strerror(errnum));
 	fprintf(stderr, "%s: ", prog_name);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
+}
+
+const char *msg_last(void)
+{
+	return last_msg;
+}
+
+void msg_forget(void)
+{
+	last_msg[0] = '\0';
 }
 
 void vmsg(const char *fmt, va_list ap)

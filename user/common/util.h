@@ -31,6 +31,12 @@ void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "prog: <message>: strerror(errno)" on stderr; errno is preserved. */
 void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The text of the last message printed (without the program name; ""
+ * after msg_forget()), for a summary of what failed at the end of a run.
+ */
+const char *msg_last(void);
+void msg_forget(void);
 /* msg() then exit(code). */
 void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

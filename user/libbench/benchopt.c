@@ -3,80 +3,57 @@
 #include "plot.h"
 #include "util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of an option that takes one, or NULL after a message. */
-static const char *value(int argc, char **argv, int *i)
+/* --plot: refuse a bad name before minutes of measuring. */
+static int plot_value(const char *what, const char *v, void *dst)
 {
-	if (*i + 1 >= argc) {
-		msg("%s needs a value", argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-int benchopt_parse(struct benchopt *o, int *argc, char **argv)
-{
-	const char *tmp = getenv("TMPDIR");
-	int i, out = 1;
-	uint64_t reps;
-
-	memset(o, 0, sizeof(*o));
-	o->fmt = REPORT_TEXT;
-	o->dir = tmp && *tmp ? tmp : "/var/tmp";
-	for (i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-
-		if (report_format_arg(a, &o->fmt))
-			continue;
-		if (!strcmp(a, "--quick")) {
-			o->mode = BENCH_QUICK;
-		} else if (!strcmp(a, "--smoke")) {
-			o->mode = BENCH_SMOKE;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			o->help = 1;
-		} else if (!strcmp(a, "--reps")) {
-			const char *v = value(*argc, argv, &i);
-
-			if (!v)
-				return -1;
-			if (parse_uint(v, 1, 100000, &reps)) {
-				msg("--reps: '%s' is not a count in 1..100000",
-				    v);
-				return -1;
-			}
-			o->reps = (unsigned)reps;
-		} else if (!strcmp(a, "--plot")) {
-			/* Refuse a bad name before minutes of measuring. */
-			if (!(o->plot = value(*argc, argv, &i)) ||
-			    plot_check_path(o->plot))
-				return -1;
-		} else if (!strcmp(a, "--dir")) {
-			if (!(o->dir = value(*argc, argv, &i)))
-				return -1;
-			o->dir_given = 1;
-		} else {
-			argv[out++] = argv[i];
-		}
-	}
-	argv[out] = NULL;
-	*argc = out;
+	(void)what;
+	if (plot_check_path(v))
+		return -1;
+	*(const char **)dst = v;
 	return 0;
 }
 
-void benchopt_usage(FILE *f)
+#define BO(field) offsetof(struct benchopt, field)
+
+const struct opt benchopt_options[] = {
+	{ .name = "csv", .kind = OPT_SETINT, .off = BO(fmt),
+	  .min = REPORT_CSV, .group = BENCHOPT_TABLE,
+	  .help = "CSV for machines (default: a table for people)" },
+	{ .name = "json", .kind = OPT_SETINT, .off = BO(fmt),
+	  .min = REPORT_JSON, .group = BENCHOPT_TABLE,
+	  .help = "JSON for machines" },
+	{ .name = "quick", .kind = OPT_SETINT, .off = BO(mode),
+	  .min = BENCH_QUICK, .group = BENCHOPT_TABLE,
+	  .help = "fewer and shorter runs, smaller sizes" },
+	{ .name = "smoke", .kind = OPT_SETINT, .off = BO(mode),
+	  .min = BENCH_SMOKE, .group = BENCHOPT_TABLE,
+	  .help = "tiny sizes and counts: checks it runs, not how fast" },
+	{ .name = "reps", .kind = OPT_UINT, .off = BO(reps), .arg = "N",
+	  .min = 1, .max = 100000, .group = BENCHOPT_TABLE,
+	  .help = "samples (timed runs) per figure" },
+	{ .name = "plot", .kind = OPT_CALL, .off = BO(plot), .arg = "FILE",
+	  .parse = plot_value, .group = BENCHOPT_PLOT,
+	  .refused = "%s has no curve to --plot",
+	  .help = "draw the curve with gnuplot (.svg, .png, .txt);\n"
+		  "FILE.dat and FILE.gp are written beside it" },
+	{ .name = "dir", .kind = OPT_STR, .off = BO(dir), .arg = "DIR",
+	  .group = BENCHOPT_DIR,
+	  .refused = "%s writes no scratch files: no --dir",
+	  .help = "scratch files (default $TMPDIR or /var/tmp)" },
+	{ 0 },
+};
+
+void benchopt_finish(struct benchopt *o)
 {
-	fputs("common options:\n"
-	      "  --csv, --json  machine-readable output (default: a table)\n"
-	      "  --quick        fewer, shorter samples and smaller sizes\n"
-	      "  --smoke        tiny sizes: checks it runs, not how fast\n"
-	      "  --reps N       samples per figure (default 11, quick 7, "
-	      "smoke 3)\n"
-	      "  --plot FILE    draw the curve with gnuplot (.svg, .png, .txt);\n"
-	      "                 FILE.dat and FILE.gp are written beside it\n"
-	      "  --dir DIR      scratch files (default $TMPDIR or /var/tmp)\n",
-	      f);
+	const char *tmp = getenv("TMPDIR");
+
+	o->dir_given = o->dir != NULL;
+	if (!o->dir)
+		o->dir = tmp && *tmp ? tmp : "/var/tmp";
 }
 
 void benchopt_measure(const struct benchopt *o, struct measure *m)

@@ -1,46 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The options every experiment accepts, parsed in one place:
+ * The options every experiment shares, as an option table (optable.h):
  *
  *	--csv | --json   output format (text by default)
  *	--quick          fewer, shorter samples and smaller sizes
  *	--smoke          tiny sizes and counts: checks that it runs, not how fast
- *	--reps N         samples per figure (default 11, quick 7, smoke 3)
+ *	--reps N         samples per figure (each command says its default)
  *	--plot FILE      draw the curve (experiments that have one)
  *	--dir DIR        where scratch files go (default $TMPDIR or /var/tmp)
- *	--help, -h
  *
- * benchopt_parse() removes these from argv and leaves the experiment's own
- * arguments, in order, for it to parse.
+ * Each belongs to a group that a command enables or not: a table printer
+ * takes the first four, --plot only a command that draws, --dir only one
+ * that writes scratch files.
  */
 #ifndef SYNCDEV_BENCHOPT_H
 #define SYNCDEV_BENCHOPT_H
 
 #include "measure.h"
+#include "optable.h"
 #include "report.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum bench_mode { BENCH_FULL, BENCH_QUICK, BENCH_SMOKE };
 
+/* The groups of benchopt_options (optable.h "group"). */
+enum benchopt_group {
+	BENCHOPT_TABLE = 1,	/* --csv --json --quick --smoke --reps */
+	BENCHOPT_PLOT = 2,	/* --plot */
+	BENCHOPT_DIR = 4,	/* --dir */
+};
+
 struct benchopt {
 	enum report_format fmt;
 	enum bench_mode mode;
-	unsigned reps;		/* 0: the mode's default */
+	uint64_t reps;		/* 0: the mode's default */
 	const char *plot;	/* NULL: no plot */
 	const char *dir;	/* scratch directory */
 	int dir_given;		/* --dir was given, not the default */
-	int help;		/* --help was given */
 };
 
-/*
- * Parse and remove the common options.  Returns 0, or -1 after printing
- * what was wrong (the caller exits with EXIT_USAGE).
- */
-int benchopt_parse(struct benchopt *o, int *argc, char **argv);
+/* The table, for an optset whose dst is a struct benchopt. */
+extern const struct opt benchopt_options[];
 
-/* The help lines for the common options, for each experiment's --help. */
-void benchopt_usage(FILE *f);
+/* After parsing: the default --dir when none was given. */
+void benchopt_finish(struct benchopt *o);
 
 /* Sample count, warm-up and sample length for the chosen mode. */
 void benchopt_measure(const struct benchopt *o, struct measure *m);

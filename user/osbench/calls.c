@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Call loops shared by osbench syscall, syscalls and spawn (calls.h). */
+/* Call loops shared by osbench syscall, syscall-rate and spawn (calls.h). */
 #include "calls.h"
 #include "util.h"
 

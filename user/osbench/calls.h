@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The call loops that "osbench syscall" (the micro-benchmark, ns per
- * call) and "osbench syscalls" (the I/O experiment, calls per second at
+ * call) and "osbench syscall-rate" (the I/O experiment, calls per second at
  * one byte) both time, so that the calls they have in common are the same
  * code.  Each is a measure_fn (measure.h): it makes n calls and exits with
  * a message if one fails.

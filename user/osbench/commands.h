@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The osbench subcommands.  Each experiment lives in its own file and
- * exposes one entry point; main.c dispatches on argv[1] (or on argv[0] for
- * the course programs run, run2 and fast).
+ * The descriptors of the osbench commands, each defined in the file named
+ * after it (experiment.h), and listed once in commands.c.
  */
 #ifndef OSBENCH_COMMANDS_H
 #define OSBENCH_COMMANDS_H
 
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);	/* argv[0] is the name */
-	const char *summary;
-};
+#include "experiment.h"
 
-/* Subcommands, in the order "osbench --help" lists them (NULL-terminated). */
-extern const struct command osbench_commands[];
+/* I/O experiments (io/, docs/io.md) */
+extern const struct command cmd_run, cmd_run2, cmd_fast, cmd_sweep,
+	cmd_cache, cmd_syscall_rate, cmd_feed, cmd_bench_io, cmd_dropcache;
+/* master/slave against userspace TCP (transfer.c, docs/usage.md) */
+extern const struct command cmd_transfer;
+/* OS micro-benchmarks (micro/, docs/microbench.md) */
+extern const struct command cmd_machine, cmd_overhead, cmd_call,
+	cmd_syscall, cmd_spawn, cmd_ctxsw, cmd_memlat, cmd_membw,
+	cmd_pagefault, cmd_fileaccess;
+/* Runners of the CMD_ALL experiments */
+extern const struct command cmd_all, cmd_report;
 
 #endif

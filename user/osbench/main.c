@@ -2,17 +2,19 @@
 /*
  * osbench: the benchmark driver.  "osbench <command> [args]" runs one
  * experiment; the same binary invoked as run, run2 or fast behaves as the
- * course program of that name.
+ * course program of that name.  Commands are the descriptors of
+ * commands.c; this file only finds one, parses and runs it.
  */
 #include "commands.h"
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
 {
-	const struct command *c;
+	const struct command *const *c;
 
 	fprintf(f,
 		"usage: osbench <command> [options]\n"
@@ -20,28 +22,56 @@ static void usage(FILE *f)
 		"Operating-system and I/O benchmarks.  Every table is printed for\n"
 		"people by default and with --csv or --json for machines.\n\n"
 		"commands:\n");
-	for (c = osbench_commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	for (c = osbench_commands; *c; c++)
+		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
+	for (c = osbench_commands; *c; c++)
+		if ((*c)->alias)
+			fprintf(f, "  %-12s old name of %s, removed in the next release\n",
+				(*c)->alias, (*c)->name);
 }
 
-static const struct command *find(const char *name)
+/* The command named name, or NULL; *old when that is its old name. */
+static const struct command *find(const char *name, int *old)
 {
-	const struct command *c;
+	const struct command *const *c;
 
-	for (c = osbench_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
+	*old = 0;
+	for (c = osbench_commands; *c; c++) {
+		if (!strcmp((*c)->name, name))
+			return *c;
+		if ((*c)->alias && !strcmp((*c)->alias, name)) {
+			*old = 1;
+			return *c;
+		}
+	}
 	return NULL;
+}
+
+static int run(const struct command *cmd, int argc, char **argv)
+{
+	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
+	struct ctx c;
+	int rc = command_parse(cmd, argc, argv, opts, &c);
+
+	if (rc < 0)
+		rc = cmd->run(&c, opts);
+	free(opts);
+	if (fflush(stdout) && rc == EXIT_OK) {
+		msg_errno("cannot write the output");
+		rc = EXIT_FAIL;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	int old;
 
 	set_progname(argv[0]);
-	c = find(progname());
-	if (c)
-		return c->run(argc, argv);
+	c = find(progname(), &old);
+	if (c && !old)
+		return run(c, argc, argv);
 
 	if (argc < 2) {
 		usage(stderr);
@@ -52,11 +82,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = find(argv[1]);
+	c = find(argv[1], &old);
 	if (!c) {
 		msg("unknown command '%s' (see osbench --help)", argv[1]);
 		return EXIT_USAGE;
 	}
 	set_progname(c->name);
-	return c->run(argc - 1, argv + 1);
+	if (old)
+		msg("'%s' is the old name of '%s', removed in the next release",
+		    argv[1], c->name);
+	return run(c, argc - 1, argv + 1);
 }

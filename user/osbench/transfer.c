@@ -19,11 +19,12 @@
 #include "pattern.h"
 #include "report.h"
 #include "stats.h"
-#include "transfer.h"
+#include "experiment.h"
 #include "util.h"
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +62,6 @@ static struct conf confs[NCONF] = {
 };
 
 static char bindir[PATH_MAX];
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: osbench transfer [--size SIZE] [common options]\n\n"
-		"MB/s of one SIZE-byte file (default 64M) moved from master to slave\n"
-		"over 127.0.0.1, in the four method combinations, and by tcpcopy\n"
-		"(plain userspace TCP, read()/write() with a 1 MiB buffer) for\n"
-		"comparison.  Needs the syncdev module loaded and master, slave and\n"
-		"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n\n");
-	benchopt_usage(f);
-}
 
 /* Start bindir/prog with argv, stdout into out_fd, stderr kept. */
 static pid_t start(char *const argv[], int out_fd)
@@ -207,10 +196,11 @@ static unsigned long long module_param(const char *name)
 	return dev_module_param(name, &v) ? 0 : v;
 }
 
-static void print_report(const struct benchopt *o, uint64_t size,
-			 unsigned int reps)
+static int print_report(const struct ctx *c, uint64_t size,
+			unsigned int reps)
 {
-	struct report *r = report_new("transfer", o->fmt, stdout);
+	const struct benchopt *o = &c->o;
+	struct report *r = report_new("transfer", o->fmt, c->out);
 	struct stats st[NCONF];
 	int i;
 
@@ -252,36 +242,36 @@ static void print_report(const struct benchopt *o, uint64_t size,
 		    st[MMAP_MMAP].median / st[TCPCOPY_CRC].median,
 		    st[FCNTL_FCNTL].median / st[TCPCOPY].median,
 		    st[FCNTL_FCNTL].median / st[TCPCOPY_CRC].median);
-	if (report_end(r))
-		die_errno("cannot write the report");
+	if (report_end(r)) {
+		msg_errno("cannot write the report");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
-int transfer_main(int argc, char **argv)
+struct transfer_opts {
+	uint64_t size;
+};
+
+static const struct opt transfer_options[] = {
+	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .off = offsetof(struct transfer_opts, size),
+	  .help = "bytes of the file (default 64M, --smoke 1M)" },
+	{ 0 },
+};
+
+static int transfer_run(const struct ctx *c, const void *opts)
 {
+	const struct transfer_opts *to = opts;
+	const struct benchopt o = c->o;
 	char in[PATH_MAX], out[PATH_MAX], *slash;
-	struct benchopt o;
-	uint64_t size = 64 << 20;
+	uint64_t size = to->size ? to->size :
+			o.mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
 	unsigned int reps, round, i;
 	uint32_t want;
 	ssize_t n;
+	int rc;
 
-	if (benchopt_parse(&o, &argc, argv))
-		return EXIT_USAGE;
-	if (o.help) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc == 3 && !strcmp(argv[1], "--size")) {
-		if (parse_size(argv[2], &size) || size == 0)
-			die(EXIT_USAGE, "bad size '%s'", argv[2]);
-	} else if (argc != 1) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (o.plot)
-		die(EXIT_USAGE, "transfer has no curve to --plot");
-	if (o.mode == BENCH_SMOKE && size == 64 << 20)
-		size = 1 << 20;
 	reps = o.reps ? o.reps : o.mode == BENCH_FULL ? 7 :
 				 o.mode == BENCH_QUICK ? 5 : 3;
 	n = readlink("/proc/self/exe", bindir, sizeof(bindir) - 1);
@@ -320,8 +310,25 @@ int transfer_main(int argc, char **argv)
 		msg("round %u of %u done", round, reps);
 	}
 	unlink(in);
-	print_report(&o, size, reps);
+	rc = print_report(c, size, reps);
 	for (i = 0; i < NCONF; i++)
 		free(confs[i].rate);
-	return EXIT_OK;
+	return rc;
 }
+
+const struct command cmd_transfer = {
+	.name = "transfer",
+	.summary = "MB/s of master/slave vs tcpcopy (make bench-transfer)",
+	.usage =
+	"usage: osbench transfer [--size SIZE] [common options]\n\n"
+	"MB/s of one SIZE-byte file moved from master to slave over\n"
+	"127.0.0.1, in the four method combinations, and by tcpcopy\n"
+	"(plain userspace TCP, read()/write() with a 1 MiB buffer) for\n"
+	"comparison.  Needs the syncdev module loaded and master, slave and\n"
+	"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n",
+	.options = transfer_options,
+	.opts_size = sizeof(struct transfer_opts),
+	.flags = CMD_TABLE | CMD_SCRATCH,
+	.reps_default = "7, --quick 5, --smoke 3",
+	.run = transfer_run,
+};

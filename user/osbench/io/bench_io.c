@@ -14,7 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,21 +237,6 @@ static void row(struct report *r, const char *cache, const char *name,
 	report_num(r, fast / v[0]);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
-		"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
-		"is written first when it does not exist), warm and after dropping\n"
-		"the page cache before every run (cold, plus dd iflag=direct), and\n"
-		"compare with the all-core memory read bandwidth (osbench membw).\n"
-		"Median of --reps runs (default 7) each, the tools taken in turn,\n"
-		"MiB/s and fast's ratio.\n"
-		"  --fadvise      drop only the file's pages (posix_fadvise), even\n"
-		"                 as root\n");
-	io_common_usage(f, 0);
-}
-
 /* The 1-minute load average, or -1 when /proc/loadavg is unreadable. */
 static double loadavg(void)
 {
@@ -266,14 +251,25 @@ static double loadavg(void)
 	return v;
 }
 
-int io_bench_main(int argc, char **argv)
+struct bench_opts {
+	bool fadvise;
+};
+
+static const struct opt bench_options[] = {
+	{ .name = "fadvise", .kind = OPT_FLAG,
+	  .off = offsetof(struct bench_opts, fadvise),
+	  .help = "drop only the file's pages (posix_fadvise), even\n"
+		  "as root" },
+	{ 0 },
+};
+
+static int bench_run(const struct ctx *c, const void *opts)
 {
-	static const struct option opts[] = {
-		{ "fadvise", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct bench b = { .global_drop = true, .drop_method = -1 };
-	struct benchopt o;
+	const struct bench_opts *bo = opts;
+	const struct benchopt o = c->o;
+	struct bench b = { .global_drop = !bo->fadvise, .drop_method = -1,
+			   .reps = io_pick_reps(&c->o, 7),
+			   .file = c->args[0] };
 	double mem, load[2];
 	char ifarg[4200], *fast_argv[] = { "fast", NULL, NULL };
 	char *dd_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M", NULL };
@@ -295,22 +291,7 @@ int io_bench_main(int argc, char **argv)
 	struct report *r;
 	ssize_t n;
 	size_t i;
-	int c;
 
-	io_common_parse(&o, &argc, argv, usage, 0, 100);
-	b.reps = io_pick_reps(&o, 7);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			b.global_drop = false;
-			break;
-		default:
-			io_usage_exit(usage, c);
-		}
-	}
-	if (argc - optind != 1)
-		die(EXIT_USAGE, "expected one file; see --help");
-	b.file = argv[optind];
 	n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n < 0)
 		die_errno("cannot find this program (/proc/self/exe)");
@@ -329,7 +310,7 @@ int io_bench_main(int argc, char **argv)
 	time_tools(&b, cold, 3, true);
 	load[1] = loadavg();
 
-	r = report_new("bench-io", o.fmt, stdout);
+	r = report_new("bench-io", o.fmt, c->out);
 	report_column(r, "cache", NULL);
 	report_column(r, "tool", NULL);
 	report_column(r, "rate", "MiB/s");
@@ -359,7 +340,30 @@ int io_bench_main(int argc, char **argv)
 		    warm[0].out[0] / warm[1].out[0],
 		    mem > 0 ? "see the membw row" : "membw not available",
 		    cold[0].out[0] / cold[2].out[0]);
-	if (report_end(r))
-		die_errno("cannot write the report");
+	if (report_end(r)) {
+		msg_errno("cannot write the report");
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }
+
+const struct command cmd_bench_io = {
+	.name = "bench-io",
+	.summary = "fast vs dd, cat and memory bandwidth (make bench-io)",
+	.usage =
+	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
+	"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
+	"is written first when it does not exist), warm and after dropping\n"
+	"the page cache before every run (cold, plus dd iflag=direct), and\n"
+	"compare with the all-core memory read bandwidth (osbench membw).\n"
+	"Median of --reps runs each, the tools taken in turn, MiB/s and\n"
+	"fast's ratio.\n",
+	.options = bench_options,
+	.opts_size = sizeof(struct bench_opts),
+	.flags = CMD_TABLE,
+	.min_args = 1,
+	.max_args = 1,
+	.max_reps = 100,
+	.reps_default = "7, --quick and --smoke 3",
+	.run = bench_run,
+};

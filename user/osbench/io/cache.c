@@ -8,34 +8,14 @@
 #include "plot.h"
 #include "util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
+static struct report *cache_table(const struct ctx *c)
 {
-	fprintf(f,
-		"usage: osbench cache [options] <file>\n\n"
-		"For each block size, measure read() from the warm page cache and\n"
-		"after dropping it (as osbench sweep and sweep --cold do) and print\n"
-		"both with their ratio.  Options as osbench sweep (--min, --max,\n"
-		"--time, --reps, --bytes, --fadvise):\n");
-	io_common_usage(f, IO_OPT_PLOT);
-}
+	struct report *r = report_new("cache", c->o.fmt, c->out);
 
-int io_cache_main(int argc, char **argv)
-{
-	struct sweep_opts o;
-	struct point_cfg cfg;
-	struct point warm, cold;
-	struct report *r;
-	struct plot *p = NULL;
-	int drop = -1;
-	size_t bs, i;
-
-	sweep_parse(argc, argv, &o, usage, false);
-	/* cache takes no --device or --cold: a file, cold set per run. */
-	sweep_open(&o, &cfg);
-	r = report_new("cache", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");
 	report_column(r, "warm", "MiB/s");
@@ -45,21 +25,26 @@ int io_cache_main(int argc, char **argv)
 	report_column(r, "cold_min", "MiB/s");
 	report_column(r, "cold_max", "MiB/s");
 	report_column(r, "warm_per_cold", NULL);
-	if (o.common.plot)
-		p = plot_new("read() rate by block size, warm and cold cache",
-			     "block size", "MiB/s", PLOT_LOGX);
-	if (p) {
-		plot_series(p, "warm");
-		plot_series(p, "cold");
-	}
-	for (bs = o.min_block; bs <= o.max_block; bs *= 2) {
-		cfg.cold = false;
-		point_measure(&cfg, bs, &warm);
-		cfg.cold = true;
-		point_measure(&cfg, bs, &cold);
+	return r;
+}
+
+/* Warm and cold per block size; the drop method used, or -1. */
+static int cache_points(const struct sweep_opts *o, struct point_cfg *cfg,
+			struct report *r, struct plot *p)
+{
+	struct point warm, cold;
+	int drop = -1;
+	uint64_t bs;
+	size_t i;
+
+	for (bs = o->min_block; bs <= o->max_block; bs *= 2) {
+		cfg->cold = false;
+		point_measure(cfg, bs, &warm);
+		cfg->cold = true;
+		point_measure(cfg, bs, &cold);
 		drop = cold.drop_method;
-		msg("%zu B: warm %.1f MiB/s, cold %.1f MiB/s", bs,
-		    warm.mib_s[0], cold.mib_s[0]);
+		msg("%llu B: warm %.1f MiB/s, cold %.1f MiB/s",
+		    (unsigned long long)bs, warm.mib_s[0], cold.mib_s[0]);
 		report_num(r, (double)bs);
 		report_num(r, (double)warm.bytes);
 		for (i = 0; i < 3; i++)
@@ -74,13 +59,60 @@ int io_cache_main(int argc, char **argv)
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}
+	return drop;
+}
+
+static int cache_run(const struct ctx *c, const void *opts)
+{
+	struct io_source src;
+	struct point_cfg cfg;
+	struct report *r;
+	struct plot *p = NULL;
+	int drop, rc = sweep_open(c, opts, &src, &cfg);
+
+	if (rc != EXIT_OK)
+		return rc;
+	r = cache_table(c);
+	if (c->o.plot) {
+		p = plot_new("read() rate by block size, warm and cold cache",
+			     "block size", "MiB/s", PLOT_LOGX);
+		plot_series(p, "warm");
+		plot_series(p, "cold");
+	}
+	drop = cache_points(opts, &cfg, r, p);
 	close(cfg.fd);
-	sweep_notes(r, &o);
+	sweep_notes(r, &src, &cfg);
 	report_note(r, "cache drop", "before every cold run: %s",
 		    drop < 0 ? "none" : dropcache_name(drop));
-	if (report_end(r))
-		die_errno("cannot write the report");
-	if (p && plot_write(p, o.common.plot) < 0)
+	if (report_end(r)) {
+		msg_errno("cannot write the report");
+		plot_free(p);
+		return EXIT_FAIL;
+	}
+	if (p && plot_write(p, c->o.plot) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }
+
+/* cache takes no --device or --cold: a file, cold set per run. */
+static const struct opt cache_options[] = {
+	SWEEP_OPTIONS,
+	{ 0 },
+};
+
+const struct command cmd_cache = {
+	.name = "cache",
+	.summary = "the sweep from a warm and a dropped page cache",
+	.usage =
+	"usage: osbench cache [options] <file>\n\n"
+	"For each block size, measure read() from the warm page cache and\n"
+	"after dropping it (as osbench sweep and sweep --cold do) and print\n"
+	"both with their ratio.\n",
+	.options = cache_options,
+	.opts_size = sizeof(struct sweep_opts),
+	.flags = CMD_TABLE | CMD_PLOT,
+	.max_args = 1,
+	.max_reps = 1000,
+	.reps_default = "5, --quick and --smoke 3",
+	.run = cache_run,
+};

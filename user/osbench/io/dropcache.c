@@ -6,51 +6,57 @@
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
+#include <stddef.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: osbench dropcache [--fadvise] <file>...\n\n"
-		"Write back and drop the files' pages from the page cache: as root\n"
-		"through /proc/sys/vm/drop_caches (the whole cache), otherwise, or\n"
-		"with --fadvise, with posix_fadvise(DONTNEED) on each file.\n"
-		"Prints the method used.\n");
-}
+struct dropcache_opts {
+	bool fadvise;
+};
 
-int io_dropcache_main(int argc, char **argv)
-{
-	int i = 1, global = 1, fd, method, ret = EXIT_OK;
+static const struct opt dropcache_options[] = {
+	{ .name = "fadvise", .kind = OPT_FLAG,
+	  .off = offsetof(struct dropcache_opts, fadvise),
+	  .help = "posix_fadvise(DONTNEED) on each file, even as root" },
+	{ 0 },
+};
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc > 1 && !strcmp(argv[1], "--fadvise")) {
-		global = 0;
-		i++;
-	}
-	if (i >= argc || argv[i][0] == '-') {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	for (; i < argc; i++) {
-		fd = open(argv[i], O_RDONLY | O_CLOEXEC);
+static int dropcache_run(const struct ctx *c, const void *opts)
+{
+	const struct dropcache_opts *o = opts;
+	int i, fd, method, ret = EXIT_OK;
+
+	for (i = 0; i < c->nargs; i++) {
+		fd = open(c->args[i], O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			msg_errno("cannot open '%s'", argv[i]);
+			msg_errno("cannot open '%s'", c->args[i]);
 			ret = EXIT_FAIL;
 			continue;
 		}
-		method = dropcache(fd, global);
+		method = dropcache(fd, !o->fadvise);
 		if (method < 0) {
-			msg_errno("cannot drop the cache of '%s'", argv[i]);
+			msg_errno("cannot drop the cache of '%s'", c->args[i]);
 			ret = EXIT_FAIL;
 		} else {
-			printf("%s: dropped (%s)\n", argv[i],
-			       dropcache_name(method));
+			fprintf(c->out, "%s: dropped (%s)\n", c->args[i],
+				dropcache_name(method));
 		}
 		close(fd);
 	}
 	return ret;
 }
+
+const struct command cmd_dropcache = {
+	.name = "dropcache",
+	.summary = "drop files from the page cache",
+	.usage =
+	"usage: osbench dropcache [--fadvise] <file>...\n\n"
+	"Write back and drop the files' pages from the page cache: as root\n"
+	"through /proc/sys/vm/drop_caches (the whole cache), otherwise, or\n"
+	"with --fadvise, with posix_fadvise(DONTNEED) on each file.\n"
+	"Prints the method used.\n",
+	.options = dropcache_options,
+	.opts_size = sizeof(struct dropcache_opts),
+	.min_args = 1,
+	.max_args = -1,
+	.run = dropcache_run,
+};

@@ -20,7 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -118,8 +118,11 @@ static int fast_mmap(struct fast *f, unsigned int threads, uint32_t *xor)
 			break;
 		err = pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
 		if (err) {
+			/* Fewer threads read the same windows. */
 			errno = err;
-			die_errno("cannot start a thread");
+			msg_errno("cannot start a thread; going on with %u",
+				  started + 1);
+			break;
 		}
 		started++;
 	}
@@ -133,21 +136,6 @@ static int fast_mmap(struct fast *f, unsigned int threads, uint32_t *xor)
 	for (i = 0; i <= started; i++)
 		*xor ^= w[i].xor;
 	return 0;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: fast [--threads N] [--window BYTES] [--read] <file>\n"
-		"       fast --device [--master IP[:PORT]]\n\n"
-		"Read the whole file and print \"XOR value: %%08x\", the same value\n"
-		"as run; time and MiB/s go to stderr.  Regular files are mapped\n"
-		"in windows that one thread per core XORs with a vectorised loop;\n"
-		"pipes, devices and --read use read() in %u KiB blocks.\n"
-		"--threads N      threads for the mapped file (default: one per core)\n"
-		"--window BYTES   mapped window (default %u MiB, a page multiple)\n"
-		"--read           use read() even for a regular file\n",
-		FAST_READ_BLOCK >> 10, FAST_WINDOW >> 20);
 }
 
 /* Map the regular file f->fd; 0, or -1 with errno when mmap failed. */
@@ -167,90 +155,130 @@ static int fast_file(struct fast *f, uint64_t threads, uint32_t *xor,
 	return fast_mmap(f, f->threads, xor);
 }
 
-/* The fallback: one thread, read() and XOR. Returns the bytes read. */
-static uint64_t fast_read(int fd, const char *name, uint32_t *xor)
+/* The fallback: one thread, read() and XOR.  The bytes read, or -1. */
+static int64_t fast_read(int fd, const char *name, uint32_t *xor)
 {
 	struct blockreader br;
-	uint64_t done, bytes;
+	uint64_t done;
+	int64_t bytes;
 
 	blockreader_init(&br, fd, FAST_READ_BLOCK, true);
-	if (blockreader_read(&br, UINT64_MAX, &done))
-		die_errno("read from '%s' failed after %llu bytes", name,
+	if (blockreader_read(&br, UINT64_MAX, &done)) {
+		msg_errno("read from '%s' failed after %llu bytes", name,
 			  (unsigned long long)br.offset);
-	*xor = br.xor;
-	bytes = br.offset;
+		bytes = -1;
+	} else {
+		*xor = br.xor;
+		bytes = (int64_t)br.offset;
+	}
 	blockreader_free(&br);
 	return bytes;
 }
 
-int io_fast_main(int argc, char **argv)
+struct fast_opts {
+	uint64_t threads;	/* 0: one per core */
+	uint64_t window;
+	bool use_read;
+	struct io_source src;
+};
+
+/* --window: a multiple of the page size. */
+static int window_value(const char *what, const char *v, void *dst)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "read", no_argument, NULL, 'r' },
-		IO_SOURCE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct io_source src = { 0 };
-	struct fast f = { .window = FAST_WINDOW };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t threads = ncpu > 0 ? (uint64_t)ncpu : 1, v, t0, bytes;
 	long page = sysconf(_SC_PAGESIZE);
-	bool use_read = false;
-	char how[96] = "read()";
+	uint64_t w;
+
+	if (parse_size(v, &w) || w == 0 || w % (uint64_t)page ||
+	    w > (1ull << 40)) {
+		msg("bad %s '%s': a multiple of the %ld-byte page", what, v,
+		    page);
+		return -1;
+	}
+	*(uint64_t *)dst = w;
+	return 0;
+}
+
+static const struct opt fast_options[] = {
+	{ .name = "threads", .kind = OPT_UINT, .arg = "N", .min = 1,
+	  .max = FAST_MAX_THREADS, .off = offsetof(struct fast_opts, threads),
+	  .help = "threads for the mapped file (default: one per core)" },
+	{ .name = "window", .kind = OPT_CALL, .arg = "BYTES",
+	  .parse = window_value, .def = "64M",
+	  .off = offsetof(struct fast_opts, window),
+	  .help = "mapped window (a page multiple)" },
+	{ .name = "read", .kind = OPT_FLAG,
+	  .off = offsetof(struct fast_opts, use_read),
+	  .help = "use read() even for a regular file" },
+	IO_SOURCE_OPTIONS(struct fast_opts, src),
+	{ 0 },
+};
+
+/* Read the whole input into *xor; the bytes, or -1 after a message. */
+static int64_t fast_input(struct fast *f, const struct fast_opts *o,
+			  const struct io_source *src, uint32_t *xor,
+			  char *how, size_t howlen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t threads = o->threads ? o->threads :
+			   ncpu > 0 ? (uint64_t)ncpu : 1;
 	struct stat st;
+
+	if (fstat(f->fd, &st)) {
+		msg_errno("cannot stat '%s'", io_source_name(src));
+		return -1;
+	}
+	f->size = (uint64_t)st.st_size;
+	if (!o->use_read && S_ISREG(st.st_mode) &&
+	    fast_file(f, threads, xor, how, howlen) == 0)
+		return (int64_t)f->size;
+	if (!o->use_read && S_ISREG(st.st_mode)) {
+		msg_errno("mmap of '%s' failed; using read()",
+			  io_source_name(src));
+		snprintf(how, howlen, "read()");
+	}
+	return fast_read(f->fd, io_source_name(src), xor);
+}
+
+static int fast_run(const struct ctx *c, const void *opts)
+{
+	const struct fast_opts *o = opts;
+	struct io_source src = o->src;
+	struct fast f = { .window = o->window };
+	char how[96] = "read()";
+	uint64_t t0;
+	int64_t bytes;
 	uint32_t xor;
 	double s;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_source_opt(&src, c, optarg))
-			continue;
-		switch (c) {
-		case 't':
-			if (parse_uint(optarg, 1, FAST_MAX_THREADS, &threads))
-				die(EXIT_USAGE, "bad --threads '%s' (1..%d)",
-				    optarg, FAST_MAX_THREADS);
-			break;
-		case 'w':
-			if (parse_size(optarg, &v) || v == 0 ||
-			    v % (uint64_t)page || v > (1ull << 40))
-				die(EXIT_USAGE, "bad --window '%s': a multiple of the %ld-byte page",
-				    optarg, page);
-			f.window = (size_t)v;
-			break;
-		case 'r':
-			use_read = true;
-			break;
-		default:
-			io_usage_exit(usage, c);
-		}
-	}
-	io_source_operand(&src, argc - optind, argv + optind);
+	if (io_source_operand(&src, c->nargs, c->args))
+		return EXIT_USAGE;
 	f.fd = io_source_open(&src);
-	if (fstat(f.fd, &st))
-		die_errno("cannot stat '%s'", io_source_name(&src));
-	f.size = (uint64_t)st.st_size;
-
+	if (f.fd < 0)
+		return EXIT_FAIL;
 	t0 = now_ns();
-	if (!use_read && S_ISREG(st.st_mode) &&
-	    fast_file(&f, threads, &xor, how, sizeof(how)) == 0) {
-		bytes = f.size;
-	} else {
-		if (!use_read && S_ISREG(st.st_mode)) {
-			msg_errno("mmap of '%s' failed; using read()",
-				  io_source_name(&src));
-			strcpy(how, "read()");
-			t0 = now_ns();
-		}
-		bytes = fast_read(f.fd, io_source_name(&src), &xor);
-	}
+	bytes = fast_input(&f, o, &src, &xor, how, sizeof(how));
 	s = (double)(now_ns() - t0) / 1e9;
 	close(f.fd);
-	printf("XOR value: %08x\n", xor);
-	msg("%llu bytes in %.6f s, %.1f MiB/s (%s)", (unsigned long long)bytes,
+	if (bytes < 0)
+		return EXIT_FAIL;
+	fprintf(c->out, "XOR value: %08x\n", xor);
+	msg("%lld bytes in %.6f s, %.1f MiB/s (%s)", (long long)bytes,
 	    s, s > 0 ? (double)bytes / MIB / s : 0, how);
 	return EXIT_OK;
 }
+
+const struct command cmd_fast = {
+	.name = "fast",
+	.summary = "read a whole file as fast as possible, print the XOR",
+	.usage =
+	"usage: fast [--threads N] [--window BYTES] [--read] <file>\n"
+	"       fast --device [--master IP[:PORT]]\n\n"
+	"Read the whole file and print \"XOR value: %08x\", the same value\n"
+	"as run; time and MiB/s go to stderr.  Regular files are mapped\n"
+	"in windows that one thread per core XORs with a vectorised loop;\n"
+	"pipes, devices and --read use read() in 256 KiB blocks.\n",
+	.options = fast_options,
+	.opts_size = sizeof(struct fast_opts),
+	.max_args = 1,
+	.run = fast_run,
+};

@@ -11,75 +11,88 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
+struct feed_opts {
+	uint64_t count;
+	uint64_t block;
+};
+
+static const struct opt feed_options[] = {
+	{ .name = "count", .kind = OPT_SIZE, .arg = "BYTES",
+	  .off = offsetof(struct feed_opts, count),
+	  .help = "bytes to send (default: until the slave closes)" },
+	{ .name = "block", IO_BLOCK, .def = "1M",
+	  .off = offsetof(struct feed_opts, block),
+	  .help = "bytes per write" },
+	{ 0 },
+};
+
+/* The pattern from offset 0 until count bytes or the slave leaves. */
+static int feed_stream(int fd, const char *path, unsigned char *buf,
+		       size_t block, uint64_t count, uint64_t *sent)
 {
-	fprintf(f,
-		"usage: osbench feed [--count BYTES] [--block BYTES]\n\n"
-		"Wait for a slave to connect to %s, then write the\n"
-		"pattern of docs/io.md to it in --block sized writes (default 1M)\n"
-		"until --count bytes are sent, or without --count until the slave\n"
-		"closes.  Prints the bytes sent and their XOR value on stderr.\n",
-		dev_path(DEV_MASTER));
-}
+	size_t n;
 
-int io_feed_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "block", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t count = UINT64_MAX, sent = 0;
-	size_t block = 1u << 20, n;
-	const char *path = dev_path(DEV_MASTER);
-	unsigned char *buf;
-	int c, fd;
-
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_size(optarg, &count))
-				die(EXIT_USAGE, "bad --count '%s'", optarg);
-			break;
-		case 'b':
-			block = io_parse_block("--block", optarg);
-			break;
-		default:
-			io_usage_exit(usage, c);
-		}
-	}
-	if (optind != argc)
-		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	buf = xmalloc(block);
-	/* A slave that closes must end the loop, not the process. */
-	signal(SIGPIPE, SIG_IGN);
-
-	fd = dev_open(path);
-	if (fd < 0 || dev_accept(fd, path))
-		exit(EXIT_FAIL);
-	while (sent < count) {
-		n = count - sent < block ? (size_t)(count - sent) : block;
-		pattern_fill(buf, n, sent);
+	for (*sent = 0; *sent < count; *sent += n) {
+		n = count - *sent < block ? (size_t)(count - *sent) : block;
+		pattern_fill(buf, n, *sent);
 		if (write_full(fd, buf, n) < 0) {
 			if (dev_peer_gone(errno))
-				break;
-			die_errno("write to %s failed after %llu bytes",
-				  path, (unsigned long long)sent);
+				return 0;
+			msg_errno("write to %s failed after %llu bytes",
+				  path, (unsigned long long)*sent);
+			return -1;
 		}
-		sent += n;
 	}
+	return 0;
+}
+
+static int feed_run(const struct ctx *c, const void *opts)
+{
+	const struct feed_opts *o = opts;
+	uint64_t count = o->count ? o->count : UINT64_MAX, sent = 0;
+	const char *path = dev_path(DEV_MASTER);
+	unsigned char *buf;
+	int fd, rc;
+
+	(void)c;
+	/* A slave that closes must end the loop, not the process. */
+	signal(SIGPIPE, SIG_IGN);
+	fd = dev_open(path);
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (dev_accept(fd, path)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
+	buf = xmalloc(o->block);
+	rc = feed_stream(fd, path, buf, o->block, count, &sent);
 	close(fd);
 	free(buf);
+	if (rc)
+		return EXIT_FAIL;
 	msg("sent %llu bytes%s, XOR value %08x", (unsigned long long)sent,
 	    sent < count && count != UINT64_MAX ? " (the slave closed early)" :
 						  "",
 	    pattern_xor(sent));
 	return EXIT_OK;
 }
+
+const struct command cmd_feed = {
+	.name = "feed",
+	.summary = "master side of sweep --device: stream the pattern",
+	.usage =
+	"usage: osbench feed [--count BYTES] [--block BYTES]\n\n"
+	"Wait for a slave to connect to /dev/master_device, then write the\n"
+	"pattern of docs/io.md to it in --block sized writes until --count\n"
+	"bytes are sent, or without --count until the slave closes.  Prints\n"
+	"the bytes sent and their XOR value on stderr.\n",
+	.options = feed_options,
+	.opts_size = sizeof(struct feed_opts),
+	.run = feed_run,
+};

@@ -8,6 +8,7 @@
 #define OSBENCH_IO_H
 
 #include "benchopt.h"
+#include "experiment.h"
 #include "report.h"
 
 #include <netinet/in.h>
@@ -15,17 +16,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
-
-/* Entry points, registered in commands.c. */
-int io_run_main(int argc, char **argv);
-int io_run2_main(int argc, char **argv);
-int io_fast_main(int argc, char **argv);
-int io_sweep_main(int argc, char **argv);
-int io_cache_main(int argc, char **argv);
-int io_syscalls_main(int argc, char **argv);
-int io_feed_main(int argc, char **argv);
-int io_dropcache_main(int argc, char **argv);
-int io_bench_main(int argc, char **argv);
 
 /* The largest block run and the sweep accept. */
 #define IO_MAX_BLOCK (1ull << 30)
@@ -36,50 +26,39 @@ int io_bench_main(int argc, char **argv);
  * to a master that streams the pattern (pattern.h) with "osbench feed".
  */
 struct io_source {
-	const char *path;	/* NULL: the device */
-	const char *master;	/* device: "a.b.c.d[:port]" */
+	bool device;		/* --device */
+	const char *master;	/* --master "a.b.c.d[:port]" (implies --device) */
+	const char *path;	/* the file operand; NULL: the device */
 	struct in_addr addr;	/* master, parsed by io_source_operand() */
 	uint16_t port;
 };
 
-/* The long options every reading experiment shares. */
-#define IO_SOURCE_OPTIONS						\
-	{ "device", no_argument, NULL, 'D' },				\
-	{ "master", required_argument, NULL, 'M' }
+/* The options every reading experiment shares, for its option table. */
+#define IO_SOURCE_OPTIONS(type, field)					\
+	{ .name = "device", .kind = OPT_FLAG,				\
+	  .off = offsetof(type, field.device),				\
+	  .help = "read /dev/slave_device, fed by \"osbench feed\"" },	\
+	{ .name = "master", .kind = OPT_STR, .arg = "IP[:PORT]",	\
+	  .off = offsetof(type, field.master),				\
+	  .help = "the master of --device (default 127.0.0.1)" }
+
+/* Bounds of a block size option (OPT_SIZE): 1 byte to IO_MAX_BLOCK. */
+#define IO_BLOCK .kind = OPT_SIZE, .arg = "SIZE", .min = 1, .max = IO_MAX_BLOCK
 
 /*
- * Handle option c (from IO_SOURCE_OPTIONS) with optarg: returns 1 when it
- * was one of them, 0 otherwise.
+ * Take the file operand (args[0]) unless --device; 0, or -1 after a
+ * message (a usage error: wrong count, bad master address).
  */
-int io_source_opt(struct io_source *s, int c, const char *arg);
-/* Take the file operand when not --device; exits 2 on a wrong count. */
-void io_source_operand(struct io_source *s, int nargs, char **args);
-/* Open (and for the device connect) for reading; exits on failure. */
+int io_source_operand(struct io_source *s, int nargs, char **args);
+/* Open (and for the device connect) for reading; -1 after a message. */
 int io_source_open(const struct io_source *s);
 /* The file name, or "/dev/slave_device (master a.b.c.d)". */
 const char *io_source_name(const struct io_source *s);
 
 /*
- * The table-printing experiments (sweep, cache, syscalls, bench-io) take
- * the options they share with the micro-benchmarks from benchopt.h:
- * --csv, --json, --plot, --reps, --dir, --quick, --smoke and --help are
- * removed from argv before getopt_long parses the command's own.  --help
- * prints usage and exits 0; a bad value, --plot or --dir to a command
- * without IO_OPT_PLOT or IO_OPT_DIR, and --reps above max_reps exit 2.
- */
-enum io_opt_flags {
-	IO_OPT_PLOT = 1,	/* the command draws a curve */
-	IO_OPT_DIR = 2,		/* the command writes scratch files */
-};
-void io_common_parse(struct benchopt *o, int *argc, char **argv,
-		     void (*usage)(FILE *f), unsigned int flags,
-		     unsigned int max_reps);
-/* Help lines for --csv, --json, --quick, --smoke, and --plot if asked. */
-void io_common_usage(FILE *f, unsigned int flags);
-/*
- * The defaults those modes change: the time of one run (full, a fifth
- * with --quick, a fiftieth with --smoke) and the number of timed runs
- * (--reps, else full, else 3 in the short modes).
+ * The defaults --quick and --smoke change: the time of one run (full, a
+ * fifth with --quick, a fiftieth with --smoke) and the number of timed
+ * runs (--reps, else full, else 3 in the short modes).
  */
 uint64_t io_pick_time(const struct benchopt *o, uint64_t full_ns);
 unsigned int io_pick_reps(const struct benchopt *o, unsigned int full);
@@ -110,12 +89,9 @@ int blockreader_read(struct blockreader *br, uint64_t count, uint64_t *done);
 /* Back to offset 0 (files only); clears the counters.  0 or -1. */
 int blockreader_rewind(struct blockreader *br);
 
-/* Parse a block size in [1, IO_MAX_BLOCK] with K/M/G suffixes; exits 2. */
-size_t io_parse_block(const char *what, const char *s);
-/* Print usage to stdout and exit 0 for c == 'h' (--help), else stderr, 2. */
-void io_usage_exit(void (*usage)(FILE *f), int c) __attribute__((noreturn));
-/* Parse seconds as a decimal ("0.1"); exits 2 when not positive. */
-uint64_t io_parse_seconds(const char *what, const char *s);
+/* Parse a block size in [1, IO_MAX_BLOCK] with K/M/G suffixes; -1 after
+ * a message naming what. */
+int io_parse_block(const char *what, const char *s, uint64_t *out);
 
 /*
  * One point of the sweep: read blocks of one size, size the run by
@@ -151,21 +127,41 @@ void point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {
 	struct io_source src;
-	struct benchopt common;	/* output, --plot, mode */
-	size_t min_block, max_block;
-	uint64_t target_ns;
-	unsigned int reps;
+	uint64_t min_block, max_block;
+	uint64_t target_ns;	/* 0: the mode's */
 	uint64_t max_bytes;
 	bool cold;		/* sweep --cold (cache measures both) */
 	bool fadvise_only;
 };
 
-/* Parse sweep/cache's command line (usage_fn prints --help). */
-void sweep_parse(int argc, char **argv, struct sweep_opts *o,
-		 void (*usage_fn)(FILE *f), bool allow_device);
-/* Open the input and set up the points as the options say. */
-void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg);
+/* The options of sweep's table that cache has too. */
+#define SWEEP_OPTIONS							\
+	{ .name = "min", IO_BLOCK, .def = "1",				\
+	  .off = offsetof(struct sweep_opts, min_block),		\
+	  .help = "smallest block" },					\
+	{ .name = "max", IO_BLOCK, .def = "128M",			\
+	  .off = offsetof(struct sweep_opts, max_block),		\
+	  .help = "largest block" },					\
+	{ .name = "time", .kind = OPT_SECONDS, .arg = "S",		\
+	  .off = offsetof(struct sweep_opts, target_ns),		\
+	  .help = "time of one run (default 0.1, --quick 0.02, "	\
+		  "--smoke 0.002)" },					\
+	{ .name = "bytes", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,	\
+	  .def = "256M", .off = offsetof(struct sweep_opts, max_bytes),	\
+	  .help = "most bytes per run" },				\
+	{ .name = "fadvise", .kind = OPT_FLAG,				\
+	  .off = offsetof(struct sweep_opts, fadvise_only),		\
+	  .help = "drop only this file's pages (posix_fadvise), even\n"	\
+		  "as root: spares other processes' caches" }
+
+/*
+ * Check the options and open the input: cfg for point_measure.  EXIT_OK,
+ * or EXIT_USAGE or EXIT_FAIL after a message.
+ */
+int sweep_open(const struct ctx *c, const struct sweep_opts *o,
+	       struct io_source *src, struct point_cfg *cfg);
 /* Notes common to sweep and cache reports. */
-void sweep_notes(struct report *r, const struct sweep_opts *o);
+void sweep_notes(struct report *r, const struct io_source *src,
+		 const struct point_cfg *cfg);
 
 #endif

@@ -10,28 +10,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: run <file> -r|-w <block_size> <block_count>\n"
-		"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
-		"-r  read block_count blocks of block_size bytes and print\n"
-		"    \"XOR value: %%08x\", the XOR of all 32-bit little-endian\n"
-		"    words read (a final partial word zero-padded).  Stops early\n"
-		"    at end of file and says how much it read.\n"
-		"-w  create or truncate <file> and write block_count blocks of the\n"
-		"    reproducible pattern (docs/io.md); prints the XOR value that\n"
-		"    reading them back will give.\n"
-		"--device  read /dev/slave_device, connected to the master given\n"
-		"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
-		"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
-		"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n");
-}
 
 static void summary(const char *verb, uint64_t bytes, uint64_t ns)
 {
@@ -41,12 +23,15 @@ static void summary(const char *verb, uint64_t bytes, uint64_t ns)
 	    (unsigned long long)bytes, s, s > 0 ? (double)bytes / MIB / s : 0);
 }
 
-static int do_read(const struct io_source *src, size_t bs, uint64_t count)
+static int do_read(FILE *out, const struct io_source *src, size_t bs,
+		   uint64_t count)
 {
 	struct blockreader br;
 	uint64_t done, t0, t;
 	int fd = io_source_open(src);
 
+	if (fd < 0)
+		return EXIT_FAIL;
 	blockreader_init(&br, fd, bs, true);
 	t0 = now_ns();
 	if (blockreader_read(&br, count, &done))
@@ -54,7 +39,7 @@ static int do_read(const struct io_source *src, size_t bs, uint64_t count)
 			  io_source_name(src), (unsigned long long)br.offset);
 	t = now_ns() - t0;
 	close(fd);
-	printf("XOR value: %08x\n", br.xor);
+	fprintf(out, "XOR value: %08x\n", br.xor);
 	if (done < count)
 		msg("end of input after %llu bytes: %llu full blocks and %llu bytes of the %llu blocks asked for",
 		    (unsigned long long)br.offset, (unsigned long long)done,
@@ -65,7 +50,7 @@ static int do_read(const struct io_source *src, size_t bs, uint64_t count)
 	return EXIT_OK;
 }
 
-static int do_write(const char *path, size_t bs, uint64_t count)
+static int do_write(FILE *out, const char *path, size_t bs, uint64_t count)
 {
 	unsigned char *buf = xmalloc(bs);
 	uint64_t i, t0, t;
@@ -85,54 +70,97 @@ static int do_write(const char *path, size_t bs, uint64_t count)
 	t = now_ns() - t0;
 	if (close(fd))
 		die_errno("close '%s'", path);
-	printf("expected XOR value: %08x\n", pattern_xor(count * bs));
+	fprintf(out, "expected XOR value: %08x\n", pattern_xor(count * bs));
 	summary("wrote", count * bs, t);
 	free(buf);
 	return EXIT_OK;
 }
 
-int io_run_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		IO_SOURCE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct io_source src = { 0 };
-	uint64_t count;
-	size_t bs;
-	int c, mode = 0;
+struct run_opts {
+	bool read, write;
+	struct io_source src;
+};
 
-	while ((c = getopt_long(argc, argv, "rwh", opts, NULL)) != -1) {
-		if (io_source_opt(&src, c, optarg))
-			continue;
-		switch (c) {
-		case 'r':
-		case 'w':
-			if (mode && mode != c)
-				die(EXIT_USAGE, "-r and -w exclude each other");
-			mode = c;
-			break;
-		default:
-			io_usage_exit(usage, c);
-		}
+static const struct opt run_options[] = {
+	{ .letter = 'r', .kind = OPT_FLAG, .off = offsetof(struct run_opts, read),
+	  .help = "read block_count blocks, print the XOR value" },
+	{ .letter = 'w', .kind = OPT_FLAG,
+	  .off = offsetof(struct run_opts, write),
+	  .help = "write block_count blocks of the pattern" },
+	IO_SOURCE_OPTIONS(struct run_opts, src),
+	{ 0 },
+};
+
+/* The operands: [file] block_size block_count.  0 or -1 (usage). */
+static int run_operands(const struct ctx *c, struct io_source *src,
+			uint64_t *bs, uint64_t *count)
+{
+	char **v = c->args;
+	int n = c->nargs;
+
+	if (n < 2) {
+		msg("missing block_size and block_count; see --help");
+		return -1;
 	}
-	if (!mode)
-		die(EXIT_USAGE, "say -r (read) or -w (write); see --help");
-	argc -= optind;
-	argv += optind;
-	if (argc < 2)
-		die(EXIT_USAGE, "missing block_size and block_count; see --help");
-	io_source_operand(&src, argc - 2, argv);
-	bs = io_parse_block("block size", argv[argc - 2]);
-	if (parse_size(argv[argc - 1], &count))
-		die(EXIT_USAGE, "bad block count '%s'", argv[argc - 1]);
-	if (count && bs > UINT64_MAX / count)
-		die(EXIT_USAGE, "block_size * block_count overflows");
-	if (mode == 'w') {
-		if (!src.path)
-			die(EXIT_USAGE, "-w writes a file, not the device");
-		return do_write(src.path, bs, count);
+	if (io_source_operand(src, n - 2, v) ||
+	    io_parse_block("block size", v[n - 2], bs))
+		return -1;
+	if (parse_size(v[n - 1], count)) {
+		msg("bad block count '%s'", v[n - 1]);
+		return -1;
 	}
-	return do_read(&src, bs, count);
+	if (*count && *bs > UINT64_MAX / *count) {
+		msg("block_size * block_count overflows");
+		return -1;
+	}
+	return 0;
 }
+
+static int run_run(const struct ctx *c, const void *opts)
+{
+	const struct run_opts *o = opts;
+	struct io_source src = o->src;
+	uint64_t bs, count;
+
+	if (o->read && o->write) {
+		msg("-r and -w exclude each other");
+		return EXIT_USAGE;
+	}
+	if (!o->read && !o->write) {
+		msg("say -r (read) or -w (write); see --help");
+		return EXIT_USAGE;
+	}
+	if (run_operands(c, &src, &bs, &count))
+		return EXIT_USAGE;
+	if (o->write) {
+		if (!src.path) {
+			msg("-w writes a file, not the device");
+			return EXIT_USAGE;
+		}
+		return do_write(c->out, src.path, bs, count);
+	}
+	return do_read(c->out, &src, bs, count);
+}
+
+const struct command cmd_run = {
+	.name = "run",
+	.summary = "read/write N blocks, print the XOR (course step 1)",
+	.usage =
+	"usage: run <file> -r|-w <block_size> <block_count>\n"
+	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
+	"-r  read block_count blocks of block_size bytes and print\n"
+	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
+	"    words read (a final partial word zero-padded).  Stops early\n"
+	"    at end of file and says how much it read.\n"
+	"-w  create or truncate <file> and write block_count blocks of the\n"
+	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
+	"    reading them back will give.\n"
+	"--device  read /dev/slave_device, connected to the master given\n"
+	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
+	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
+	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n",
+	.options = run_options,
+	.opts_size = sizeof(struct run_opts),
+	.max_args = 3,
+	.run = run_run,
+};

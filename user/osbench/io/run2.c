@@ -8,23 +8,9 @@
 #include "io.h"
 #include "util.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: run2 [--wrap] [--min S] [--max S] <file> <block_size>\n"
-		"       run2 --device [--master IP[:PORT]] <block_size>\n\n"
-		"Read <file> from the start in blocks of block_size, 1, 2, 4, ...\n"
-		"blocks at a time, until one read takes at least 5 s; print that\n"
-		"block count, the bytes it read, the time and MiB/s.  If doubling\n"
-		"overshoots 15 s, bisect.  A file too small to take 5 s is\n"
-		"reported as such, unless --wrap, which re-reads it from the start\n"
-		"(and says how often).\n"
-		"--min S, --max S  the time window (default 5 and 15 seconds)\n");
-}
 
 struct run2 {
 	struct blockreader br;
@@ -58,81 +44,110 @@ static int run2_work(void *ctx, uint64_t count, uint64_t *done)
 	return 0;
 }
 
-int io_run2_main(int argc, char **argv)
+/* The course's lines on out; EXIT_FAIL when the input was too short. */
+static int print_result(FILE *out, const struct run2 *r,
+			const struct calibrate *cal,
+			const struct calibrate_result *res, uint64_t bs)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "wrap", no_argument, NULL, 'W' },
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'x' },
-		IO_SOURCE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct io_source src = { 0 };
-	struct run2 r = { 0 };
-	struct calibrate cal = { .work = run2_work, .ctx = &r,
-				 .lo_ns = 5000000000ull,
-				 .hi_ns = 15000000000ull };
-	struct calibrate_result res;
-	uint64_t bytes;
-	double s;
-	size_t bs;
-	int c, fd;
+	bool shortin = res->status == CALIBRATE_SHORT_INPUT;
+	uint64_t bytes = shortin ? r->br.offset : res->count * bs;
+	double s = (double)res->elapsed_ns / 1e9;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (io_source_opt(&src, c, optarg))
-			continue;
-		switch (c) {
-		case 'W':
-			r.wrap = true;
-			break;
-		case 'm':
-			cal.lo_ns = io_parse_seconds("--min", optarg);
-			break;
-		case 'x':
-			cal.hi_ns = io_parse_seconds("--max", optarg);
-			break;
-		default:
-			io_usage_exit(usage, c);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1)
-		die(EXIT_USAGE, "missing block_size; see --help");
-	if (cal.hi_ns < cal.lo_ns)
-		die(EXIT_USAGE, "--max is below --min");
-	io_source_operand(&src, argc - 1, argv);
-	bs = io_parse_block("block size", argv[argc - 1]);
-
-	fd = io_source_open(&src);
-	r.is_file = src.path != NULL;
-	blockreader_init(&r.br, fd, bs, false);
-	if (calibrate(&cal, &res))
-		die_errno("read from '%s' failed", io_source_name(&src));
-	close(fd);
-
-	bytes = res.status == CALIBRATE_SHORT_INPUT ? r.br.offset :
-						      res.count * bs;
-	s = (double)res.elapsed_ns / 1e9;
-	printf("Block count: %llu\n", (unsigned long long)(res.status ==
-	       CALIBRATE_SHORT_INPUT ? res.done : res.count));
-	printf("Block size: %zu\n", bs);
-	printf("File size: %llu bytes (%.3f MiB)\n", (unsigned long long)bytes,
-	       (double)bytes / MIB);
-	printf("Time: %.6f s\n", s);
-	printf("Rate: %.1f MiB/s\n", s > 0 ? (double)bytes / MIB / s : 0);
-	if (r.wraps)
-		printf("Note: the file is smaller than that; the last try re-read it %llu times\n",
-		       (unsigned long long)r.wraps);
-	if (res.status == CALIBRATE_SHORT_INPUT) {
-		printf("Note: the whole file (%llu bytes) reads in %.6f s, less than %.3g s; use a larger file or --wrap\n",
-		       (unsigned long long)bytes, s,
-		       (double)cal.lo_ns / 1e9);
+	fprintf(out, "Block count: %llu\n",
+		(unsigned long long)(shortin ? res->done : res->count));
+	fprintf(out, "Block size: %llu\n", (unsigned long long)bs);
+	fprintf(out, "File size: %llu bytes (%.3f MiB)\n",
+		(unsigned long long)bytes, (double)bytes / MIB);
+	fprintf(out, "Time: %.6f s\n", s);
+	fprintf(out, "Rate: %.1f MiB/s\n", s > 0 ? (double)bytes / MIB / s : 0);
+	if (r->wraps)
+		fprintf(out, "Note: the file is smaller than that; the last try re-read it %llu times\n",
+			(unsigned long long)r->wraps);
+	if (shortin) {
+		fprintf(out, "Note: the whole file (%llu bytes) reads in %.6f s, less than %.3g s; use a larger file or --wrap\n",
+			(unsigned long long)bytes, s,
+			(double)cal->lo_ns / 1e9);
 		return EXIT_FAIL;
 	}
-	if (res.status == CALIBRATE_SLOW)
-		printf("Note: no block count reads in %.3g..%.3g s; this is the fewest blocks that take longer\n",
-		       (double)cal.lo_ns / 1e9, (double)cal.hi_ns / 1e9);
+	if (res->status == CALIBRATE_SLOW)
+		fprintf(out, "Note: no block count reads in %.3g..%.3g s; this is the fewest blocks that take longer\n",
+			(double)cal->lo_ns / 1e9, (double)cal->hi_ns / 1e9);
 	return EXIT_OK;
 }
+
+struct run2_opts {
+	bool wrap;
+	uint64_t min_ns, max_ns;
+	struct io_source src;
+};
+
+static const struct opt run2_options[] = {
+	{ .name = "wrap", .kind = OPT_FLAG,
+	  .off = offsetof(struct run2_opts, wrap),
+	  .help = "re-read a file too small to take --min from its start" },
+	{ .name = "min", .kind = OPT_SECONDS, .arg = "S", .def = "5",
+	  .off = offsetof(struct run2_opts, min_ns),
+	  .help = "shortest read time wanted" },
+	{ .name = "max", .kind = OPT_SECONDS, .arg = "S", .def = "15",
+	  .off = offsetof(struct run2_opts, max_ns),
+	  .help = "longest read time wanted" },
+	IO_SOURCE_OPTIONS(struct run2_opts, src),
+	{ 0 },
+};
+
+static int run2_run(const struct ctx *c, const void *opts)
+{
+	const struct run2_opts *o = opts;
+	struct io_source src = o->src;
+	struct run2 r = { .wrap = o->wrap };
+	struct calibrate cal = { .work = run2_work, .ctx = &r,
+				 .lo_ns = o->min_ns, .hi_ns = o->max_ns };
+	struct calibrate_result res;
+	uint64_t bs;
+	int fd;
+
+	if (c->nargs < 1) {
+		msg("missing block_size; see --help");
+		return EXIT_USAGE;
+	}
+	if (cal.hi_ns < cal.lo_ns) {
+		msg("--max is below --min");
+		return EXIT_USAGE;
+	}
+	if (io_source_operand(&src, c->nargs - 1, c->args) ||
+	    io_parse_block("block size", c->args[c->nargs - 1], &bs))
+		return EXIT_USAGE;
+
+	fd = io_source_open(&src);
+	if (fd < 0)
+		return EXIT_FAIL;
+	r.is_file = src.path != NULL;
+	blockreader_init(&r.br, fd, bs, false);
+	if (calibrate(&cal, &res)) {
+		msg_errno("read from '%s' failed", io_source_name(&src));
+		close(fd);
+		blockreader_free(&r.br);
+		return EXIT_FAIL;
+	}
+	close(fd);
+	blockreader_free(&r.br);
+	return print_result(c->out, &r, &cal, &res, bs);
+}
+
+const struct command cmd_run2 = {
+	.name = "run2",
+	.summary = "block count that reads in 5-15 s (course step 2)",
+	.usage =
+	"usage: run2 [--wrap] [--min S] [--max S] <file> <block_size>\n"
+	"       run2 --device [--master IP[:PORT]] <block_size>\n\n"
+	"Read <file> from the start in blocks of block_size, 1, 2, 4, ...\n"
+	"blocks at a time, until one read takes at least 5 s; print that\n"
+	"block count, the bytes it read, the time and MiB/s.  If doubling\n"
+	"overshoots 15 s, bisect.  A file too small to take 5 s is\n"
+	"reported as such, unless --wrap, which re-reads it from the start\n"
+	"(and says how often).\n",
+	.options = run2_options,
+	.opts_size = sizeof(struct run2_opts),
+	.max_args = 2,
+	.run = run2_run,
+};

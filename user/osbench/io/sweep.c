@@ -9,109 +9,44 @@
 #include "plot.h"
 #include "util.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#define SWEEP_DEFAULT_BYTES (256ull << 20)
-
-static void usage(FILE *f)
+int sweep_open(const struct ctx *c, const struct sweep_opts *o,
+	       struct io_source *src, struct point_cfg *cfg)
 {
-	fprintf(f,
-		"usage: osbench sweep [options] <file>\n"
-		"       osbench sweep [options] --device [--master IP[:PORT]]\n\n"
-		"For each block size from --min to --max (powers of two), read the\n"
-		"file from the start with read(); size the run so that it takes\n"
-		"--time (doubling the block count, which also warms up), then time\n"
-		"--reps runs.  Prints the median MiB/s with min and max, read()\n"
-		"calls per second and the time of one run; a line per point goes\n"
-		"to stderr.  --device reads /dev/slave_device fed by \"osbench feed\"\n"
-		"and checks the XOR of everything read against the pattern.\n\n"
-		"  --min SIZE     smallest block (default 1)\n"
-		"  --max SIZE     largest block (default 128M)\n"
-		"  --time S       time of one run (default 0.1)\n"
-		"  --reps N       timed runs per point (default 5)\n"
-		"  --bytes SIZE   most bytes per run (default 256M)\n"
-		"  --cold         drop the page cache before every run\n"
-		"  --fadvise      drop only this file's pages (posix_fadvise), even\n"
-		"                 as root: spares other processes' caches\n");
-	io_common_usage(f, IO_OPT_PLOT);
-}
-
-void sweep_parse(int argc, char **argv, struct sweep_opts *o,
-		 void (*usage_fn)(FILE *f), bool allow_device)
-{
-	static const struct option opts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'x' },
-		{ "time", required_argument, NULL, 't' },
-		{ "bytes", required_argument, NULL, 'b' },
-		{ "cold", no_argument, NULL, 'c' },
-		{ "fadvise", no_argument, NULL, 'f' },
-		IO_SOURCE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c;
-
-	*o = (struct sweep_opts){ .min_block = 1, .max_block = 128u << 20,
-				  .max_bytes = SWEEP_DEFAULT_BYTES };
-	io_common_parse(&o->common, &argc, argv, usage_fn, IO_OPT_PLOT, 1000);
-	o->target_ns = io_pick_time(&o->common, 100000000);
-	o->reps = io_pick_reps(&o->common, 5);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (allow_device && io_source_opt(&o->src, c, optarg))
-			continue;
-		switch (c) {
-		case 'm':
-			o->min_block = io_parse_block("--min", optarg);
-			break;
-		case 'x':
-			o->max_block = io_parse_block("--max", optarg);
-			break;
-		case 't':
-			o->target_ns = io_parse_seconds("--time", optarg);
-			break;
-		case 'b':
-			if (parse_size(optarg, &v) || v == 0)
-				die(EXIT_USAGE, "bad --bytes '%s'", optarg);
-			o->max_bytes = v;
-			break;
-		case 'c':
-			o->cold = true;
-			break;
-		case 'f':
-			o->fadvise_only = true;
-			break;
-		default:
-			io_usage_exit(usage_fn, c);
-		}
+	*src = o->src;
+	if (o->min_block > o->max_block) {
+		msg("--min is larger than --max");
+		return EXIT_USAGE;
 	}
-	if (o->min_block > o->max_block)
-		die(EXIT_USAGE, "--min is larger than --max");
-	io_source_operand(&o->src, argc - optind, argv + optind);
-	if (o->cold && !o->src.path)
-		die(EXIT_USAGE, "--cold needs a file: the device has no page cache");
+	if (io_source_operand(src, c->nargs, c->args))
+		return EXIT_USAGE;
+	if (o->cold && !src->path) {
+		msg("--cold needs a file: the device has no page cache");
+		return EXIT_USAGE;
+	}
+	*cfg = (struct point_cfg){
+		.stream = !src->path, .cold = o->cold,
+		.global_drop = !o->fadvise_only,
+		.target_ns = o->target_ns ? o->target_ns :
+			     io_pick_time(&c->o, 100000000),
+		.reps = io_pick_reps(&c->o, 5), .max_bytes = o->max_bytes };
+	cfg->fd = io_source_open(src);
+	return cfg->fd < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-void sweep_open(const struct sweep_opts *o, struct point_cfg *cfg)
+void sweep_notes(struct report *r, const struct io_source *src,
+		 const struct point_cfg *cfg)
 {
-	*cfg = (struct point_cfg){ .fd = io_source_open(&o->src),
-				   .stream = !o->src.path, .cold = o->cold,
-				   .global_drop = !o->fadvise_only,
-				   .target_ns = o->target_ns, .reps = o->reps,
-				   .max_bytes = o->max_bytes };
-}
-
-void sweep_notes(struct report *r, const struct sweep_opts *o)
-{
-	report_note(r, "input", "%s", io_source_name(&o->src));
+	report_note(r, "input", "%s", io_source_name(src));
 	report_note(r, "method",
 		    "read() blocks into a page-aligned buffer; run size found by doubling to %.3g s (the warm-up); median of %u runs; clock overhead subtracted",
-		    (double)o->target_ns / 1e9, o->reps);
+		    (double)cfg->target_ns / 1e9, cfg->reps);
 	report_note(r, "limit", "at most %llu bytes per run",
-		    (unsigned long long)o->max_bytes);
+		    (unsigned long long)cfg->max_bytes);
 }
 
 static const char *drop_note(int method)
@@ -119,19 +54,10 @@ static const char *drop_note(int method)
 	return method < 0 ? "none (warm page cache)" : dropcache_name(method);
 }
 
-int io_sweep_main(int argc, char **argv)
+static struct report *sweep_table(const struct ctx *c)
 {
-	struct sweep_opts o;
-	struct point_cfg cfg;
-	struct point pt;
-	struct report *r;
-	struct plot *p = NULL;
-	int drop = -1;
-	size_t bs;
+	struct report *r = report_new("sweep", c->o.fmt, c->out);
 
-	sweep_parse(argc, argv, &o, usage, true);
-	sweep_open(&o, &cfg);
-	r = report_new("sweep", o.common.fmt, stdout);
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");
 	report_column(r, "rate", "MiB/s");
@@ -139,18 +65,23 @@ int io_sweep_main(int argc, char **argv)
 	report_column(r, "rate_max", "MiB/s");
 	report_column(r, "syscalls", "1/s");
 	report_column(r, "time", "s");
-	if (o.common.plot) {
-		p = plot_new(o.cold ? "read() rate by block size, cold cache" :
-				      "read() rate by block size",
-			     "block size", "MiB/s", PLOT_LOGX);
-		plot_series(p, o.cold ? "cold" : "warm");
-	}
-	for (bs = o.min_block; bs <= o.max_block; bs *= 2) {
-		point_measure(&cfg, bs, &pt);
+	return r;
+}
+
+/* One row per block size; the last drop method, or -1 (warm). */
+static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
+			struct report *r, struct plot *p)
+{
+	struct point pt;
+	int drop = -1;
+	uint64_t bs;
+
+	for (bs = o->min_block; bs <= o->max_block; bs *= 2) {
+		point_measure(cfg, bs, &pt);
 		drop = pt.drop_method;
-		msg("%zu B: %.1f MiB/s, %.0f calls/s (%llu bytes x %u)", bs,
-		    pt.mib_s[0], pt.calls_s, (unsigned long long)pt.bytes,
-		    pt.reps);
+		msg("%llu B: %.1f MiB/s, %.0f calls/s (%llu bytes x %u)",
+		    (unsigned long long)bs, pt.mib_s[0], pt.calls_s,
+		    (unsigned long long)pt.bytes, pt.reps);
 		report_num(r, (double)bs);
 		report_num(r, (double)pt.bytes);
 		report_num(r, pt.mib_s[0]);
@@ -163,25 +94,86 @@ int io_sweep_main(int argc, char **argv)
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}
-	close(cfg.fd);
-	sweep_notes(r, &o);
-	report_note(r, "cache drop", "%s", drop_note(drop));
-	if (cfg.stream) {
-		uint32_t want = pattern_xor(cfg.stream_offset);
-
-		report_note(r, "stream check",
-			    "XOR value %08x of %llu bytes, pattern %08x: %s",
-			    cfg.stream_xor,
-			    (unsigned long long)cfg.stream_offset, want,
-			    cfg.stream_xor == want ? "ok" : "MISMATCH");
-		if (cfg.stream_xor != want) {
-			report_end(r);
-			die(EXIT_CORRUPT, "the device delivered wrong data");
-		}
-	}
-	if (report_end(r))
-		die_errno("cannot write the report");
-	if (p && plot_write(p, o.common.plot) < 0)
-		return EXIT_FAIL;
-	return EXIT_OK;
+	return drop;
 }
+
+/* The device's bytes against the pattern: EXIT_OK or EXIT_CORRUPT. */
+static int stream_check(struct report *r, const struct point_cfg *cfg)
+{
+	uint32_t want = pattern_xor(cfg->stream_offset);
+
+	report_note(r, "stream check",
+		    "XOR value %08x of %llu bytes, pattern %08x: %s",
+		    cfg->stream_xor, (unsigned long long)cfg->stream_offset,
+		    want, cfg->stream_xor == want ? "ok" : "MISMATCH");
+	if (cfg->stream_xor == want)
+		return EXIT_OK;
+	msg("the device delivered wrong data");
+	return EXIT_CORRUPT;
+}
+
+static int sweep_run(const struct ctx *c, const void *opts)
+{
+	const struct sweep_opts *o = opts;
+	struct io_source src;
+	struct point_cfg cfg;
+	struct report *r;
+	struct plot *p = NULL;
+	int drop, rc = sweep_open(c, o, &src, &cfg);
+
+	if (rc != EXIT_OK)
+		return rc;
+	r = sweep_table(c);
+	if (c->o.plot) {
+		p = plot_new(o->cold ? "read() rate by block size, cold cache" :
+				       "read() rate by block size",
+			     "block size", "MiB/s", PLOT_LOGX);
+		plot_series(p, o->cold ? "cold" : "warm");
+	}
+	drop = sweep_points(o, &cfg, r, p);
+	close(cfg.fd);
+	sweep_notes(r, &src, &cfg);
+	report_note(r, "cache drop", "%s", drop_note(drop));
+	if (cfg.stream)
+		rc = stream_check(r, &cfg);
+	if (report_end(r)) {
+		msg_errno("cannot write the report");
+		rc = EXIT_FAIL;
+	}
+	if (p && rc == EXIT_OK && plot_write(p, c->o.plot) < 0)
+		return EXIT_FAIL;
+	if (p && rc != EXIT_OK)
+		plot_free(p);
+	return rc;
+}
+
+static const struct opt sweep_options[] = {
+	SWEEP_OPTIONS,
+	{ .name = "cold", .kind = OPT_FLAG,
+	  .off = offsetof(struct sweep_opts, cold),
+	  .help = "drop the page cache before every run" },
+	IO_SOURCE_OPTIONS(struct sweep_opts, src),
+	{ 0 },
+};
+
+const struct command cmd_sweep = {
+	.name = "sweep",
+	.summary = "read rate and syscalls/s for 1 B .. 128 MiB blocks",
+	.usage =
+	"usage: osbench sweep [options] <file>\n"
+	"       osbench sweep [options] --device [--master IP[:PORT]]\n\n"
+	"For each block size from --min to --max (powers of two), read the\n"
+	"file from the start with read(); size the run so that it takes\n"
+	"--time (doubling the block count, which also warms up), then time\n"
+	"--reps runs.  Prints the median MiB/s with min and max, read()\n"
+	"calls per second and the time of one run; a line per point goes\n"
+	"to stderr.  --device reads /dev/slave_device fed by \"osbench feed\"\n"
+	"and checks the XOR of everything read against the pattern.\n",
+	.options = sweep_options,
+	.opts_size = sizeof(struct sweep_opts),
+	.flags = CMD_TABLE | CMD_PLOT,
+	.max_args = 1,
+	.max_reps = 1000,
+	.reps_default = "5, --quick and --smoke 3",
+	.run = sweep_run,
+};

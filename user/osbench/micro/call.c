@@ -66,28 +66,19 @@ static const measure_fn loops[] = {
 	loop0, loop1, loop2, loop3, loop4, loop5, loop6, loop7,
 };
 
-static const char usage[] =
-	"usage: osbench call [options]\n\n"
-	"Cost of calling a function that the compiler cannot inline, with 0\n"
-	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
-	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n\n";
-
-int mb_call(int argc, char **argv)
+static int call_run(const struct ctx *c, const void *opts)
 {
-	struct benchopt o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	double base = 0;
 	unsigned i;
-	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
-	if (rc != MB_GO)
-		return rc;
-	benchopt_measure(&o, &m);
+	(void)opts;
+	benchopt_measure(&c->o, &m);
 	m.overhead_ns = measure_loop_overhead(&m);
 
-	r = mb_report_new("call", &o, &m);
+	r = mb_report_new(c, "call", &m);
 	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
 		    m.overhead_ns);
 	report_note(r, "abi", "x86-64 SysV: arguments 1-6 in registers, "
@@ -98,8 +89,6 @@ int mb_call(int argc, char **argv)
 	report_column(r, "cycles", NULL);
 	report_column(r, "extra_vs_0", NULL);
 	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
-		char key[16];
-
 		if (measure_run(&m, loops[i], NULL, &res))
 			die_errno("measure");
 		report_num(r, i);
@@ -113,10 +102,22 @@ int mb_call(int argc, char **argv)
 			if (i == 0)
 				base = res.st.median;
 			report_num(r, res.st.median - base);
-			snprintf(key, sizeof(key), "call%u", i);
-			mb_summary(key, res.st.median, "ns");
+			ctx_figure(c, FIG_CALL0 + i, res.st.median, "ns");
 		}
 		measure_free(&res);
 	}
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_call = {
+	.name = "call",
+	.summary = "procedure call overhead, 0-7 arguments",
+	.usage =
+	"usage: osbench call [options]\n\n"
+	"Cost of calling a function that the compiler cannot inline, with 0\n"
+	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
+	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n",
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = call_run,
+};

@@ -210,35 +210,25 @@ static void measure_threads(const struct measure *m0, const struct config *c,
 	cpu_unpin();
 }
 
-static const char usage[] =
-	"usage: osbench ctxsw [options]\n\n"
-	"Context switch time between two processes (token over pipes) and two\n"
-	"threads (token over semaphores), both parties pinned to one CPU and,\n"
-	"as a second figure, to two CPUs (cross-CPU wake-up).  Per switch, in\n"
-	"ns, with the token's own cost (measured without a switch) subtracted;\n"
-	"raw is the figure before that subtraction.\n\n";
-
-int mb_ctxsw(int argc, char **argv)
+static int ctxsw_run(const struct ctx *ctx, const void *opts)
 {
 	struct config configs[2] = {
 		{ "1 CPU", cpu_nth(0), cpu_nth(0) },
 		{ "2 CPUs", cpu_nth(0), cpu_nth(1) },
 	};
-	struct benchopt o;
+	const struct benchopt o = ctx->o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	char why[200] = "", name[64];
 	double alone;
 	int kind, i, nconfigs = cpu_count() > 1 ? 2 : 1;
-	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
-	if (rc != MB_GO)
-		return rc;
+	(void)opts;
 	benchopt_measure(&o, &m);
 	/* A child that died must show as a failed write, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
-	r = mb_report_new("ctxsw", &o, &m);
+	r = mb_report_new(ctx, "ctxsw", &m);
 	report_column(r, "test", NULL);
 	measure_columns(r);
 	report_column(r, "unit", NULL);
@@ -264,8 +254,8 @@ int mb_ctxsw(int argc, char **argv)
 			report_num(r, res.raw_median_ns);
 			report_num(r, alone);
 			if (i == 0 && res.trusted)
-				mb_summary(kind ? "ctxsw_thread" :
-						  "ctxsw_process",
+				ctx_figure(ctx, kind ? FIG_CTXSW_THREAD :
+						       FIG_CTXSW_PROCESS,
 					   res.st.median, "ns");
 			measure_free(&res);
 		}
@@ -280,3 +270,18 @@ int mb_ctxsw(int argc, char **argv)
 		report_note(r, "two_cpus", "skipped: only one CPU available");
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_ctxsw = {
+	.name = "ctxsw",
+	.summary = "process and thread context switch",
+	.usage =
+	"usage: osbench ctxsw [options]\n\n"
+	"Context switch time between two processes (token over pipes) and two\n"
+	"threads (token over semaphores), both parties pinned to one CPU and,\n"
+	"as a second figure, to two CPUs (cross-CPU wake-up).  Per switch, in\n"
+	"ns, with the token's own cost (measured without a switch) subtracted;\n"
+	"raw is the figure before that subtraction.\n",
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = ctxsw_run,
+};

@@ -22,6 +22,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,26 +100,6 @@ static void do_rand_read(void *arg, uint64_t n)
 static const measure_fn fop_fns[] = {
 	do_sync_write, do_seq_read, do_rand_read,
 };
-
-static const char usage[] =
-	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
-	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
-	"                          [DIR...]\n"
-	"       osbench fileaccess --syncdev-serve FILE [--count N]\n\n"
-	"File access in each DIR (default: --dir), side by side: O_SYNC\n"
-	"writes, then sequential and random reads (page cache dropped first),\n"
-	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  Give a local\n"
-	"and a remote (NFS, ...) directory to compare them.\n\n"
-	"--syncdev IP[:PORT] adds the rows of a file read through\n"
-	"/dev/slave_device from the master at IP, where\n"
-	"\"osbench fileaccess --syncdev-serve FILE\" streams FILE once per\n"
-	"connection: sequential reads, one connection per sample, after the\n"
-	"warm-up connections (whose bytes are XOR-checked) of each chunk\n"
-	"size.  O_SYNC writes and random reads do not apply to a one-way\n"
-	"stream and are left empty.  The client makes chunk sizes x\n"
-	"(warm-up + --reps) connections (its \"syncdev\" note says how\n"
-	"many); --count N stops the server after N, else it serves until\n"
-	"SIGINT or SIGTERM.\n\n";
 
 /* Create the scratch file, filled and on stable storage. */
 static void target_open(struct target *t, const char *dir, size_t fsize,
@@ -217,122 +198,144 @@ static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 	free(t.buf);
 }
 
-struct fa_args {
-	uint64_t minc, maxc, fsize, count;
-	const char **dirs;
-	size_t ndirs;
+struct fa_opts {
+	uint64_t minc, maxc, fsize;	/* 0: the default */
+	uint64_t count;
 	const char *syncdev;	/* the client's master address */
 	const char *serve;	/* the server's file */
-	int sized;		/* a measuring option was given */
 };
 
-/* The experiment's own arguments; returns MB_GO or an exit code. */
-static int parse_args(int argc, char **argv, struct fa_args *a)
+#define FA(field) offsetof(struct fa_opts, field)
+
+static const struct opt fa_options[] = {
+	{ .name = "min-chunk", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .off = FA(minc), .help = "smallest chunk (default 64)" },
+	{ .name = "max-chunk", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .off = FA(maxc), .help = "largest chunk (default 1M)" },
+	{ .name = "file-size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .off = FA(fsize),
+	  .help = "scratch file (default 64M, --quick 8M, --smoke 256K)" },
+	{ .name = "syncdev", .kind = OPT_STR, .arg = "IP[:PORT]",
+	  .off = FA(syncdev),
+	  .help = "add the rows of the file a master serves" },
+	{ .name = "syncdev-serve", .kind = OPT_STR, .arg = "FILE",
+	  .off = FA(serve), .help = "serve FILE to --syncdev readers" },
+	{ .name = "count", .kind = OPT_UINT, .arg = "N", .min = 1,
+	  .off = FA(count), .help = "connections to serve (default: until\n"
+				     "SIGINT or SIGTERM)" },
+	{ 0 },
+};
+
+/* The options that go together; EXIT_OK or EXIT_USAGE after a message. */
+static int fa_check(const struct ctx *c, const struct fa_opts *a)
 {
-	int i;
-
-	memset(a, 0, sizeof(*a));
-	a->minc = 64;
-	a->maxc = 1 << 20;
-	a->dirs = xcalloc((size_t)argc + 1, sizeof(*a->dirs));
-	for (i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		uint64_t *dst = !strcmp(opt, "--min-chunk") ? &a->minc :
-				!strcmp(opt, "--max-chunk") ? &a->maxc :
-				!strcmp(opt, "--file-size") ? &a->fsize : NULL;
-
-		if (opt[0] != '-') {
-			a->dirs[a->ndirs++] = opt;
-			continue;
-		}
-		if (!dst && strcmp(opt, "--syncdev") &&
-		    strcmp(opt, "--syncdev-serve") && strcmp(opt, "--count"))
-			return mb_bad_arg(opt);
-		if (++i >= argc) {
-			msg("%s needs a value", opt);
-			return EXIT_USAGE;
-		}
-		if (dst) {
-			if (parse_size(argv[i], dst) || !*dst)
-				die(EXIT_USAGE, "bad size '%s'", argv[i]);
-			a->sized = 1;
-		} else if (!strcmp(opt, "--syncdev")) {
-			a->syncdev = argv[i];
-		} else if (!strcmp(opt, "--syncdev-serve")) {
-			a->serve = argv[i];
-		} else if (parse_uint(argv[i], 1, UINT64_MAX, &a->count)) {
-			die(EXIT_USAGE, "--count: '%s' is not a count >= 1",
-			    argv[i]);
-		}
+	if (a->count && !a->serve) {
+		msg("--count is an option of --syncdev-serve");
+		return EXIT_USAGE;
 	}
-	if (a->count && !a->serve)
-		die(EXIT_USAGE, "--count is an option of --syncdev-serve");
-	if (a->serve && (a->ndirs || a->syncdev || a->sized))
-		die(EXIT_USAGE, "--syncdev-serve only serves its file: no "
-		    "directories, --syncdev or sizes with it");
-	if (a->minc > a->maxc)
-		die(EXIT_USAGE, "--min-chunk is above --max-chunk");
-	return MB_GO;
+	if (a->serve && (c->nargs || a->syncdev || a->minc || a->maxc ||
+			 a->fsize)) {
+		msg("--syncdev-serve only serves its file: no directories, "
+		    "--syncdev or sizes with it");
+		return EXIT_USAGE;
+	}
+	if ((a->minc ? a->minc : 64) > (a->maxc ? a->maxc : 1 << 20)) {
+		msg("--min-chunk is above --max-chunk");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
-int mb_fileaccess(int argc, char **argv)
+/* The table's columns and the notes that do not depend on the targets. */
+static void fa_table(const struct ctx *c, struct fa_run *run, uint64_t fsize)
 {
-	struct benchopt o;
-	struct fa_args a;
-	struct fa_run run = { .o = &o };
-	struct fa_stream stream;
-	size_t d;
-	int rc = mb_begin(&o, &argc, argv, usage);
+	run->r = mb_report_new(c, "fileaccess", &run->m);
+	report_note(run->r, "file", "%llu KiB scratch file per directory, "
+		    "removed at exit", (unsigned long long)fsize >> 10);
+	report_note(run->r, "reads", "POSIX_FADV_DONTNEED before every "
+		    "sample; random offsets are not aligned");
+	report_column(run->r, "dir", NULL);
+	report_column(run->r, "fs", NULL);
+	report_column(run->r, "op", NULL);
+	report_column(run->r, "chunk_bytes", NULL);
+	measure_columns(run->r);
+	report_column(run->r, "unit", NULL);
+}
 
-	if (rc != MB_GO)
-		return rc;
-	rc = parse_args(argc, argv, &a);
-	if (rc != MB_GO)
-		return rc;
-	if (a.serve) {
-		free(a.dirs);
-		return fa_serve(a.serve, a.count);
-	}
-	if (a.syncdev) {
-		rc = fa_stream_open(&stream, a.syncdev);
+static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
+{
+	struct fa_run run = { .o = &c->o, .minc = a->minc ? a->minc : 64,
+			      .maxc = a->maxc ? a->maxc : 1 << 20 };
+	uint64_t fsize = a->fsize ? a->fsize :
+			 benchopt_pick(&c->o, 64ull << 20, 8ull << 20,
+				       256ull << 10);
+	struct fa_stream stream;
+	int d, rc;
+
+	if (a->syncdev) {
+		rc = fa_stream_open(&stream, a->syncdev);
 		if (rc != EXIT_OK)
 			return rc;
 	}
-	if (!a.ndirs)
-		a.dirs[a.ndirs++] = o.dir;
-	if (!a.fsize)
-		a.fsize = benchopt_pick(&o, 64ull << 20, 8ull << 20,
-					256ull << 10);
-	if (a.fsize < a.maxc)
-		a.fsize = a.maxc;
-	a.fsize -= a.fsize % a.maxc;
-	run.minc = a.minc;
-	run.maxc = a.maxc;
-
-	benchopt_measure(&o, &run.m);
-	if (o.plot)
+	if (fsize < run.maxc)
+		fsize = run.maxc;
+	fsize -= fsize % run.maxc;
+	benchopt_measure(&c->o, &run.m);
+	if (c->o.plot)
 		run.plot = plot_new("File access by chunk size", "chunk",
 				    "MiB/s", PLOT_LOGX | PLOT_LOGY);
-	run.r = mb_report_new("fileaccess", &o, &run.m);
-	report_note(run.r, "file", "%llu KiB scratch file per directory, "
-		    "removed at exit", (unsigned long long)a.fsize >> 10);
-	report_note(run.r, "reads", "POSIX_FADV_DONTNEED before every "
-		    "sample; random offsets are not aligned");
-	report_column(run.r, "dir", NULL);
-	report_column(run.r, "fs", NULL);
-	report_column(run.r, "op", NULL);
-	report_column(run.r, "chunk_bytes", NULL);
-	measure_columns(run.r);
-	report_column(run.r, "unit", NULL);
-
-	for (d = 0; d < a.ndirs; d++)
-		measure_dir(&run, a.dirs[d], a.fsize);
-	rc = a.syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
+	fa_table(c, &run, fsize);
+	for (d = 0; d < c->nargs; d++)
+		measure_dir(&run, c->args[d], fsize);
+	if (!c->nargs)
+		measure_dir(&run, c->o.dir, fsize);
+	rc = a->syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
 	if (report_end(run.r) && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	/* plot_write() frees the plot. */
-	if (run.plot && plot_write(run.plot, o.plot) < 0 && rc == EXIT_OK)
+	if (run.plot && plot_write(run.plot, c->o.plot) < 0 && rc == EXIT_OK)
 		rc = EXIT_FAIL;
-	free(a.dirs);
 	return rc;
 }
+
+static int fileaccess_run(const struct ctx *c, const void *opts)
+{
+	const struct fa_opts *a = opts;
+	int rc = fa_check(c, a);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (a->serve)
+		return fa_serve(a->serve, a->count);
+	return fa_run_all(c, a);
+}
+
+const struct command cmd_fileaccess = {
+	.name = "fileaccess",
+	.summary = "O_SYNC writes, sequential and random reads per directory",
+	.usage =
+	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
+	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
+	"                          [DIR...]\n"
+	"       osbench fileaccess --syncdev-serve FILE [--count N]\n\n"
+	"File access in each DIR (default: --dir), side by side: O_SYNC\n"
+	"writes, then sequential and random reads (page cache dropped first),\n"
+	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  Give a local\n"
+	"and a remote (NFS, ...) directory to compare them.\n\n"
+	"--syncdev IP[:PORT] adds the rows of a file read through\n"
+	"/dev/slave_device from the master at IP, where\n"
+	"\"osbench fileaccess --syncdev-serve FILE\" streams FILE once per\n"
+	"connection: sequential reads, one connection per sample, after the\n"
+	"warm-up connections (whose bytes are XOR-checked) of each chunk\n"
+	"size.  O_SYNC writes and random reads do not apply to a one-way\n"
+	"stream and are left empty.  The client makes chunk sizes x\n"
+	"(warm-up + --reps) connections (its \"syncdev\" note says how\n"
+	"many); --count N stops the server after N, else it serves until\n"
+	"SIGINT or SIGTERM.\n",
+	.options = fa_options,
+	.opts_size = sizeof(struct fa_opts),
+	.max_args = -1,
+	.flags = CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = fileaccess_run,
+};

@@ -27,25 +27,18 @@ static void item(struct report *r, const char *key, const char *fmt, ...)
 	report_str(r, buf[0] ? buf : "unknown");
 }
 
-static const char usage[] =
-	"usage: osbench machine [--csv|--json]\n\n"
-	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
-	"disks, kernel and distribution.\n\n";
-
-int mb_machine(int argc, char **argv)
+static int machine_run(const struct ctx *c, const void *opts)
 {
-	struct benchopt o;
 	struct report *r;
-	struct cache_info c[16];
+	struct cache_info ci[16];
 	struct disk_info d;
 	char buf[256];
 	double mhz = sysinfo_cpu_mhz(), tsc = tsc_ghz();
 	double tsc_cpuid = sysinfo_tsc_hz_cpuid();
-	int i, n, rc = mb_begin_noargs(&o, argc, argv, usage);
+	int i, n;
 
-	if (rc != MB_GO)
-		return rc;
-	r = report_new("machine", o.fmt, mb_out());
+	(void)opts;
+	r = report_new("machine", c->o.fmt, c->out);
 	report_column(r, "item", NULL);
 	report_column(r, "value", NULL);
 	sysinfo_cpu_model(buf, sizeof(buf));
@@ -62,16 +55,16 @@ int mb_machine(int argc, char **argv)
 		item(r, "cpu_max_mhz", "%.0f MHz", mhz);
 	sysinfo_hypervisor(buf, sizeof(buf));
 	item(r, "hypervisor", "%s", buf[0] ? buf : "none (bare metal)");
-	n = sysinfo_caches(c, 16);
+	n = sysinfo_caches(ci, 16);
 	for (i = 0; i < n; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "L%d_%s", c[i].level,
-			 c[i].type[0] == 'D' ? "data" :
-			 c[i].type[0] == 'I' ? "instruction" : "unified");
+		snprintf(key, sizeof(key), "L%d_%s", ci[i].level,
+			 ci[i].type[0] == 'D' ? "data" :
+			 ci[i].type[0] == 'I' ? "instruction" : "unified");
 		item(r, key, "%llu bytes, %u-byte lines, %u-way, CPUs %s",
-		     (unsigned long long)c[i].size, c[i].line, c[i].ways,
-		     c[i].shared);
+		     (unsigned long long)ci[i].size, ci[i].line, ci[i].ways,
+		     ci[i].shared);
 	}
 	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
 	item(r, "memory_bus", "not visible without root (dmidecode -t 17)");
@@ -92,3 +85,15 @@ int mb_machine(int argc, char **argv)
 	item(r, "os", "%s", buf);
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_machine = {
+	.name = "machine",
+	.summary = "describe this machine (CPU, caches, RAM, disks, OS)",
+	.usage =
+	"usage: osbench machine [--csv|--json]\n\n"
+	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
+	"disks, kernel and distribution.\n",
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = machine_run,
+};

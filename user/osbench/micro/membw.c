@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -177,65 +178,69 @@ static uint64_t *alloc_buffer(size_t bytes)
 	return p;
 }
 
-static const char usage[] =
-	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
-	"                     [--size SIZE] [options]\n\n"
-	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
-	"last-level cache, at least 256M; copy uses two), with N threads\n"
-	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
-	"its own slice.  Copy counts bytes read plus bytes written.\n\n";
+struct membw_opts {
+	int op;
+	uint64_t threads;	/* 0: 1 and all CPUs */
+	uint64_t size;		/* 0: the default */
+};
 
-static int parse_op(const char *s, enum op *op)
+static int op_value(const char *what, const char *v, void *dst)
 {
 	int i;
 
 	for (i = 0; i < 3; i++)
-		if (!strcmp(s, op_names[i])) {
-			*op = (enum op)i;
+		if (!strcmp(v, op_names[i])) {
+			*(int *)dst = i;
 			return 0;
 		}
-	if (!strcmp(s, "all")) {
-		*op = OP_ALL;
+	if (!strcmp(v, "all")) {
+		*(int *)dst = OP_ALL;
 		return 0;
 	}
+	msg("%s: '%s' is not read, write, copy or all", what, v);
 	return -1;
 }
 
-int mb_membw(int argc, char **argv)
+static int threads_value(const char *what, const char *v, void *dst)
 {
-	struct benchopt o;
+	if (!strcmp(v, "all")) {
+		*(uint64_t *)dst = (uint64_t)cpu_count();
+		return 0;
+	}
+	if (!parse_uint(v, 1, 1024, dst))
+		return 0;
+	msg("%s: '%s' is not a count in 1..1024 or all", what, v);
+	return -1;
+}
+
+static const struct opt membw_options[] = {
+	{ .name = "op", .kind = OPT_CALL, .arg = "read|write|copy|all",
+	  .parse = op_value, .def = "all", .off = offsetof(struct membw_opts, op),
+	  .help = "what to measure" },
+	{ .name = "threads", .kind = OPT_CALL, .arg = "N|all",
+	  .parse = threads_value, .off = offsetof(struct membw_opts, threads),
+	  .help = "threads (default: 1, then all CPUs)" },
+	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 4096,
+	  .off = offsetof(struct membw_opts, size),
+	  .help = "bytes per buffer (default 4x the last-level cache,\n"
+		  "at least 256M)" },
+	{ 0 },
+};
+
+static int membw_run(const struct ctx *ctx, const void *opts)
+{
+	const struct membw_opts *mo = opts;
+	const struct benchopt o = ctx->o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	struct pool pl;
-	enum op op = OP_ALL, k;
-	uint64_t size = 0, threads = 0, llc = sysinfo_cache_size(0);
+	enum op op = (enum op)mo->op, k;
+	uint64_t size = mo->size, threads = mo->threads;
+	uint64_t llc = sysinfo_cache_size(0);
 	uint64_t *a, *b;
-	int counts[2], ncounts, c, i, rc = mb_begin(&o, &argc, argv, usage);
+	int counts[2], ncounts, c, i;
 
-	if (rc != MB_GO)
-		return rc;
-	for (i = 1; i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(argv[i], "--op") && v) {
-			if (parse_op(v, &op))
-				die(EXIT_USAGE, "--op: '%s' is not read, write, "
-				    "copy or all", v);
-		} else if (!strcmp(argv[i], "--threads") && v) {
-			if (!strcmp(v, "all"))
-				threads = (uint64_t)cpu_count();
-			else if (parse_uint(v, 1, 1024, &threads))
-				die(EXIT_USAGE, "--threads: '%s' is not a count "
-				    "in 1..1024 or all", v);
-		} else if (!strcmp(argv[i], "--size") && v) {
-			if (parse_size(v, &size) || size < 4096)
-				die(EXIT_USAGE, "--size: bad size '%s'", v);
-		} else {
-			return mb_bad_arg(argv[i]);
-		}
-		i++;
-	}
 	if (!size) {
 		uint64_t ram = sysinfo_ram();
 
@@ -256,7 +261,7 @@ int mb_membw(int argc, char **argv)
 	a = alloc_buffer(size);
 	b = alloc_buffer(size);
 	benchopt_measure(&o, &m);
-	r = mb_report_new("membw", &o, &m);
+	r = mb_report_new(ctx, "membw", &m);
 	report_note(r, "buffer", "%llu MiB per buffer; last-level cache "
 		    "%llu KiB (sysfs)%s", (unsigned long long)size >> 20,
 		    (unsigned long long)llc >> 10,
@@ -273,8 +278,6 @@ int mb_membw(int argc, char **argv)
 			double bytes = (double)(size / sizeof(*a) /
 						(size_t)counts[c] / 8 * 8) *
 				       sizeof(*a) * (double)counts[c];
-			char key[32];
-
 			if (op != OP_ALL && op != k)
 				continue;
 			if (k == OP_COPY)
@@ -294,9 +297,8 @@ int mb_membw(int argc, char **argv)
 			report_num(r, bytes);
 			measure_cells(r, &res.st, 1);
 			report_str(r, "MiB/s");
-			snprintf(key, sizeof(key), "bw_%s_%s", op_names[k],
-				 c ? "all" : "1");
-			mb_summary(key, res.st.median, "MiB/s");
+			ctx_figure(ctx, FIG_BW + 2 * k + (c ? 1 : 0),
+				   res.st.median, "MiB/s");
 			measure_free(&res);
 		}
 		pool_stop(&pl);
@@ -305,3 +307,20 @@ int mb_membw(int argc, char **argv)
 	munmap(b, size);
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_membw = {
+	.name = "membw",
+	.summary = "memory bandwidth: read, write, copy",
+	.usage =
+	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
+	"                     [--size SIZE] [options]\n\n"
+	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
+	"last-level cache, at least 256M; copy uses two), with N threads\n"
+	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
+	"its own slice.  Copy counts bytes read plus bytes written.\n",
+	.options = membw_options,
+	.opts_size = sizeof(struct membw_opts),
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = membw_run,
+};

@@ -19,6 +19,7 @@
 #include "util.h"
 #include "plot.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -67,13 +68,6 @@ static void chase(void *arg, uint64_t n)
 	r->start = p;
 }
 
-static const char usage[] =
-	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
-	"Load-to-use latency of a random pointer chase for working sets from\n"
-	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
-	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
-	"cache levels are detected from the curve and compared with sysfs.\n\n";
-
 static void human(char *buf, size_t len, double bytes)
 {
 	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -99,8 +93,8 @@ static uint64_t default_max(const struct benchopt *o)
 }
 
 /* The caches the curve should show: data and unified, in level order. */
-static void note_detected(struct report *r, const struct cache_level *lv,
-			  int nlv, double beyond)
+static void note_detected(const struct ctx *ctx, struct report *r,
+			  const struct cache_level *lv, int nlv, double beyond)
 {
 	struct cache_info c[16];
 	char key[32], got[32], want[32];
@@ -118,12 +112,12 @@ static void note_detected(struct report *r, const struct cache_level *lv,
 		report_note(r, key, "up to %s at %.3g ns (sysfs L%d: %s)",
 			    got, lv[i].latency, k < n ? c[k].level : i + 1,
 			    want);
-		snprintf(key, sizeof(key), "mem_L%d", i + 1);
-		mb_summary(key, lv[i].latency, "ns");
+		if (FIG_MEM_L1 + i <= FIG_MEM_L4)
+			ctx_figure(ctx, FIG_MEM_L1 + i, lv[i].latency, "ns");
 		k++;
 	}
 	report_note(r, "beyond_caches", "%.3g ns", beyond);
-	mb_summary("mem_main", beyond, "ns");
+	ctx_figure(ctx, FIG_MEM_MAIN, beyond, "ns");
 	if (nlv == 0)
 		report_note(r, "levels", "no plateau found in the curve");
 }
@@ -150,30 +144,35 @@ static int plot(const char *out, const double *x, const double *y, size_t n)
 	return plot_write(p, out) < 0 ? -1 : 0;
 }
 
-int mb_memlat(int argc, char **argv)
+struct memlat_opts {
+	uint64_t min, max;	/* max 0: the default */
+};
+
+static const struct opt memlat_options[] = {
+	{ .name = "min", .kind = OPT_SIZE, .arg = "SIZE", .min = 2 * LINE,
+	  .def = "4K", .off = offsetof(struct memlat_opts, min),
+	  .help = "smallest working set" },
+	{ .name = "max", .kind = OPT_SIZE, .arg = "SIZE", .min = 2 * LINE,
+	  .off = offsetof(struct memlat_opts, max),
+	  .help = "largest working set (default 4x the last-level\n"
+		  "cache, at least 256M)" },
+	{ 0 },
+};
+
+static int memlat_run(const struct ctx *c, const void *opts)
 {
-	struct benchopt o;
+	const struct memlat_opts *mo = opts;
+	const struct benchopt o = c->o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	struct ring ring;
 	struct cache_level lv[8];
-	uint64_t min = 4096, max = 0, seed = 42, size;
+	uint64_t min = mo->min, max = mo->max, seed = 42, size;
 	double *xs, *ys, beyond = 0;
 	size_t n = 0, cap = 0, k;
-	int i, nlv, rc = mb_begin(&o, &argc, argv, usage);
+	int nlv, rc;
 
-	if (rc != MB_GO)
-		return rc;
-	for (i = 1; i < argc; i++) {
-		uint64_t *dst = !strcmp(argv[i], "--min") ? &min :
-				!strcmp(argv[i], "--max") ? &max : NULL;
-
-		if (!dst || i + 1 >= argc)
-			return mb_bad_arg(argv[i]);
-		if (parse_size(argv[++i], dst) || *dst < 2 * LINE)
-			die(EXIT_USAGE, "bad size '%s'", argv[i]);
-	}
 	if (!max)
 		max = default_max(&o);
 	if (max < min)
@@ -194,7 +193,7 @@ int mb_memlat(int argc, char **argv)
 
 	benchopt_measure(&o, &m);
 	m.ops_per_iter = 8;
-	r = mb_report_new("memlat", &o, &m);
+	r = mb_report_new(c, "memlat", &m);
 	report_column(r, "size_bytes", NULL);
 	measure_columns(r);
 	report_column(r, "unit", NULL);
@@ -218,7 +217,7 @@ int mb_memlat(int argc, char **argv)
 		}
 	}
 	nlv = cache_detect(xs, ys, n, 0.3, lv, 8, &beyond);
-	note_detected(r, lv, nlv < 0 ? 0 : nlv, beyond);
+	note_detected(c, r, lv, nlv < 0 ? 0 : nlv, beyond);
 	{
 		char thp[128];
 
@@ -236,3 +235,19 @@ int mb_memlat(int argc, char **argv)
 	free(ys);
 	return rc;
 }
+
+const struct command cmd_memlat = {
+	.name = "memlat",
+	.summary = "memory latency by working-set size, cache levels",
+	.usage =
+	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
+	"Load-to-use latency of a random pointer chase for working sets from\n"
+	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
+	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
+	"cache levels are detected from the curve and compared with sysfs.\n",
+	.options = memlat_options,
+	.opts_size = sizeof(struct memlat_opts),
+	.flags = CMD_TABLE | CMD_PLOT | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = memlat_run,
+};

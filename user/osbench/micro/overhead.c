@@ -62,20 +62,14 @@ static void loop_clock_gettime(void *arg, uint64_t n)
 
 static const struct {
 	const char *name;
-	const char *key;
+	enum figure fig;
 	measure_fn fn;
 } clocks[] = {
-	{ "rdtsc", "rdtsc", loop_rdtsc },
-	{ "lfence;rdtsc", "rdtsc_fenced", loop_rdtsc_fenced },
-	{ "rdtscp", "rdtscp", loop_rdtscp },
-	{ "clock_gettime(MONOTONIC)", "clock_gettime", loop_clock_gettime },
+	{ "rdtsc", FIG_RDTSC, loop_rdtsc },
+	{ "lfence;rdtsc", FIG_RDTSC_FENCED, loop_rdtsc_fenced },
+	{ "rdtscp", FIG_RDTSCP, loop_rdtscp },
+	{ "clock_gettime(MONOTONIC)", FIG_CLOCK_GETTIME, loop_clock_gettime },
 };
-
-static const char usage[] =
-	"usage: osbench overhead [options]\n\n"
-	"Cost of one empty loop iteration and of reading the clock with\n"
-	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
-	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n\n";
 
 static void row(struct report *r, const char *name,
 		const struct measure_result *res)
@@ -89,24 +83,21 @@ static void row(struct report *r, const char *name,
 		report_none(r);
 }
 
-int mb_overhead(int argc, char **argv)
+static int overhead_run(const struct ctx *c, const void *opts)
 {
-	struct benchopt o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	double loop;
 	size_t i;
-	int rc = mb_begin_noargs(&o, argc, argv, usage);
 
-	if (rc != MB_GO)
-		return rc;
-	benchopt_measure(&o, &m);
+	(void)opts;
+	benchopt_measure(&c->o, &m);
 	if (!TIMING_HAVE_TSC)
 		msg("no TSC on this architecture: the rdtsc rows read "
 		    "CLOCK_MONOTONIC");
 
-	r = mb_report_new("overhead", &o, &m);
+	r = mb_report_new(c, "overhead", &m);
 	report_note(r, "subtracted", "one empty loop iteration from each "
 		    "clock read");
 	report_column(r, "test", NULL);
@@ -126,11 +117,24 @@ int mb_overhead(int argc, char **argv)
 			die_errno("measure %s", clocks[i].name);
 		row(r, clocks[i].name, &res);
 		if (res.trusted)
-			mb_summary(clocks[i].key, res.st.median, "ns");
+			ctx_figure(c, clocks[i].fig, res.st.median, "ns");
 		measure_free(&res);
 	}
-	mb_summary("loop", loop, "ns");
+	ctx_figure(c, FIG_LOOP, loop, "ns");
 	report_note(r, "loop_iteration", "%.3g ns = %.3g cycles (empty "
 		    "counted loop, median)", loop, loop * tsc_ghz());
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_overhead = {
+	.name = "overhead",
+	.summary = "cost of a loop iteration and of reading the clock",
+	.usage =
+	"usage: osbench overhead [options]\n\n"
+	"Cost of one empty loop iteration and of reading the clock with\n"
+	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
+	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n",
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = overhead_run,
+};

@@ -16,6 +16,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -115,16 +116,8 @@ static int make_file(const char *path, size_t len)
 	return fd;
 }
 
-static const char usage[] =
-	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
-	"Page fault service time per fault: minor faults (first write to\n"
-	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
-	"read of each page of a file of --file-size bytes in --dir, dropped\n"
-	"from the page cache first).  faults_per_page counts the faults of\n"
-	"that kind getrusage() saw, per page touched (1 when as intended).\n\n";
-
-static void row(struct report *r, const char *name, double *ns,
-		double *counted, unsigned n, const char *key)
+static void row(const struct ctx *c, struct report *r, const char *name,
+		double *ns, double *counted, unsigned n, enum figure fig)
 {
 	struct stats st, cs;
 	int ok;
@@ -139,33 +132,39 @@ static void row(struct report *r, const char *name, double *ns,
 	report_str(r, "us");
 	report_num(r, cs.median);
 	if (ok)
-		mb_summary(key, st.median, "us");
+		ctx_figure(c, fig, st.median, "us");
 }
 
-int mb_pagefault(int argc, char **argv)
+struct pagefault_opts {
+	uint64_t size, file_size;	/* 0: the mode's */
+};
+
+static const struct opt pagefault_options[] = {
+	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 4096,
+	  .off = offsetof(struct pagefault_opts, size),
+	  .help = "anonymous memory for minor faults (default 256M,\n"
+		  "--quick 64M, --smoke 1M)" },
+	{ .name = "file-size", .kind = OPT_SIZE, .arg = "SIZE", .min = 4096,
+	  .off = offsetof(struct pagefault_opts, file_size),
+	  .help = "file for major faults (default 32M, --quick 4M,\n"
+		  "--smoke 256K)" },
+	{ 0 },
+};
+
+static int pagefault_run(const struct ctx *c, const void *opts)
 {
-	struct benchopt o;
+	const struct pagefault_opts *po = opts;
+	const struct benchopt o = c->o;
 	struct measure m;
 	struct report *r;
 	struct statfs sfs;
-	uint64_t size = 0, fsize = 0;
+	uint64_t size = po->size, fsize = po->file_size;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	double *ns, *cnt;
 	char path[4096];
 	unsigned i;
-	int fd, rc = mb_begin(&o, &argc, argv, usage);
+	int fd;
 
-	if (rc != MB_GO)
-		return rc;
-	for (i = 1; i < (unsigned)argc; i++) {
-		uint64_t *dst = !strcmp(argv[i], "--size") ? &size :
-				!strcmp(argv[i], "--file-size") ? &fsize : NULL;
-
-		if (!dst || i + 1 >= (unsigned)argc)
-			return mb_bad_arg(argv[i]);
-		if (parse_size(argv[++i], dst) || *dst < page)
-			die(EXIT_USAGE, "bad size '%s'", argv[i]);
-	}
 	if (!size)
 		size = benchopt_pick(&o, 256ull << 20, 64ull << 20, 1ull << 20);
 	if (!fsize)
@@ -178,7 +177,7 @@ int mb_pagefault(int argc, char **argv)
 	ns = xcalloc(m.samples, sizeof(*ns));
 	cnt = xcalloc(m.samples, sizeof(*cnt));
 
-	r = mb_report_new("pagefault", &o, NULL);
+	r = mb_report_new(c, "pagefault", NULL);
 	report_note(r, "method", "%u samples after %u warm-up, each "
 		    "touching every page once", m.samples, m.warmup);
 	report_note(r, "anonymous", "%llu MiB, MADV_NOHUGEPAGE, %zu-byte "
@@ -197,8 +196,8 @@ int mb_pagefault(int argc, char **argv)
 		ns[i] = s.ns_per_fault;
 		cnt[i] = s.counted;
 	}
-	row(r, "minor (anonymous first write)", ns, cnt, m.samples,
-	    "fault_minor");
+	row(c, r, "minor (anonymous first write)", ns, cnt, m.samples,
+	    FIG_FAULT_MINOR);
 
 	mb_progress(&o, "major faults");
 	snprintf(path, sizeof(path), "%s/osbench-fault.%d", o.dir,
@@ -210,7 +209,8 @@ int mb_pagefault(int argc, char **argv)
 		ns[i] = s.ns_per_fault;
 		cnt[i] = s.counted;
 	}
-	row(r, "major (file, not cached)", ns, cnt, m.samples, "fault_major");
+	row(c, r, "major (file, not cached)", ns, cnt, m.samples,
+	    FIG_FAULT_MAJOR);
 	if (fstatfs(fd, &sfs))
 		sfs.f_type = 0;
 	report_note(r, "file", "%llu KiB in %s (file system magic 0x%lx), "
@@ -226,3 +226,20 @@ int mb_pagefault(int argc, char **argv)
 	free(cnt);
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_pagefault = {
+	.name = "pagefault",
+	.summary = "minor and major page fault service time",
+	.usage =
+	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
+	"Page fault service time per fault: minor faults (first write to\n"
+	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
+	"read of each page of a file of --file-size bytes in --dir, dropped\n"
+	"from the page cache first).  faults_per_page counts the faults of\n"
+	"that kind getrusage() saw, per page touched (1 when as intended).\n",
+	.options = pagefault_options,
+	.opts_size = sizeof(struct pagefault_opts),
+	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = pagefault_run,
+};

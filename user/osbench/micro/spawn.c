@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -66,43 +67,39 @@ static void loop_thread(void *arg, uint64_t n)
 	}
 }
 
-static const char usage[] =
-	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
-	"Time to create and reap a process (fork + _exit + waitpid), a\n"
-	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
-	"and a thread (pthread_create + pthread_join), in microseconds.\n\n";
+struct spawn_opts {
+	const char *exec;
+};
 
-int mb_spawn(int argc, char **argv)
+static const struct opt spawn_options[] = {
+	{ .name = "exec", .kind = OPT_STR, .arg = "PROGRAM", .def = "/bin/true",
+	  .off = offsetof(struct spawn_opts, exec),
+	  .help = "the program posix_spawn runs" },
+	{ 0 },
+};
+
+static int spawn_run(const struct ctx *c, const void *opts)
 {
 	struct {
 		const char *name;
-		const char *key;
+		enum figure fig;
 		measure_fn fn;
 	} tests[] = {
-		{ "fork+exit+wait", "fork", call_fork },
-		{ "posix_spawn+wait", "spawn", loop_spawn },
-		{ "pthread_create+join", "thread", loop_thread },
+		{ "fork+exit+wait", FIG_FORK, call_fork },
+		{ "posix_spawn+wait", FIG_SPAWN, loop_spawn },
+		{ "pthread_create+join", FIG_THREAD, loop_thread },
 	};
-	const char *exe = "/bin/true";
-	struct benchopt o;
+	const char *exe = ((const struct spawn_opts *)opts)->exec;
+	const struct benchopt o = c->o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	size_t i;
-	int rc = mb_begin(&o, &argc, argv, usage);
 
-	if (rc != MB_GO)
-		return rc;
-	for (i = 1; i < (size_t)argc; i++) {
-		if (!strcmp(argv[i], "--exec") && i + 1 < (size_t)argc)
-			exe = argv[++i];
-		else
-			return mb_bad_arg(argv[i]);
-	}
 	if (access(exe, X_OK))
 		die_errno("cannot execute %s", exe);
 	benchopt_measure(&o, &m);
-	r = mb_report_new("spawn", &o, &m);
+	r = mb_report_new(c, "spawn", &m);
 	report_note(r, "exec", "%s", exe);
 	report_column(r, "test", NULL);
 	measure_columns(r);
@@ -115,8 +112,23 @@ int mb_spawn(int argc, char **argv)
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "us");
-		mb_summary(tests[i].key, res.st.median, "us");
+		ctx_figure(c, tests[i].fig, res.st.median, "us");
 		measure_free(&res);
 	}
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_spawn = {
+	.name = "spawn",
+	.summary = "process and thread creation",
+	.usage =
+	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
+	"Time to create and reap a process (fork + _exit + waitpid), a\n"
+	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
+	"and a thread (pthread_create + pthread_join), in microseconds.\n",
+	.options = spawn_options,
+	.opts_size = sizeof(struct spawn_opts),
+	.flags = CMD_TABLE | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = spawn_run,
+};

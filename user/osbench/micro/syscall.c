@@ -5,7 +5,7 @@
  * malloc+free, fork+exit+wait), in ns per call and calls per second.
  *
  * getpid, open+close and fork are the loops of calls.h, which
- * "osbench syscalls" (the I/O experiment: read, write, lseek at one byte,
+ * "osbench syscall-rate" (the I/O experiment: read, write, lseek at one byte,
  * in calls per second) times too.  malloc+free passes the pointer
  * through an empty asm so the compiler cannot pair and delete the two
  * calls.  One empty loop iteration is subtracted from each figure.
@@ -65,42 +65,29 @@ static void loop_malloc_free(void *arg, uint64_t n)
 	}
 }
 
-static const char usage[] =
-	"usage: osbench syscall [options]\n\n"
-	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
-	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
-	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
-	"created in --dir.  Method: the micro-benchmark one (samples of at\n"
-	"least 10 ms after a warm-up, median and spread, empty loop\n"
-	"subtracted).\n\n"
-	"See also osbench syscalls: the I/O experiment of calls per second\n"
-	"for read, write and lseek of one byte, open+close and getpid, with\n"
-	"the same getpid and open+close loops.\n\n";
-
-int mb_syscall(int argc, char **argv)
+static int syscall_run(const struct ctx *c, const void *opts)
 {
 	const struct {
 		const char *name;
-		const char *key;
+		enum figure fig;
 		measure_fn fn;
 	} tests[] = {
-		{ "getpid", "syscall", call_getpid },
-		{ "open+close", "open_close", call_open_close },
-		{ "fopen+fclose", "fopen_fclose", loop_fopen_fclose },
-		{ "create+delete", "create_delete", loop_create_delete },
-		{ "malloc+free", "malloc_free", loop_malloc_free },
-		{ "fork+exit+wait", NULL, call_fork },
+		{ "getpid", FIG_SYSCALL, call_getpid },
+		{ "open+close", FIG_OPEN_CLOSE, call_open_close },
+		{ "fopen+fclose", FIG_FOPEN_FCLOSE, loop_fopen_fclose },
+		{ "create+delete", FIG_CREATE_DELETE, loop_create_delete },
+		{ "malloc+free", FIG_MALLOC_FREE, loop_malloc_free },
+		{ "fork+exit+wait", FIG_COUNT, call_fork },
 	};
-	struct benchopt o;
+	const struct benchopt o = c->o;
 	struct measure m;
 	struct measure_result res;
 	struct report *r;
 	char existing[4096], fresh[4096];
 	size_t i;
-	int fd, rc = mb_begin_noargs(&o, argc, argv, usage);
+	int fd;
 
-	if (rc != MB_GO)
-		return rc;
+	(void)opts;
 	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
 		 o.dir, (int)getpid());
 	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", o.dir,
@@ -113,7 +100,7 @@ int mb_syscall(int argc, char **argv)
 
 	benchopt_measure(&o, &m);
 	m.overhead_ns = measure_loop_overhead(&m);
-	r = mb_report_new("syscall", &o, &m);
+	r = mb_report_new(c, "syscall", &m);
 	report_note(r, "dir", "%s", o.dir);
 	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
 		    m.overhead_ns);
@@ -137,10 +124,29 @@ int mb_syscall(int argc, char **argv)
 			report_num(r, 1e9 / res.st.median);
 		else
 			report_none(r);
-		if (tests[i].key && res.trusted)
-			mb_summary(tests[i].key, res.st.median, "ns");
+		if (res.trusted)
+			ctx_figure(c, tests[i].fig, res.st.median, "ns");
 		measure_free(&res);
 	}
 	unlink(existing);
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_syscall = {
+	.name = "syscall",
+	.summary = "ns per getpid, open, fopen, create, malloc, fork (cf. syscall-rate)",
+	.usage =
+	"usage: osbench syscall [options]\n\n"
+	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
+	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
+	"and fork+exit+wait, in ns per call and calls per second.  Files are\n"
+	"created in --dir.  Method: the micro-benchmark one (samples of at\n"
+	"least 10 ms after a warm-up, median and spread, empty loop\n"
+	"subtracted).\n\n"
+	"See also osbench syscall-rate: the I/O experiment of calls per second\n"
+	"for read, write and lseek of one byte, open+close and getpid, with\n"
+	"the same getpid and open+close loops.\n",
+	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+	.reps_default = "11, --quick 7, --smoke 3",
+	.run = syscall_run,
+};

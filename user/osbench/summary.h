@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The headline figures "osbench report" puts in its summary table.  An
+ * experiment records one with ctx_figure(c, FIG_..., value, unit) while
+ * report runs it; report.c gives each its label and its estimate.
+ */
+#ifndef OSBENCH_SUMMARY_H
+#define OSBENCH_SUMMARY_H
+
+#include <stdbool.h>
+
+enum figure {
+	FIG_LOOP,		/* overhead: one empty loop iteration */
+	FIG_RDTSC,
+	FIG_RDTSC_FENCED,
+	FIG_RDTSCP,
+	FIG_CLOCK_GETTIME,
+	FIG_CALL0,		/* call: FIG_CALL0 + number of arguments */
+	FIG_CALL7 = FIG_CALL0 + 7,
+	FIG_SYSCALL,		/* syscall: getpid */
+	FIG_OPEN_CLOSE,
+	FIG_FOPEN_FCLOSE,
+	FIG_CREATE_DELETE,
+	FIG_MALLOC_FREE,
+	FIG_FORK,		/* spawn */
+	FIG_SPAWN,
+	FIG_THREAD,
+	FIG_CTXSW_PROCESS,	/* ctxsw, one CPU */
+	FIG_CTXSW_THREAD,
+	FIG_MEM_L1,		/* memlat: FIG_MEM_L1 + level - 1 */
+	FIG_MEM_L4 = FIG_MEM_L1 + 3,
+	FIG_MEM_MAIN,
+	FIG_BW,			/* membw: FIG_BW + 2 * op + (all CPUs) */
+	FIG_BW_LAST = FIG_BW + 5,
+	FIG_FAULT_MINOR,	/* pagefault */
+	FIG_FAULT_MAJOR,
+	FIG_COUNT
+};
+
+/* The membw figures, named. */
+#define FIG_BW_READ_1 (FIG_BW + 0)
+#define FIG_BW_READ_ALL (FIG_BW + 1)
+#define FIG_BW_WRITE_1 (FIG_BW + 2)
+#define FIG_BW_COPY_1 (FIG_BW + 4)
+
+struct summary {
+	bool set[FIG_COUNT];
+	double value[FIG_COUNT];
+	const char *unit[FIG_COUNT];	/* a string literal */
+};
+
+#endif
