@@ -11,9 +11,16 @@
  * a file system that keeps them (tmpfs) shows memory speed.  Directories
  * are measured one after the other and printed side by side.
  *
- * With --syncdev the rows of a file streamed through syncdev by another
- * guest follow (fileaccess_stream.c): the same columns, sequential reads
- * only, because a stream has no seek and no write-back path.
+ * With --remote DIR a directory on a network file system (the other
+ * guest's NFS export) is measured after the local ones, and in text mode
+ * a table puts the medians side by side (fileaccess_side.c).  With
+ * --syncdev the rows of a file streamed through syncdev by another guest
+ * follow (fileaccess_stream.c): the same columns, sequential reads only,
+ * because a stream has no seek and no write-back path.
+ *
+ * Every byte of the scratch file is known (fileaccess_check.c): the
+ * writes lay down a pattern that repeats every max-chunk bytes, and after
+ * a directory's series the file is read back cold and compared.
  */
 #include "fileaccess.h"
 #include "micro.h"
@@ -38,7 +45,9 @@ struct target {
 	size_t fsize, chunk;
 	off_t off;
 	uint64_t seed;
-	char *buf;
+	char *buf;		/* the pattern, twice (fa_pattern_new) */
+	size_t period;		/* the pattern's period: the largest chunk */
+	char *rbuf;		/* where reads go */
 };
 
 static void do_sync_write(void *arg, uint64_t n)
@@ -48,7 +57,9 @@ static void do_sync_write(void *arg, uint64_t n)
 	while (n--) {
 		if (t->off + (off_t)t->chunk > (off_t)t->fsize)
 			t->off = 0;
-		if (pwrite(t->fd, t->buf, t->chunk, t->off) != (ssize_t)t->chunk)
+		/* What is there already: the file's bytes never change. */
+		if (pwrite(t->fd, t->buf + t->off % t->period, t->chunk,
+			   t->off) != (ssize_t)t->chunk)
 			die_errno("O_SYNC write");
 		t->off += (off_t)t->chunk;
 	}
@@ -77,7 +88,7 @@ static void do_seq_read(void *arg, uint64_t n)
 	while (n--) {
 		if (t->off + (off_t)t->chunk > (off_t)t->fsize)
 			t->off = 0;
-		if (pread(t->fd, t->buf, t->chunk, t->off) != (ssize_t)t->chunk)
+		if (pread(t->fd, t->rbuf, t->chunk, t->off) != (ssize_t)t->chunk)
 			die_errno("read");
 		t->off += (off_t)t->chunk;
 	}
@@ -92,7 +103,7 @@ static void do_rand_read(void *arg, uint64_t n)
 	while (n--) {
 		t->seed = t->seed * 6364136223846793005ULL + 1;
 		off = (off_t)((t->seed >> 20) % (t->fsize - t->chunk + 1));
-		if (pread(t->fd, t->buf, t->chunk, off) != (ssize_t)t->chunk)
+		if (pread(t->fd, t->rbuf, t->chunk, off) != (ssize_t)t->chunk)
 			die_errno("read");
 	}
 }
@@ -119,8 +130,9 @@ static void target_open(struct target *t, const char *dir, size_t fsize,
 	unlink(path);
 	t->fsize = fsize;
 	t->seed = 1;
-	t->buf = xmalloc(maxchunk);
-	memset(t->buf, 0xa5, maxchunk);
+	t->buf = fa_pattern_new(maxchunk);
+	t->period = maxchunk;
+	t->rbuf = xmalloc(maxchunk);
 	for (done = 0; done < fsize; done += maxchunk)
 		if (pwrite(t->fd, t->buf, maxchunk, (off_t)done) !=
 		    (ssize_t)maxchunk)
@@ -161,10 +173,25 @@ void fa_row(struct fa_run *run, size_t series, const char *where,
 		measure_cells_none(run->r);
 	report_str(run->r, "MiB/s");
 	if (series != FA_NO_SERIES && st)
-		plot_point(run->plot, series, (double)chunk, st->median);
+		plot_point_err(run->plot, series, (double)chunk, st->median,
+			       st->min, st->max);
+	fa_side_record(run->side, run, where, fs, f, chunk, st);
 }
 
-static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
+/* What the reader must know about a directory's file system. */
+static void fs_note(struct fa_run *run, const char *dir, const char *fs)
+{
+	if (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs"))
+		report_note(run->r, dir, "%s: memory, not a disk: O_SYNC "
+			    "and dropping the cache reach no storage", fs);
+	else if (!strncmp(fs, "nfs", 3))
+		report_note(run->r, dir, "%s: a network file system: every "
+			    "O_SYNC write and every cold read is a request "
+			    "to the server", fs);
+}
+
+/* The series in one directory; EXIT_OK or the check's failure. */
+static int measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 {
 	struct measure_result res;
 	size_t series;
@@ -176,6 +203,7 @@ static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 
 	target_open(&t, dir, fsize, run->maxc);
 	sysinfo_fstype(dir, fs, sizeof(fs));
+	fs_note(run, dir, fs);
 	for (f = 0; f < F_NOPS; f++) {
 		series = fa_series(run, dir, f);
 		for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
@@ -194,8 +222,19 @@ static void measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 			measure_free(&res);
 		}
 	}
+	f = fa_verify(t.fd, fsize, t.buf, t.period, dir);
+	if (f == EXIT_OK) {
+		char key[4200];
+
+		snprintf(key, sizeof(key), "checked %s", dir);
+		report_note(run->r, key, "%llu bytes read back cold after "
+			    "the series, equal to what was written",
+			    (unsigned long long)fsize);
+	}
 	close(t.fd);
 	free(t.buf);
+	free(t.rbuf);
+	return f;
 }
 
 struct fa_opts {
@@ -203,6 +242,7 @@ struct fa_opts {
 	uint64_t count;
 	const char *syncdev;	/* the client's master address */
 	const char *serve;	/* the server's file */
+	const char *remote;	/* a directory on a network file system */
 };
 
 #define FA(field) offsetof(struct fa_opts, field)
@@ -220,6 +260,10 @@ static const struct opt fa_options[] = {
 	  .help = "add the rows of the file a master serves" },
 	{ .name = "syncdev-serve", .kind = OPT_STR, .arg = "FILE",
 	  .off = FA(serve), .help = "serve FILE to --syncdev readers" },
+	{ .name = "remote", .kind = OPT_STR, .arg = "DIR",
+	  .off = FA(remote),
+	  .help = "also measure DIR, a network file system's directory\n"
+		  "(NFS), after the local ones, and put them side by side" },
 	{ .name = "count", .kind = OPT_UINT, .arg = "N", .min = 1,
 	  .off = FA(count), .help = "connections to serve (default: until\n"
 				     "SIGINT or SIGTERM)" },
@@ -233,10 +277,10 @@ static int fa_check(const struct ctx *c, const struct fa_opts *a)
 		msg("--count is an option of --syncdev-serve");
 		return EXIT_USAGE;
 	}
-	if (a->serve && (c->nargs || a->syncdev || a->minc || a->maxc ||
-			 a->fsize)) {
+	if (a->serve && (c->nargs || a->syncdev || a->remote || a->minc ||
+			 a->maxc || a->fsize)) {
 		msg("--syncdev-serve only serves its file: no directories, "
-		    "--syncdev or sizes with it");
+		    "--syncdev, --remote or sizes with it");
 		return EXIT_USAGE;
 	}
 	if ((a->minc ? a->minc : 64) > (a->maxc ? a->maxc : 1 << 20)) {
@@ -265,12 +309,13 @@ static void fa_table(const struct ctx *c, struct fa_run *run, uint64_t fsize)
 static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 {
 	struct fa_run run = { .o = &c->o, .minc = a->minc ? a->minc : 64,
-			      .maxc = a->maxc ? a->maxc : 1 << 20 };
+			      .maxc = a->maxc ? a->maxc : 1 << 20,
+			      .remote = a->remote };
 	uint64_t fsize = a->fsize ? a->fsize :
 			 benchopt_pick(&c->o, 64ull << 20, 8ull << 20,
 				       256ull << 10);
 	struct fa_stream stream;
-	int d, rc;
+	int d, rc = EXIT_OK, sub;
 
 	if (a->syncdev) {
 		rc = fa_stream_open(&stream, a->syncdev);
@@ -285,12 +330,22 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 		run.plot = plot_new("File access by chunk size", "chunk",
 				    "MiB/s", PLOT_LOGX | PLOT_LOGY);
 	fa_table(c, &run, fsize);
+	if (c->o.fmt == REPORT_TEXT &&
+	    (a->remote || a->syncdev || c->nargs > 1))
+		run.side = fa_side_new();
 	for (d = 0; d < c->nargs; d++)
-		measure_dir(&run, c->args[d], fsize);
-	if (!c->nargs)
-		measure_dir(&run, c->o.dir, fsize);
-	rc = a->syncdev ? fa_stream_measure(&run, &stream) : EXIT_OK;
+		if ((sub = measure_dir(&run, c->args[d], fsize)) != EXIT_OK)
+			rc = sub;
+	if (!c->nargs && (sub = measure_dir(&run, c->o.dir, fsize)))
+		rc = sub;
+	if (a->remote && (sub = measure_dir(&run, a->remote, fsize)))
+		rc = sub;
+	if (a->syncdev && (sub = fa_stream_measure(&run, &stream)))
+		rc = sub;
 	if (report_end(run.r) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	if (run.side && fa_side_print(run.side, &run, c->out) &&
+	    rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	/* plot_write() frees the plot. */
 	if (run.plot && plot_write(run.plot, c->o.plot) < 0 && rc == EXIT_OK)
@@ -315,13 +370,18 @@ const struct command cmd_fileaccess = {
 	.summary = "O_SYNC writes, sequential and random reads per directory",
 	.usage =
 	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
-	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
-	"                          [DIR...]\n"
+	"                          [--file-size SIZE] [--remote DIR]\n"
+	"                          [--syncdev IP[:PORT]] [DIR...]\n"
 	"       osbench fileaccess --syncdev-serve FILE [--count N]\n\n"
 	"File access in each DIR (default: --dir), side by side: O_SYNC\n"
 	"writes, then sequential and random reads (page cache dropped first),\n"
-	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  Give a local\n"
-	"and a remote (NFS, ...) directory to compare them.\n\n"
+	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  After each\n"
+	"directory's series the scratch file is read back cold and checked\n"
+	"byte for byte (exit 3 when it differs).\n\n"
+	"--remote DIR adds a directory on a network file system (an NFS\n"
+	"mount) after the local ones; in text mode a second table puts the\n"
+	"medians side by side with the ratio local / remote.  A directory on\n"
+	"tmpfs is memory, not a disk: a note says so.\n\n"
 	"--syncdev IP[:PORT] adds the rows of a file read through\n"
 	"/dev/slave_device from the master at IP, where\n"
 	"\"osbench fileaccess --syncdev-serve FILE\" streams FILE once per\n"
