@@ -15,7 +15,9 @@
  *   'S' read until end of stream, then send the byte count (8 bytes)
  *   'W' count times: accept on the master device, write size pattern
  *       bytes (pattern.h), disconnect
- *   'K' count times: accept on the master device and disconnect
+ *   'K' count times: accept on the master device, write one byte (the
+ *       slave reads it before it disconnects, so that no connection is
+ *       gone before its accept, which would skip it), disconnect
  *   'M' accept on the master device; then for every size-byte message
  *       read from this TCP connection write one to the device (a
  *       reply through the device to a request over TCP)

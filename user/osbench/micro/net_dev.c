@@ -10,7 +10,9 @@
  *    ones the pattern's XOR value;
  *  - setup and teardown: dev_connect (the module's connect, which
  *    returns once the kernels' handshake is done) and dev_disconnect,
- *    timed apart, k per sample;
+ *    timed apart, k per sample; between them the slave reads one byte
+ *    the server writes after its accept (untimed), so that every
+ *    connection is accepted and counted;
  *  - round trip: with the two-way stream (both modules), a message goes
  *    out through the slave device and the server's echo comes back on
  *    it.  Without it the device carries one way only: the request goes
@@ -107,6 +109,7 @@ static int dev_connects(struct net_run *run, int fd)
 	double *down = xcalloc(total, sizeof(double));
 	int ctl = net_connect(run);
 	uint64_t t0, t1;
+	char byte;
 
 	if (ctl < 0 || net_request(ctl, 'K', 0, (uint64_t)total * k))
 		return EXIT_FAIL;
@@ -116,9 +119,16 @@ static int dev_connects(struct net_run *run, int fd)
 			if (dev_connect_run(run, fd))
 				return EXIT_FAIL;
 			t1 = now_ns();
+			/* The server's byte: it has accepted this one. */
+			if (read_full(fd, &byte, 1) != 1) {
+				msg_errno("device connection %u from %s",
+					  s * k + i, run->link);
+				return EXIT_FAIL;
+			}
+			up[s] += (double)(t1 - t0) / k / 1e3;
+			t1 = now_ns();
 			if (dev_disconnect(fd, dev_path(DEV_SLAVE)))
 				return EXIT_FAIL;
-			up[s] += (double)(t1 - t0) / k / 1e3;
 			down[s] += (double)(now_ns() - t1) / k / 1e3;
 		}
 	}
@@ -188,7 +198,7 @@ static int dev_rtt(struct net_run *run, int fd)
 		die_errno("measure");
 	stats_scale(&res.st, 1e-3);
 	net_row(run, "syncdev", two_way ? "round trip" :
-		"tcp request, device reply", run->msg, &res.st, "us");
+		"tcp request + device reply", run->msg, &res.st, "us");
 	if (!two_way && run->tcp_rtt_us > 0)
 		derived_row(run, &res);
 	report_note(run->r, "syncdev round trip", "%s", two_way ?

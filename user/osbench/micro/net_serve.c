@@ -121,7 +121,9 @@ static void device_op(struct server *s, int fd, char op, uint32_t size,
 	for (i = 0; i < (op == 'W' || op == 'K' ? count : 1); i++) {
 		if (dev_accept(s->dev, path))
 			return;
-		if (op == 'W' && write_full(s->dev, buf, size) < 0 &&
+		/* 'K': one byte, that the slave waits for before it closes. */
+		if (strchr("WK", op) &&
+		    write_full(s->dev, buf, op == 'W' ? size : 1) < 0 &&
 		    !dev_peer_gone(errno))
 			msg_errno("write to %s", path);
 		else if (op == 'M')
