@@ -89,5 +89,8 @@ void command_help(const struct command *cmd, FILE *f);
 /* Record a headline figure for the report (nothing when not asked). */
 void ctx_figure(const struct ctx *c, enum figure f, double value,
 		const char *unit);
+/* The same for a median of samples: st in unit, its spread kept. */
+void ctx_figure_st(const struct ctx *c, enum figure f,
+		   const struct stats *st, const char *unit);
 
 #endif

@@ -159,10 +159,29 @@ size_t fa_series(struct fa_run *run, const char *where, enum fop f)
 	return plot_series(run->plot, name);
 }
 
+/* The report's headline figures: 4 KiB writes and random reads, 64 KiB
+ * sequential reads, of the first directory and of the remote one. */
+static void fa_figure(struct fa_run *run, const char *where, enum fop f,
+		      uint64_t chunk, const struct stats *st)
+{
+	static const enum figure figs[F_NOPS] = {
+		FIG_FA_SYNC_4K, FIG_FA_SEQ_64K, FIG_FA_RAND_4K,
+	};
+	int remote = run->remote && !strcmp(where, run->remote);
+
+	if (!st || !run->ctx || chunk != (f == F_SEQ_READ ? 65536u : 4096u))
+		return;
+	if (!run->first)
+		run->first = where;
+	if (remote || !strcmp(where, run->first))
+		ctx_figure_st(run->ctx, figs[f] + remote, st, "MiB/s");
+}
+
 void fa_row(struct fa_run *run, size_t series, const char *where,
 	    const char *fs, enum fop f, uint64_t chunk,
 	    const struct stats *st)
 {
+	fa_figure(run, where, f, chunk, st);
 	report_str(run->r, where);
 	report_str(run->r, fs);
 	report_str(run->r, fop_names[f]);
@@ -310,7 +329,7 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 {
 	struct fa_run run = { .o = &c->o, .minc = a->minc ? a->minc : 64,
 			      .maxc = a->maxc ? a->maxc : 1 << 20,
-			      .remote = a->remote };
+			      .remote = a->remote, .ctx = c };
 	uint64_t fsize = a->fsize ? a->fsize :
 			 benchopt_pick(&c->o, 64ull << 20, 8ull << 20,
 				       256ull << 10);

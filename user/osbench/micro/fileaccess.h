@@ -31,6 +31,8 @@ struct fa_run {
 	uint64_t minc, maxc;	/* chunk sizes, x4 steps */
 	struct plot *plot;	/* NULL without --plot */
 	const char *remote;	/* the --remote directory, or NULL */
+	const struct ctx *ctx;	/* where the report's figures go */
+	const char *first;	/* the first directory measured */
 	struct fa_side *side;	/* NULL: no side-by-side table */
 };
 

@@ -297,8 +297,8 @@ static int membw_run(const struct ctx *ctx, const void *opts)
 			report_num(r, bytes);
 			measure_cells(r, &res.st, 1);
 			report_str(r, "MiB/s");
-			ctx_figure(ctx, FIG_BW + 2 * k + (c ? 1 : 0),
-				   res.st.median, "MiB/s");
+			ctx_figure_st(ctx, FIG_BW + 2 * k + (c ? 1 : 0),
+				      &res.st, "MiB/s");
 			measure_free(&res);
 		}
 		pool_stop(&pl);

@@ -63,9 +63,36 @@ int net_request(int fd, char op, uint32_t size, uint64_t count)
 	return 0;
 }
 
+/* The report's headline figures (loopback, or + 1 for the peer). */
+static void net_figure(struct net_run *run, const char *transport,
+		       const char *what, const struct stats *st,
+		       const char *unit)
+{
+	static const struct {
+		const char *transport, *what;
+		enum figure fig;
+	} figs[] = {
+		{ "tcp", "round trip", FIG_TCP_RTT },
+		{ "tcp", "connect", FIG_TCP_CONNECT },
+		{ "tcp", "bandwidth", FIG_TCP_BW },
+		{ "icmp", "round trip", FIG_ICMP_RTT },
+		{ "syncdev", "round trip", FIG_DEV_RTT },
+		{ "syncdev", "tcp request + device reply", FIG_DEV_RTT },
+		{ "syncdev", "bandwidth", FIG_DEV_BW },
+	};
+	size_t i;
+
+	for (i = 0; st && i < sizeof(figs) / sizeof(figs[0]); i++)
+		if (!strcmp(figs[i].transport, transport) &&
+		    !strcmp(figs[i].what, what))
+			ctx_figure_st(run->c, figs[i].fig + run->peer, st,
+				      unit);
+}
+
 void net_row(struct net_run *run, const char *transport, const char *what,
 	     double bytes, const struct stats *st, const char *unit)
 {
+	net_figure(run, transport, what, st, unit);
 	report_str(run->r, run->link);
 	report_str(run->r, transport);
 	report_str(run->r, what);
@@ -215,6 +242,7 @@ static int net_main(const struct ctx *c, const void *opts)
 		if (parse_ipv4_port(a->peer, run.port, &run.addr, &run.port))
 			return EXIT_USAGE;
 		run.link = inet_ntop(AF_INET, &run.addr, where, sizeof(where));
+		run.peer = 1;
 	} else if ((pid = fork_server(&run)) < 0) {
 		return EXIT_FAIL;
 	}

@@ -52,6 +52,7 @@ struct net_run {
 	uint32_t msg;		/* message size of the round trips */
 	uint64_t bytes;		/* bytes per bandwidth sample */
 	double tcp_rtt_us;	/* the TCP round trip's median, 0: none */
+	int peer;		/* 1: against --peer, 0: loopback */
 };
 
 /* A connected TCP socket to the run's server (TCP_NODELAY), or -1. */

@@ -117,7 +117,7 @@ static int overhead_run(const struct ctx *c, const void *opts)
 			die_errno("measure %s", clocks[i].name);
 		row(r, clocks[i].name, &res);
 		if (res.trusted)
-			ctx_figure(c, clocks[i].fig, res.st.median, "ns");
+			ctx_figure_st(c, clocks[i].fig, &res.st, "ns");
 		measure_free(&res);
 	}
 	ctx_figure(c, FIG_LOOP, loop, "ns");

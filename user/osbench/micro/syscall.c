@@ -125,7 +125,7 @@ static int syscall_run(const struct ctx *c, const void *opts)
 		else
 			report_none(r);
 		if (res.trusted)
-			ctx_figure(c, tests[i].fig, res.st.median, "ns");
+			ctx_figure_st(c, tests[i].fig, &res.st, "ns");
 		measure_free(&res);
 	}
 	unlink(existing);
