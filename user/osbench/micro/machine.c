@@ -2,15 +2,18 @@
 /*
  * osbench machine: the machine description of a measurement report
  * (processor, cycle time, caches, memory, disks, operating system), from
- * cpuid, sysfs, /proc and uname.  Figures the OS does not expose to an
- * unprivileged process (memory bus speed, disk RPM) are not guessed.
+ * cpuid, sysfs, /proc and uname.  Figures the OS does not state (disk
+ * RPM) are not guessed; the memory's speed comes from dmidecode when it
+ * can run, else the line says why it is not known (memspeed.h).
  */
+#include "memspeed.h"
 #include "micro.h"
 #include "sysinfo.h"
 #include "timing.h"
 #include "util.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 static void item(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -67,13 +70,18 @@ static int machine_run(const struct ctx *c, const void *opts)
 		     ci[i].shared);
 	}
 	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
-	item(r, "memory_bus", "not visible without root (dmidecode -t 17)");
+	memspeed_describe(buf, sizeof(buf));
+	item(r, "memory_speed", "%s", buf);
 	for (i = 0; sysinfo_disk(i, &d) == 0; i++) {
 		char key[48];
 
 		snprintf(key, sizeof(key), "disk_%s", d.name);
 		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
 		     (unsigned long long)d.size,
+		     d.rotational == 1 && !strncmp(d.name, "vd", 2) ?
+		     "rotational as the kernel flags it (a virtio disk is "
+		     "flagged so by default: the host's medium is not "
+		     "visible)" :
 		     d.rotational == 1 ? "rotational" :
 		     d.rotational == 0 ? "non-rotational" : "rotation unknown",
 		     d.model[0] ? d.model : "unknown",
