@@ -118,12 +118,11 @@ vm_nfs_kit() {
 	echo "$VM_DIR/nfs.cpio"
 }
 
-# vm_disk_args ARRAY FILE MIB: create FILE, a sparse raw disk of MIB MiB,
-# and set the array variable ARRAY to QEMU's arguments for it as a
-# virtio-blk disk.  cache=writeback (QEMU's default) turns the guest's
-# flushes (O_SYNC, fsync) into fdatasync of FILE on the host's disk.
-vm_disk_args() {
-	truncate -s "${3}M" "$2" || vm_die "cannot create the disk $2"
-	local -n arr=$1
-	arr=(-drive "file=$2,if=virtio,format=raw,cache=writeback")
+# vm_disk FILE MIB: create FILE, a sparse raw disk of MIB MiB, and print
+# QEMU's -drive value for it as a virtio-blk disk.  cache=writeback
+# (QEMU's default) turns the guest's flushes (O_SYNC, fsync) into
+# fdatasync of FILE on the host's disk.
+vm_disk() {
+	truncate -s "${2}M" "$1" || vm_die "cannot create the disk $1"
+	echo "file=$1,if=virtio,format=raw,cache=writeback"
 }
