@@ -10,14 +10,7 @@
 
 G=$SYNCDEV_ROOT/scripts/guest
 ARGS="--smoke --reps 3 --max-chunk 4K --file-size 64K"
-# A barrier of this test's own, apart from the harness's port 2390.
-meet() {
-	if [ "$SYNCDEV_ROLE" = master ]; then
-		out=$(peersync --port 2393 --timeout 300 --listen "$1" 2>&1)
-	else
-		out=$(peersync --port 2393 --timeout 300 "$1" "$SYNCDEV_PEER" 2>&1)
-	fi || fail "barrier $1" "$out"
-}
+meet() { peer_meet 2393 "$1"; }
 
 gendata 300001 5 >want-m2s
 gendata 200003 6 >want-s2m

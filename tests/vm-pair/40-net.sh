@@ -8,13 +8,7 @@
 # vm-timeout: 400
 . "$SYNCDEV_ROOT/tests/lib.sh"
 
-meet() {
-	if [ "$SYNCDEV_ROLE" = master ]; then
-		out=$(peersync --port 2394 --timeout 300 --listen "$1" 2>&1)
-	else
-		out=$(peersync --port 2394 --timeout 300 "$1" "$SYNCDEV_PEER" 2>&1)
-	fi || fail "barrier $1" "$out"
-}
+meet() { peer_meet 2396 "$1"; }
 
 master() {
 	osbench net --serve --port 2395 --count 1 2>serve.err &

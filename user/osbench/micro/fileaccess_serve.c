@@ -14,6 +14,7 @@
  */
 #include "device.h"
 #include "fileaccess.h"
+#include "stopsig.h"
 #include "util.h"
 #include "xor32.h"
 
@@ -26,28 +27,6 @@
 #include <unistd.h>
 
 #define SERVE_BLOCK (1u << 20)
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * SIGINT/SIGTERM end the server cleanly: without SA_RESTART the blocking
- * accept and write return EINTR, and the loops look at stop_signal.
- */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 /* Size and XOR value of the file; exits on a read error. */
 static uint64_t file_xor(int in, const char *file, unsigned char *buf,
@@ -75,7 +54,7 @@ static int write_all(int dev, const unsigned char *p, size_t n)
 
 	while (n) {
 		w = write(dev, p, n);
-		if (stop_signal) {
+		if (stop_signal_caught()) {
 			errno = EINTR;
 			return -1;
 		}
@@ -130,19 +109,19 @@ int fa_serve(const char *file, uint64_t count)
 	dev = dev_open(path);
 	if (dev < 0)
 		return EXIT_FAIL;
-	catch_stop_signals();
+	stop_signals_catch();
 	msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
 	    (unsigned long long)size, x, path);
 
-	while (!stop_signal && (!count || served < count)) {
+	while (!stop_signal_caught() && (!count || served < count)) {
 		if (dev_accept(dev, path)) {
-			if (errno != EINTR || !stop_signal)
+			if (errno != EINTR || !stop_signal_caught())
 				rc = EXIT_FAIL;
 			break;
 		}
 		served++;
 		if (stream_file(dev, in, buf, size, &sent)) {
-			if (stop_signal) {
+			if (stop_signal_caught()) {
 				/* Counted: the reader saw it begin. */
 			} else if (dev_peer_gone(errno)) {
 				msg("connection %llu: the reader left after "
@@ -163,8 +142,8 @@ int fa_serve(const char *file, uint64_t count)
 		if (rc != EXIT_OK)
 			break;
 	}
-	if (stop_signal)
-		msg("stopped by %s", strsignal(stop_signal));
+	if (stop_signal_caught())
+		msg("stopped by %s", strsignal(stop_signal_caught()));
 	msg("served %llu connection%s", (unsigned long long)served,
 	    served == 1 ? "" : "s");
 	close(dev);

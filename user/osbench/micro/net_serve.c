@@ -9,6 +9,7 @@
 #include "device.h"
 #include "net.h"
 #include "pattern.h"
+#include "stopsig.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -19,26 +20,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/* Without SA_RESTART, so a blocking accept or read ends with EINTR. */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 int net_listen(struct in_addr addr, uint16_t port)
 {
@@ -102,7 +83,7 @@ static void sink(int fd, unsigned char *buf)
 	ssize_t n;
 
 	while ((n = read(fd, buf, 1 << 17)) > 0 ||
-	       (n < 0 && errno == EINTR && !stop_signal))
+	       (n < 0 && errno == EINTR && !stop_signal_caught()))
 		total += n > 0 ? (uint64_t)n : 0;
 	put_le(le, total, 8);
 	write_full(fd, le, sizeof(le));
@@ -169,8 +150,10 @@ int net_serve(int lfd, uint64_t count, int verbose)
 	uint64_t runs = 0;
 	int fd, one = 1, rc = EXIT_OK;
 
-	catch_stop_signals();
-	while (!stop_signal && (!count || runs < count)) {
+	stop_signals_catch();
+	/* A client gone mid-reply is an EPIPE to ignore, not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	while (!stop_signal_caught() && (!count || runs < count)) {
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
@@ -183,8 +166,8 @@ int net_serve(int lfd, uint64_t count, int verbose)
 		runs += (uint64_t)handle(&s, fd);
 		close(fd);
 	}
-	if (stop_signal && verbose)
-		msg("stopped by %s", strsignal(stop_signal));
+	if (stop_signal_caught() && verbose)
+		msg("stopped by %s", strsignal(stop_signal_caught()));
 	if (verbose)
 		msg("served %llu client run%s", (unsigned long long)runs,
 	    runs == 1 ? "" : "s");
