@@ -13,11 +13,12 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct report_opts {
 	const char *out, *peer, *remote;
-	bool render;
+	bool render, pair;
 };
 
 #define RO(field) offsetof(struct report_opts, field)
@@ -31,6 +32,8 @@ static const struct opt report_options[] = {
 	{ .name = "remote", .kind = OPT_STR, .arg = "DIR", .off = RO(remote),
 	  .help = "include local vs remote file access with DIR, a\n"
 		  "network file system's directory (NFS)" },
+	{ .name = "pair", .kind = OPT_FLAG, .off = RO(pair),
+	  .help = "in the two-VM setup: --peer $SYNCDEV_PEER" },
 	{ .name = "render", .kind = OPT_FLAG, .off = RO(render),
 	  .help = "do not measure: render DIR's saved results again" },
 	{ 0 },
@@ -40,13 +43,20 @@ static int report_run(const struct ctx *c, const void *opts)
 {
 	const struct report_opts *a = opts;
 	struct rep rep = { .dir = a->out };
+	const char *peer = a->peer;
 	int rc = EXIT_OK;
 
-	if (a->render && (a->peer || a->remote)) {
-		msg("--render uses the saved results: no --peer or --remote");
+	if (a->pair && !peer && !(peer = getenv("SYNCDEV_PEER"))) {
+		msg("--pair: SYNCDEV_PEER is not set (not a two-VM guest?): "
+		    "give --peer IP");
 		return EXIT_USAGE;
 	}
-	snprintf(rep.peer, sizeof(rep.peer), "%s", a->peer ? a->peer : "");
+	if (a->render && (peer || a->remote)) {
+		msg("--render uses the saved results: no --peer, --pair or "
+		    "--remote");
+		return EXIT_USAGE;
+	}
+	snprintf(rep.peer, sizeof(rep.peer), "%s", peer ? peer : "");
 	snprintf(rep.remote, sizeof(rep.remote), "%s",
 		 a->remote ? a->remote : "");
 	if (!a->render) {
@@ -64,8 +74,8 @@ const struct command cmd_report = {
 	.name = "report",
 	.summary = "run everything, write the report (Markdown and HTML)",
 	.usage =
-	"usage: osbench report [--out DIR] [--peer IP[:PORT]] [--remote DIR]\n"
-	"                      [options]\n"
+	"usage: osbench report [--out DIR] [--peer IP[:PORT] | --pair]\n"
+	"                      [--remote DIR] [options]\n"
 	"       osbench report --render [--out DIR]\n\n"
 	"Run every experiment into DIR (default osbench-report) and write\n"
 	"DIR/report.md and DIR/report.html (one self-contained page, plots\n"
@@ -78,7 +88,9 @@ const struct command cmd_report = {
 	"(when the syncdev module is loaded).  Every table is also\n"
 	"DIR/NAME.csv, the figures DIR/summary.csv.  An experiment that\n"
 	"fails is reported and the others still run; the exit status is\n"
-	"then 1.  --render writes the documents again from DIR's files.\n",
+	"then 1.  --render writes the documents again from DIR's files.\n\n"
+	"With --peer (or --pair in the two-VM setup) the other guest runs\n"
+	"\"osbench net --serve --count 1\" while the report measures.\n",
 	.options = report_options,
 	.opts_size = sizeof(struct report_opts),
 	.flags = CMD_TABLE | CMD_SCRATCH,
