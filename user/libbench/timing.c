@@ -4,6 +4,43 @@
 
 #include <time.h>
 
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+
+static sigjmp_buf probe_env;
+
+static void on_sigill(int sig)
+{
+	(void)sig;
+	siglongjmp(probe_env, 1);
+}
+
+/*
+ * Executed, not looked up: some hypervisors hide the cpuid bit of an
+ * instruction they run, and QEMU's default TCG CPU lacks it (SIGILL).
+ */
+int tsc_has_rdtscp(void)
+{
+	static int known = -1;
+	struct sigaction sa, old;
+
+	if (known >= 0)
+		return known;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigill;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGILL, &sa, &old);
+	if (sigsetjmp(probe_env, 1) == 0) {
+		tsc_read_p();
+		known = 1;
+	} else {
+		known = 0;
+	}
+	sigaction(SIGILL, &old, NULL);
+	return known;
+}
+
 double tsc_ghz(void)
 {
 	static double ghz;

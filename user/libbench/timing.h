@@ -44,6 +44,9 @@ static inline uint64_t tsc_read_fenced(void) { return now_ns(); }
 static inline uint64_t tsc_read_p(void) { return now_ns(); }
 #endif
 
+/* Whether the CPU has RDTSCP (tsc_read_p faults with SIGILL without it). */
+int tsc_has_rdtscp(void);
+
 /*
  * TSC ticks per nanosecond, calibrated once against CLOCK_MONOTONIC over
  * about 20 ms (1.0 without a TSC).  With an invariant TSC this is the

@@ -112,6 +112,11 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	row(r, "loop iteration", &res);
 	measure_free(&res);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (clocks[i].fn == loop_rdtscp && !tsc_has_rdtscp()) {
+			report_note(r, "rdtscp", "not measured: this CPU has "
+				    "no RDTSCP (SIGILL)");
+			continue;
+		}
 		m.overhead_ns = loop;
 		if (measure_run(&m, clocks[i].fn, NULL, &res))
 			die_errno("measure %s", clocks[i].name);
