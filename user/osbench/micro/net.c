@@ -8,6 +8,7 @@
 #include "micro.h"
 #include "net.h"
 #include "netaddr.h"
+#include "tcp.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -59,6 +60,19 @@ int net_request(int fd, char op, uint32_t size, uint64_t count)
 		errno = status;
 		msg_errno("the net server refused request '%c'", op);
 		return -1;
+	}
+	return 0;
+}
+
+int net_trips(void *arg, uint64_t n)
+{
+	struct net_trip *t = arg;
+
+	while (n--) {
+		if (write_full(t->out, t->buf, t->size) < 0 ||
+		    read_full(t->in, t->buf, t->size) != (ssize_t)t->size)
+			return fail_errno("round trip to %s", t->out == t->in ?
+					  "the TCP server" : "the device");
 	}
 	return 0;
 }
@@ -166,7 +180,7 @@ static const char usage[] =
 static int serve(const struct net_opts *a)
 {
 	struct in_addr any = { .s_addr = htonl(INADDR_ANY) };
-	int lfd = net_listen(any, (uint16_t)a->port);
+	int lfd = tcp_listen_at(any, (uint16_t)a->port, 128);
 
 	if (lfd < 0)
 		return EXIT_FAIL;
@@ -183,7 +197,7 @@ static pid_t fork_server(struct net_run *run)
 	pid_t pid;
 
 	run->addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = net_listen(run->addr, 0);
+	lfd = tcp_listen_at(run->addr, 0, 128);
 	if (lfd < 0 || getsockname(lfd, (struct sockaddr *)&sa, &len))
 		return -1;
 	run->port = ntohs(sa.sin_port);

@@ -64,6 +64,16 @@ int net_connect(const struct net_run *run);
  */
 int net_request(int fd, char op, uint32_t size, uint64_t count);
 
+/* Round trips of size-byte messages: out the request, in the reply. */
+struct net_trip {
+	int out, in;
+	unsigned char *buf;
+	size_t size;
+};
+
+/* n round trips of a struct net_trip (a measure_fn): 0 or -1. */
+int net_trips(void *arg, uint64_t n);
+
 /* One row: transport, what, message bytes, samples in unit; st NULL: -. */
 void net_row(struct net_run *run, const char *transport, const char *what,
 	     double bytes, const struct stats *st, const char *unit);
@@ -84,8 +94,5 @@ int net_dev(struct net_run *run);
  * when verbose.  Returns the exit code.
  */
 int net_serve(int lfd, uint64_t count, int verbose);
-
-/* A TCP socket listening on addr:port (port 0: any); -1 after a message. */
-int net_listen(struct in_addr addr, uint16_t port);
 
 #endif

@@ -154,24 +154,6 @@ static int dev_connects(struct net_run *run, int fd)
 	return rc;
 }
 
-struct trip {
-	int out, in;		/* where the request goes, the reply comes */
-	unsigned char *buf;
-	size_t size;
-};
-
-static int trips(void *arg, uint64_t n)
-{
-	struct trip *t = arg;
-
-	while (n--) {
-		if (write_full(t->out, t->buf, t->size) < 0 ||
-		    read_full(t->in, t->buf, t->size) != (ssize_t)t->size)
-			return fail_errno("round trip through the device");
-	}
-	return 0;
-}
-
 /* The one-way estimate of each sample: minus half the TCP round trip. */
 static void derived_row(struct net_run *run, const struct measure_result *res)
 {
@@ -226,7 +208,7 @@ static void rtt_rows(struct net_run *run, struct measure_result *res,
 
 static int dev_rtt(struct net_run *run, int fd)
 {
-	struct trip t = { .in = fd, .size = run->msg };
+	struct net_trip t = { .in = fd, .size = run->msg };
 	struct measure_result res;
 	int two_way = dev_two_way(fd, DEV_SLAVE);
 	int ctl = rtt_control(run, &two_way), rc;
@@ -239,7 +221,7 @@ static int dev_rtt(struct net_run *run, int fd)
 	}
 	t.out = two_way ? fd : ctl;
 	t.buf = xcalloc(1, t.size);
-	rc = measure_run(&run->m, trips, &t, &res) ? EXIT_FAIL : EXIT_OK;
+	rc = measure_run(&run->m, net_trips, &t, &res) ? EXIT_FAIL : EXIT_OK;
 	if (rc == EXIT_OK) {
 		rtt_rows(run, &res, two_way);
 		measure_free(&res);

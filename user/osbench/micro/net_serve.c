@@ -21,25 +21,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int net_listen(struct in_addr addr, uint16_t port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = addr,
-				  .sin_port = htons(port) };
-	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0) {
-		msg_errno("socket");
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 128)) {
-		msg_errno("listen on port %u", port);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 struct server {
 	int dev;		/* /dev/master_device, -1 until first needed */
 	unsigned char *buf;

@@ -23,40 +23,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-struct rtt {
-	int fd;
-	unsigned char *buf;
-	size_t size;
-};
-
-static int round_trips(void *arg, uint64_t n)
-{
-	struct rtt *t = arg;
-
-	while (n--) {
-		if (write_full(t->fd, t->buf, t->size) < 0 ||
-		    read_full(t->fd, t->buf, t->size) != (ssize_t)t->size)
-			return fail_errno("TCP round trip");
-	}
-	return 0;
-}
-
 static int tcp_rtt(struct net_run *run)
 {
-	struct rtt t = { .size = run->msg };
+	struct net_trip t = { .size = run->msg };
 	struct measure_result res;
 
-	t.fd = net_connect(run);
-	if (t.fd < 0)
+	t.in = t.out = net_connect(run);
+	if (t.in < 0)
 		return EXIT_FAIL;
-	if (net_request(t.fd, 'E', run->msg, 0)) {
-		close(t.fd);
+	if (net_request(t.in, 'E', run->msg, 0)) {
+		close(t.in);
 		return EXIT_FAIL;
 	}
 	t.buf = xcalloc(1, t.size);
-	if (measure_run(&run->m, round_trips, &t, &res)) {
+	if (measure_run(&run->m, net_trips, &t, &res)) {
 		free(t.buf);
-		close(t.fd);
+		close(t.in);
 		return EXIT_FAIL;
 	}
 	stats_scale(&res.st, 1e-3);
@@ -64,7 +46,7 @@ static int tcp_rtt(struct net_run *run)
 	run->tcp_rtt_us = res.st.median;
 	measure_free(&res);
 	free(t.buf);
-	close(t.fd);
+	close(t.in);
 	return EXIT_OK;
 }
 
