@@ -110,3 +110,19 @@ vm_free_udp_port() {
 vm_usage() {
 	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 }
+
+# vm_nfs_kit: the remote-disk kit that scripts/vm-build packs with
+# scripts/vm-build-nfs (an archive appended to the initramfs).
+vm_nfs_kit() {
+	[ -f "$VM_DIR/nfs.cpio" ] || vm_die "no $VM_DIR/nfs.cpio: run scripts/vm-build"
+	echo "$VM_DIR/nfs.cpio"
+}
+
+# vm_disk FILE MIB: create FILE, a sparse raw disk of MIB MiB, and print
+# QEMU's -drive value for it as a virtio-blk disk.  cache=writeback
+# (QEMU's default) turns the guest's flushes (O_SYNC, fsync) into
+# fdatasync of FILE on the host's disk.
+vm_disk() {
+	truncate -s "${2}M" "$1" || vm_die "cannot create the disk $1"
+	echo "file=$1,if=virtio,format=raw,cache=writeback"
+}

@@ -53,3 +53,14 @@ wait_for_peer() {
 	done
 	return 1
 }
+
+# peer_meet PORT NAME [SECONDS]: in the two-VM mode, wait until the other
+# guest reaches the same point (peersync on PORT: the master listens, the
+# slave connects), up to SECONDS (default 300); a FAIL line if it does not.
+peer_meet() {
+	if [ "$SYNCDEV_ROLE" = master ]; then
+		out=$(peersync --port "$1" --timeout "${3:-300}" --listen "$2" 2>&1)
+	else
+		out=$(peersync --port "$1" --timeout "${3:-300}" "$2" "$SYNCDEV_PEER" 2>&1)
+	fi || fail "barrier $2" "$out"
+}

@@ -131,7 +131,7 @@ check_output "sweep --plot script beside the picture" "^plot '$T/p.svg.dat' inde
 $B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
 	"$T/data" >"$T/k2.csv" 2>/dev/null
 check_output "cache --plot: warm and cold curves" \
-	"index 0 with linespoints title 'warm', .* index 1 with linespoints title 'cold'" \
+	"index 0 (using 1:2:3:4 with yerrorlines|with linespoints) title 'warm', .* index 1 (using 1:2:3:4 with yerrorlines|with linespoints) title 'cold'" \
 	cat "$T/k.txt.gp"
 csv_ok "cache --plot leaves stdout to the table" "$T/k2.csv" 9 2
 finish

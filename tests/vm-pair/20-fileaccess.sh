@@ -14,14 +14,7 @@ SIZE=262144
 # each 1 warm-up + 3 sample connections.
 ARGS="--smoke --reps 3 --max-chunk 4K"
 CONNS=16
-# A barrier of this test's own, apart from the harness's port 2390.
-meet() {
-	if [ "$SYNCDEV_ROLE" = master ]; then
-		out=$(peersync --port 2392 --timeout 300 --listen "$1" 2>&1)
-	else
-		out=$(peersync --port 2392 --timeout 300 "$1" "$SYNCDEV_PEER" 2>&1)
-	fi || fail "barrier $1" "$out"
-}
+meet() { peer_meet 2392 "$1"; }
 
 gendata $SIZE 4 >served
 want=$(fast served 2>/dev/null | sed -n 's/^XOR value: //p')

@@ -13,6 +13,7 @@ extern char **environ;
 
 struct point {
 	double x, y;
+	double lo, hi;		/* the error bar; both y without one */
 	size_t series;
 };
 
@@ -51,7 +52,8 @@ size_t plot_series(struct plot *p, const char *name)
 	return p->nseries++;
 }
 
-void plot_point(struct plot *p, size_t series, double x, double y)
+void plot_point_err(struct plot *p, size_t series, double x, double y,
+		    double lo, double hi)
 {
 	if (series >= p->nseries)
 		die(EXIT_FAIL, "plot: no series %zu", series);
@@ -59,7 +61,24 @@ void plot_point(struct plot *p, size_t series, double x, double y)
 		p->cap = p->cap ? 2 * p->cap : 64;
 		p->pts = xreallocarray(p->pts, p->cap, sizeof(*p->pts));
 	}
-	p->pts[p->npts++] = (struct point){ x, y, series };
+	p->pts[p->npts++] = (struct point){ x, y, lo, hi, series };
+}
+
+void plot_point(struct plot *p, size_t series, double x, double y)
+{
+	plot_point_err(p, series, x, y, y, y);
+}
+
+/* Whether a point of series s has an error bar: it is drawn with them. */
+static int series_has_err(const struct plot *p, size_t s)
+{
+	size_t i;
+
+	for (i = 0; i < p->npts; i++)
+		if (p->pts[i].series == s &&
+		    (p->pts[i].lo != p->pts[i].y || p->pts[i].hi != p->pts[i].y))
+			return 1;
+	return 0;
 }
 
 void plot_mark(struct plot *p, double x, const char *label)
@@ -150,16 +169,23 @@ static size_t series_points(const struct plot *p, size_t s)
 int plot_write_data(const struct plot *p, FILE *f)
 {
 	size_t s, i;
+	int err;
 
 	for (s = 0; s < p->nseries; s++) {
 		/* gnuplot's "index" counts blocks; an empty one is skipped. */
 		if (!series_points(p, s))
 			continue;
-		fprintf(f, "# %s\n", p->names[s]);
-		for (i = 0; i < p->npts; i++)
-			if (p->pts[i].series == s)
-				fprintf(f, "%.9g %.9g\n", p->pts[i].x,
-					p->pts[i].y);
+		err = series_has_err(p, s);
+		fprintf(f, "# %s%s\n", p->names[s], err ? " (x y low high)" : "");
+		for (i = 0; i < p->npts; i++) {
+			if (p->pts[i].series != s)
+				continue;
+			fprintf(f, "%.9g %.9g", p->pts[i].x, p->pts[i].y);
+			if (err)
+				fprintf(f, " %.9g %.9g", p->pts[i].lo,
+					p->pts[i].hi);
+			fputc('\n', f);
+		}
 		fputs("\n\n", f);
 	}
 	return ferror(f) ? -1 : 0;
@@ -202,7 +228,9 @@ int plot_write_script(const struct plot *p, FILE *f, const char *out,
 		if (block)
 			fputs(", ", f);
 		quoted(f, dat);
-		fprintf(f, " index %zu with linespoints title ", block++);
+		fprintf(f, " index %zu %s title ", block++,
+			series_has_err(p, s) ?
+			"using 1:2:3:4 with yerrorlines" : "with linespoints");
 		quoted(f, p->names[s]);
 	}
 	fputc('\n', f);

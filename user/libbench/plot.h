@@ -32,6 +32,13 @@ struct plot *plot_new(const char *title, const char *xlabel,
 /* Add a curve; returns its number for plot_point. */
 size_t plot_series(struct plot *p, const char *name);
 void plot_point(struct plot *p, size_t series, double x, double y);
+/*
+ * A point with an error bar from lo to hi (the spread of its samples:
+ * min and max, or a confidence interval); a series with one is drawn
+ * with yerrorlines, its data file lines "x y lo hi".
+ */
+void plot_point_err(struct plot *p, size_t series, double x, double y,
+		    double lo, double hi);
 /* A dashed vertical line at x with a label (a cache size, say). */
 void plot_mark(struct plot *p, double x, const char *label);
 

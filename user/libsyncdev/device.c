@@ -115,6 +115,14 @@ int dev_disconnect(int fd, const char *path)
 	return -1;
 }
 
+int dev_two_way(int fd, enum dev_side side)
+{
+	char c = 0;
+	ssize_t n = side == DEV_MASTER ? read(fd, &c, 0) : write(fd, &c, 0);
+
+	return !(n < 0 && errno == EINVAL);
+}
+
 int dev_peer_gone(int err)
 {
 	return err == EPIPE || err == ECONNRESET || err == ENOTCONN ||

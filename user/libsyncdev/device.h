@@ -70,6 +70,14 @@ void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
 int dev_set_timeout(int fd, const char *path, uint32_t seconds);
 
 /*
+ * Whether the module carries bytes against the course's direction on
+ * this session (read() on the master, write() on the slave: the two-way
+ * stream).  Probed with a zero-byte call, which a device without that
+ * operation refuses with EINVAL whatever its state: 1 or 0.
+ */
+int dev_two_way(int fd, enum dev_side side);
+
+/*
  * Map the session's buffer: *len bytes, or all of it when *len is 0 or
  * larger than the buffer; *len is set to the mapped length.
  */

@@ -29,12 +29,12 @@ void tcp_fix_errno(void)
 		errno = ETIMEDOUT;
 }
 
-int tcp_listen(uint16_t port)
+int tcp_listen_at(struct in_addr addr, uint16_t port, int backlog)
 {
 	struct sockaddr_in sa = {
 		.sin_family = AF_INET,
 		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
+		.sin_addr = addr,
 	};
 	int one = 1, fd;
 
@@ -45,12 +45,20 @@ int tcp_listen(uint16_t port)
 	}
 	/* Back-to-back benchmark runs must not wait out TIME_WAIT. */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1)) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, backlog)) {
 		msg_errno("listen on port %u", port);
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+int tcp_listen(uint16_t port)
+{
+	struct in_addr any = { .s_addr = htonl(INADDR_ANY) };
+
+	return tcp_listen_at(any, port, 1);
 }
 
 int tcp_accept_one(uint16_t port)

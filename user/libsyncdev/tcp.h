@@ -12,6 +12,8 @@
 
 /* Listen on port (all addresses); the socket or -1 after a message. */
 int tcp_listen(uint16_t port);
+/* The same on addr:port (port 0: any) with a queue of backlog. */
+int tcp_listen_at(struct in_addr addr, uint16_t port, int backlog);
 /* Accept one connection on port, then stop listening; -1 after a message. */
 int tcp_accept_one(uint16_t port);
 /*

@@ -132,3 +132,13 @@ void ctx_figure(const struct ctx *c, enum figure f, double value,
 	c->summary->value[f] = value;
 	c->summary->unit[f] = unit;
 }
+
+void ctx_figure_st(const struct ctx *c, enum figure f,
+		   const struct stats *st, const char *unit)
+{
+	ctx_figure(c, f, st->median, unit);
+	if (!c->summary || f >= FIG_COUNT)
+		return;
+	c->summary->has_st[f] = true;
+	c->summary->st[f] = *st;
+}

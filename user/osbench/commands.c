@@ -28,6 +28,7 @@ const struct command *const osbench_commands[] = {
 	&cmd_membw,
 	&cmd_pagefault,
 	&cmd_fileaccess,
+	&cmd_net,
 	&cmd_all,
 	&cmd_report,
 	NULL,

@@ -16,7 +16,7 @@ extern const struct command cmd_transfer;
 /* OS micro-benchmarks (micro/, docs/microbench.md) */
 extern const struct command cmd_machine, cmd_overhead, cmd_call,
 	cmd_syscall, cmd_spawn, cmd_ctxsw, cmd_memlat, cmd_membw,
-	cmd_pagefault, cmd_fileaccess;
+	cmd_pagefault, cmd_fileaccess, cmd_net;
 /* Runners of the CMD_ALL experiments */
 extern const struct command cmd_all, cmd_report;
 

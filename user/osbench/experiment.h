@@ -105,5 +105,8 @@ void command_reps(const struct command *cmd, struct benchopt *o);
 /* Record a headline figure for the report (nothing when not asked). */
 void ctx_figure(const struct ctx *c, enum figure f, double value,
 		const char *unit);
+/* The same for a median of samples: st in unit, its spread kept. */
+void ctx_figure_st(const struct ctx *c, enum figure f,
+		   const struct stats *st, const char *unit);
 
 #endif

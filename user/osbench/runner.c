@@ -17,7 +17,7 @@ static void failure_table(const struct command *cmd, const struct ctx *c,
 	report_end(r);
 }
 
-static void count(struct tally *t, const struct command *cmd, int rc,
+void runner_count(struct tally *t, const char *name, int rc,
 		  const char *why)
 {
 	size_t len = strlen(t->names);
@@ -26,9 +26,9 @@ static void count(struct tally *t, const struct command *cmd, int rc,
 	if (rc == EXIT_OK)
 		return;
 	t->failed++;
-	msg("%s failed (exit %d): %s", cmd->name, rc, why);
+	msg("%s failed (exit %d): %s", name, rc, why);
 	snprintf(t->names + len, sizeof(t->names) - len, "%s%s",
-		 len ? ", " : "", cmd->name);
+		 len ? ", " : "", name);
 }
 
 /* The figures of an experiment that succeeded, into the report's. */
@@ -42,6 +42,8 @@ static void keep_figures(struct summary *to, const struct summary *from)
 		to->set[f] = true;
 		to->value[f] = from->value[f];
 		to->unit[f] = from->unit[f];
+		to->has_st[f] = from->has_st[f];
+		to->st[f] = from->st[f];
 	}
 }
 
@@ -49,19 +51,30 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	       struct tally *t)
 {
 	static char *no_args[] = { NULL };
+	struct ctx c = *base;
+	void *opts = command_defaults(cmd);
+	int rc;
+
+	c.args = no_args;
+	c.nargs = 0;
+	rc = runner_with(cmd, &c, opts, t);
+	free(opts);
+	return rc;
+}
+
+int runner_with(const struct command *cmd, const struct ctx *base,
+		const void *opts, struct tally *t)
+{
 	struct summary figures = { 0 };
 	struct ctx c = *base;
 	char *buf = NULL, why[512];
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	void *opts = command_defaults(cmd);
 	const char *saved = progname();
 	int rc;
 
 	/* Buffered, so that a failure can be told from an empty table. */
 	c.out = mem ? mem : base->out;
-	c.args = no_args;
-	c.nargs = 0;
 	c.summary = base->summary ? &figures : NULL;
 	command_reps(cmd, &c.o);
 	set_progname(cmd->name);
@@ -70,7 +83,6 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	snprintf(why, sizeof(why), "%s", msg_last(NULL)[0] ? msg_last(NULL) :
 		 "no message");
 	set_progname(saved);
-	free(opts);
 	if (mem) {
 		fclose(mem);
 		fwrite(buf, 1, len, base->out);
@@ -80,7 +92,7 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 		failure_table(cmd, base, why);
 	if (rc == EXIT_OK && base->summary)
 		keep_figures(base->summary, &figures);
-	count(t, cmd, rc, why);
+	runner_count(t, cmd->name, rc, why);
 	return rc;
 }
 

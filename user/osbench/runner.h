@@ -24,6 +24,17 @@ struct tally {
 int runner_one(const struct command *cmd, const struct ctx *base,
 	       struct tally *t);
 
+/*
+ * runner_one() with options and operands of the caller's: opts (parsed by
+ * command_parse) and base->args; base's other fields as for runner_one.
+ */
+int runner_with(const struct command *cmd, const struct ctx *base,
+		const void *opts, struct tally *t);
+
+/* Count a run of name that ended with rc; a failure said with why. */
+void runner_count(struct tally *t, const char *name, int rc,
+		  const char *why);
+
 /* EXIT_OK, or after the line "N of M experiments failed (...)" EXIT_FAIL. */
 int runner_done(const struct tally *t);
 

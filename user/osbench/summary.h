@@ -7,6 +7,8 @@
 #ifndef OSBENCH_SUMMARY_H
 #define OSBENCH_SUMMARY_H
 
+#include "stats.h"
+
 #include <stdbool.h>
 
 enum figure {
@@ -34,6 +36,26 @@ enum figure {
 	FIG_BW_LAST = FIG_BW + 5,
 	FIG_FAULT_MINOR,	/* pagefault */
 	FIG_FAULT_MAJOR,
+	/* net: loopback, then the peer (FIG_x + 1) */
+	FIG_TCP_RTT,
+	FIG_TCP_RTT_PEER,
+	FIG_TCP_CONNECT,
+	FIG_TCP_CONNECT_PEER,
+	FIG_TCP_BW,
+	FIG_TCP_BW_PEER,
+	FIG_ICMP_RTT,
+	FIG_ICMP_RTT_PEER,
+	FIG_DEV_RTT,		/* round trip, or TCP request + device reply */
+	FIG_DEV_RTT_PEER,
+	FIG_DEV_BW,
+	FIG_DEV_BW_PEER,
+	/* fileaccess: the first local directory, then the remote one */
+	FIG_FA_SYNC_4K,		/* O_SYNC writes of 4 KiB */
+	FIG_FA_SYNC_4K_REMOTE,
+	FIG_FA_SEQ_64K,		/* sequential reads of 64 KiB */
+	FIG_FA_SEQ_64K_REMOTE,
+	FIG_FA_RAND_4K,		/* random reads of 4 KiB */
+	FIG_FA_RAND_4K_REMOTE,
 	FIG_COUNT
 };
 
@@ -51,6 +73,9 @@ struct summary {
 	bool set[FIG_COUNT];
 	double value[FIG_COUNT];
 	const char *unit[FIG_COUNT];	/* a string literal */
+	/* The samples' spread, where the figure is a median of samples. */
+	bool has_st[FIG_COUNT];
+	struct stats st[FIG_COUNT];
 };
 
 #endif

@@ -56,8 +56,10 @@ static int cache_points(const struct sweep_opts *o, struct point_cfg *cfg,
 			report_num(r, cold.mib_s[i]);
 		report_num(r, warm.mib_s[0] / cold.mib_s[0]);
 		if (p) {
-			plot_point(p, 0, (double)bs, warm.mib_s[0]);
-			plot_point(p, 1, (double)bs, cold.mib_s[0]);
+			plot_point_err(p, 0, (double)bs, warm.mib_s[0],
+				       warm.mib_s[1], warm.mib_s[2]);
+			plot_point_err(p, 1, (double)bs, cold.mib_s[0],
+				       cold.mib_s[1], cold.mib_s[2]);
 		}
 		if (bs > IO_MAX_BLOCK / 2)
 			break;

@@ -105,7 +105,8 @@ static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		report_num(r, pt.calls_s);
 		report_num(r, pt.seconds);
 		if (p)
-			plot_point(p, 0, (double)bs, pt.mib_s[0]);
+			plot_point_err(p, 0, (double)bs, pt.mib_s[0],
+				       pt.mib_s[1], pt.mib_s[2]);
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}

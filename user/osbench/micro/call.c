@@ -111,7 +111,7 @@ static int call_run(const struct ctx *c, const void *opts)
 			if (i == 0)
 				base = res.st.median;
 			report_num(r, res.st.median - base);
-			ctx_figure(c, FIG_CALL0 + i, res.st.median, "ns");
+			ctx_figure_st(c, FIG_CALL0 + i, &res.st, "ns");
 		}
 		measure_free(&res);
 	}

@@ -326,9 +326,9 @@ static int ctxsw_rows(const struct ctx *ctx, struct report *r,
 			report_num(r, res.raw_median_ns);
 			report_num(r, alone);
 			if (i == 0 && res.trusted)
-				ctx_figure(ctx, kind ? FIG_CTXSW_THREAD :
-						       FIG_CTXSW_PROCESS,
-					   res.st.median, "ns");
+				ctx_figure_st(ctx, kind ? FIG_CTXSW_THREAD :
+							  FIG_CTXSW_PROCESS,
+					      &res.st, "ns");
 			measure_free(&res);
 		}
 	}

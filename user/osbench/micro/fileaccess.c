@@ -11,9 +11,16 @@
  * a file system that keeps them (tmpfs) shows memory speed.  Directories
  * are measured one after the other and printed side by side.
  *
- * With --syncdev the rows of a file streamed through syncdev by another
- * guest follow (fileaccess_stream.c): the same columns, sequential reads
- * only, because a stream has no seek and no write-back path.
+ * With --remote DIR a directory on a network file system (the other
+ * guest's NFS export) is measured after the local ones, and in text mode
+ * a table puts the medians side by side (fileaccess_side.c).  With
+ * --syncdev the rows of a file streamed through syncdev by another guest
+ * follow (fileaccess_stream.c): the same columns, sequential reads only,
+ * because a stream has no seek and no write-back path.
+ *
+ * Every byte of the scratch file is known (fileaccess_check.c): the
+ * writes lay down a pattern that repeats every max-chunk bytes, and after
+ * a directory's series the file is read back cold and compared.
  */
 #include "fileaccess.h"
 #include "micro.h"
@@ -38,7 +45,9 @@ struct target {
 	size_t fsize, chunk;
 	off_t off;
 	uint64_t seed;
-	char *buf;
+	char *buf;		/* the pattern, twice (fa_pattern_new) */
+	size_t period;		/* the pattern's period: the largest chunk */
+	char *rbuf;		/* where reads go */
 };
 
 static int do_sync_write(void *arg, uint64_t n)
@@ -48,7 +57,9 @@ static int do_sync_write(void *arg, uint64_t n)
 	while (n--) {
 		if (t->off + (off_t)t->chunk > (off_t)t->fsize)
 			t->off = 0;
-		if (pwrite(t->fd, t->buf, t->chunk, t->off) != (ssize_t)t->chunk)
+		/* What is there already: the file's bytes never change. */
+		if (pwrite(t->fd, t->buf + t->off % t->period, t->chunk,
+			   t->off) != (ssize_t)t->chunk)
 			return fail_errno("O_SYNC write");
 		t->off += (off_t)t->chunk;
 	}
@@ -80,7 +91,7 @@ static int do_seq_read(void *arg, uint64_t n)
 	while (n--) {
 		if (t->off + (off_t)t->chunk > (off_t)t->fsize)
 			t->off = 0;
-		if (pread(t->fd, t->buf, t->chunk, t->off) != (ssize_t)t->chunk)
+		if (pread(t->fd, t->rbuf, t->chunk, t->off) != (ssize_t)t->chunk)
 			return fail_errno("read");
 		t->off += (off_t)t->chunk;
 	}
@@ -97,7 +108,7 @@ static int do_rand_read(void *arg, uint64_t n)
 	while (n--) {
 		t->seed = t->seed * 6364136223846793005ULL + 1;
 		off = (off_t)((t->seed >> 20) % (t->fsize - t->chunk + 1));
-		if (pread(t->fd, t->buf, t->chunk, off) != (ssize_t)t->chunk)
+		if (pread(t->fd, t->rbuf, t->chunk, off) != (ssize_t)t->chunk)
 			return fail_errno("read");
 	}
 	return 0;
@@ -111,6 +122,7 @@ static void target_close(struct target *t)
 {
 	close(t->fd);
 	free(t->buf);
+	free(t->rbuf);
 }
 
 /* Create the scratch file, filled and on stable storage: 0 or -1. */
@@ -128,8 +140,9 @@ static int target_open(struct target *t, const char *dir, size_t fsize,
 	unlink(path);
 	t->fsize = fsize;
 	t->seed = 1;
-	t->buf = xmalloc(maxchunk);
-	memset(t->buf, 0xa5, maxchunk);
+	t->buf = fa_pattern_new(maxchunk);
+	t->period = maxchunk;
+	t->rbuf = xmalloc(maxchunk);
 	for (done = 0; done < fsize; done += maxchunk) {
 		if (pwrite(t->fd, t->buf, maxchunk, (off_t)done) !=
 		    (ssize_t)maxchunk) {
@@ -161,10 +174,29 @@ size_t fa_series(struct fa_run *run, const char *where, enum fop f)
 	return plot_series(run->plot, name);
 }
 
+/* The report's headline figures: 4 KiB writes and random reads, 64 KiB
+ * sequential reads, of the first directory and of the remote one. */
+static void fa_figure(struct fa_run *run, const char *where, enum fop f,
+		      uint64_t chunk, const struct stats *st)
+{
+	static const enum figure figs[F_NOPS] = {
+		FIG_FA_SYNC_4K, FIG_FA_SEQ_64K, FIG_FA_RAND_4K,
+	};
+	int remote = run->remote && !strcmp(where, run->remote);
+
+	if (!st || !run->ctx || chunk != (f == F_SEQ_READ ? 65536u : 4096u))
+		return;
+	if (!run->first)
+		run->first = where;
+	if (remote || !strcmp(where, run->first))
+		ctx_figure_st(run->ctx, figs[f] + remote, st, "MiB/s");
+}
+
 void fa_row(struct fa_run *run, size_t series, const char *where,
 	    const char *fs, enum fop f, uint64_t chunk,
 	    const struct stats *st)
 {
+	fa_figure(run, where, f, chunk, st);
 	report_str(run->r, where);
 	report_str(run->r, fs);
 	report_str(run->r, fop_names[f]);
@@ -175,7 +207,21 @@ void fa_row(struct fa_run *run, size_t series, const char *where,
 		measure_cells_none(run->r);
 	report_str(run->r, "MiB/s");
 	if (series != FA_NO_SERIES && st)
-		plot_point(run->plot, series, (double)chunk, st->median);
+		plot_point_err(run->plot, series, (double)chunk, st->median,
+			       st->min, st->max);
+	fa_side_record(run->side, run, where, fs, f, chunk, st);
+}
+
+/* What the reader must know about a directory's file system. */
+static void fs_note(struct fa_run *run, const char *dir, const char *fs)
+{
+	if (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs"))
+		report_note(run->r, dir, "%s: memory, not a disk: O_SYNC "
+			    "and dropping the cache reach no storage", fs);
+	else if (!strncmp(fs, "nfs", 3))
+		report_note(run->r, dir, "%s: a network file system: every "
+			    "O_SYNC write and every cold read is a request "
+			    "to the server", fs);
 }
 
 /* The rows of one operation in one directory: 0 or -1. */
@@ -203,6 +249,10 @@ static int measure_op(struct fa_run *run, struct target *t, const char *dir,
 	return 0;
 }
 
+/*
+ * The series in one directory, then its scratch file checked: EXIT_OK,
+ * EXIT_FAIL or EXIT_CORRUPT (fa_verify), after a message.
+ */
 static int measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 {
 	struct target t;
@@ -210,27 +260,42 @@ static int measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 	int f, rc = 0;
 
 	if (target_open(&t, dir, fsize, run->maxc))
-		return -1;
+		return EXIT_FAIL;
 	sysinfo_fstype(dir, fs, sizeof(fs));
+	fs_note(run, dir, fs);
 	for (f = 0; f < F_NOPS && !rc; f++)
 		rc = measure_op(run, &t, dir, fs[0] ? fs : "?", f);
+	rc = rc ? EXIT_FAIL : fa_verify(t.fd, fsize, t.buf, t.period, dir);
+	if (rc == EXIT_OK) {
+		char key[4200];
+
+		snprintf(key, sizeof(key), "checked %s", dir);
+		report_note(run->r, key, "%llu bytes read back cold after "
+			    "the series, equal to what was written",
+			    (unsigned long long)fsize);
+	}
 	target_close(&t);
 	return rc;
 }
 
 /* Every directory must be one: a usage error before anything runs. */
-static int check_dirs(const struct ctx *c)
+static int check_dir(const char *dir)
 {
 	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return fail("%s: not a directory", dir);
+	return 0;
+}
+
+static int check_dirs(const struct ctx *c, const char *remote)
+{
 	int d;
 
-	for (d = 0; d < c->nargs; d++) {
-		if (stat(c->args[d], &st) || !S_ISDIR(st.st_mode)) {
-			msg("%s: not a directory", c->args[d]);
+	for (d = 0; d < c->nargs; d++)
+		if (check_dir(c->args[d]))
 			return -1;
-		}
-	}
-	return 0;
+	return remote ? check_dir(remote) : 0;
 }
 
 struct fa_opts {
@@ -238,6 +303,7 @@ struct fa_opts {
 	uint64_t count;
 	const char *syncdev;	/* the client's master address */
 	const char *serve;	/* the server's file */
+	const char *remote;	/* a directory on a network file system */
 };
 
 #define FA(field) offsetof(struct fa_opts, field)
@@ -255,6 +321,10 @@ static const struct opt fa_options[] = {
 	  .help = "add the rows of the file a master serves" },
 	{ .name = "syncdev-serve", .kind = OPT_STR, .arg = "FILE",
 	  .off = FA(serve), .help = "serve FILE to --syncdev readers" },
+	{ .name = "remote", .kind = OPT_STR, .arg = "DIR",
+	  .off = FA(remote),
+	  .help = "also measure DIR, a network file system's directory\n"
+		  "(NFS), after the local ones, and put them side by side" },
 	{ .name = "count", .kind = OPT_UINT, .arg = "N", .min = 1,
 	  .off = FA(count), .help = "connections to serve (default: until\n"
 				     "SIGINT or SIGTERM)" },
@@ -268,17 +338,17 @@ static int fa_check(const struct ctx *c, const struct fa_opts *a)
 		msg("--count is an option of --syncdev-serve");
 		return EXIT_USAGE;
 	}
-	if (a->serve && (c->nargs || a->syncdev || a->minc || a->maxc ||
-			 a->fsize)) {
+	if (a->serve && (c->nargs || a->syncdev || a->remote || a->minc ||
+			 a->maxc || a->fsize)) {
 		msg("--syncdev-serve only serves its file: no directories, "
-		    "--syncdev or sizes with it");
+		    "--syncdev, --remote or sizes with it");
 		return EXIT_USAGE;
 	}
 	if ((a->minc ? a->minc : 64) > (a->maxc ? a->maxc : 1 << 20)) {
 		msg("--min-chunk is above --max-chunk");
 		return EXIT_USAGE;
 	}
-	return check_dirs(c) ? EXIT_USAGE : EXIT_OK;
+	return check_dirs(c, a->remote) ? EXIT_USAGE : EXIT_OK;
 }
 
 /* The table's columns and the notes that do not depend on the targets. */
@@ -297,15 +367,31 @@ static void fa_table(const struct ctx *c, struct fa_run *run, uint64_t fsize)
 	report_column(run->r, "unit", NULL);
 }
 
+/* The local directories (or --dir), then the remote one: an exit code. */
+static int measure_dirs(struct fa_run *run, const struct ctx *c,
+			const char *remote, uint64_t fsize)
+{
+	int d, rc = EXIT_OK;
+
+	for (d = 0; d < c->nargs && rc == EXIT_OK; d++)
+		rc = measure_dir(run, c->args[d], fsize);
+	if (!c->nargs)
+		rc = measure_dir(run, c->o.dir, fsize);
+	if (remote && rc == EXIT_OK)
+		rc = measure_dir(run, remote, fsize);
+	return rc;
+}
+
 static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 {
 	struct fa_run run = { .o = &c->o, .minc = a->minc ? a->minc : 64,
-			      .maxc = a->maxc ? a->maxc : 1 << 20 };
+			      .maxc = a->maxc ? a->maxc : 1 << 20,
+			      .remote = a->remote, .ctx = c };
 	uint64_t fsize = a->fsize ? a->fsize :
 			 benchopt_pick(&c->o, 64ull << 20, 8ull << 20,
 				       256ull << 10);
 	struct fa_stream stream;
-	int d, rc;
+	int rc;
 
 	if (a->syncdev) {
 		rc = fa_stream_open(&stream, a->syncdev);
@@ -320,22 +406,25 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 		run.plot = plot_new("File access by chunk size", "chunk",
 				    "MiB/s", PLOT_LOGX | PLOT_LOGY);
 	fa_table(c, &run, fsize);
-	rc = EXIT_OK;
-	for (d = 0; d < c->nargs && rc == EXIT_OK; d++)
-		rc = measure_dir(&run, c->args[d], fsize) ? EXIT_FAIL : EXIT_OK;
-	if (!c->nargs)
-		rc = measure_dir(&run, c->o.dir, fsize) ? EXIT_FAIL : EXIT_OK;
+	if (c->o.fmt == REPORT_TEXT &&
+	    (a->remote || a->syncdev || c->nargs > 1))
+		run.side = fa_side_new();
+	rc = measure_dirs(&run, c, a->remote, fsize);
 	if (rc != EXIT_OK) {
 		if (a->syncdev)
 			close(stream.fd);
 		report_free(run.r);
 		plot_free(run.plot);
+		free(run.side);
 		return rc;
 	}
 	/* The stream's rows, or as many as it gave before it failed. */
 	if (a->syncdev)
 		rc = fa_stream_measure(&run, &stream);
 	if (report_end(run.r) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	if (run.side && fa_side_print(run.side, &run, c->out) &&
+	    rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	/* plot_write() frees the plot. */
 	if (run.plot && plot_write(run.plot, c->o.plot) < 0 && rc == EXIT_OK)
@@ -345,13 +434,18 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 
 static const char usage[] =
 	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
-	"                          [--file-size SIZE] [--syncdev IP[:PORT]]\n"
-	"                          [DIR...]\n"
+	"                          [--file-size SIZE] [--remote DIR]\n"
+	"                          [--syncdev IP[:PORT]] [DIR...]\n"
 	"       osbench fileaccess --syncdev-serve FILE [--count N]\n\n"
 	"File access in each DIR (default: --dir), side by side: O_SYNC\n"
 	"writes, then sequential and random reads (page cache dropped first),\n"
-	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  Give a local\n"
-	"and a remote (NFS, ...) directory to compare them.\n\n"
+	"in chunks from 64 B to 1 MiB (x4 steps), in MiB/s.  After each\n"
+	"directory's series the scratch file is read back cold and checked\n"
+	"byte for byte (exit 3 when it differs).\n\n"
+	"--remote DIR adds a directory on a network file system (an NFS\n"
+	"mount) after the local ones; in text mode a second table puts the\n"
+	"medians side by side with the ratio local / remote.  A directory on\n"
+	"tmpfs is memory, not a disk: a note says so.\n\n"
 	"--syncdev IP[:PORT] adds the rows of a file read through\n"
 	"/dev/slave_device from the master at IP, where\n"
 	"\"osbench fileaccess --syncdev-serve FILE\" streams FILE once per\n"
@@ -375,6 +469,7 @@ static int fileaccess_run(const struct ctx *c, const void *opts)
 	return fa_run_all(c, a);
 }
 
-OSBENCH_COMMAND(fileaccess, "fileaccess", CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
+OSBENCH_COMMAND(fileaccess, "fileaccess",
+		CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
 		"O_SYNC writes, sequential and random reads per directory",
 		COMMAND_OPTIONS(fa_options, struct fa_opts), .max_args = -1);

@@ -3,8 +3,10 @@
  * The pieces of osbench fileaccess: the experiment and its local
  * directories (fileaccess.c), the file streamed through syncdev from another
  * guest (fileaccess_stream.c) and the master-side server of that stream
- * (fileaccess_serve.c).  All rows go through fa_row() so that local and
- * syncdev rows have the same columns and sit side by side.
+ * (fileaccess_serve.c), the check of the scratch file's bytes
+ * (fileaccess_check.c) and the side-by-side table (fileaccess_side.c).
+ * All rows go through fa_row() so that local, remote and syncdev rows
+ * have the same columns and sit side by side.
  */
 #ifndef OSBENCH_FILEACCESS_H
 #define OSBENCH_FILEACCESS_H
@@ -16,6 +18,7 @@
 
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum fop { F_SYNC_WRITE, F_SEQ_READ, F_RAND_READ, F_NOPS };
 extern const char *const fop_names[F_NOPS];
@@ -27,6 +30,10 @@ struct fa_run {
 	struct report *r;
 	uint64_t minc, maxc;	/* chunk sizes, x4 steps */
 	struct plot *plot;	/* NULL without --plot */
+	const char *remote;	/* the --remote directory, or NULL */
+	const struct ctx *ctx;	/* where the report's figures go */
+	const char *first;	/* the first directory measured */
+	struct fa_side *side;	/* NULL: no side-by-side table */
 };
 
 #define FA_NO_SERIES ((size_t)-1)
@@ -49,6 +56,31 @@ size_t fa_series(struct fa_run *run, const char *where, enum fop f);
 void fa_row(struct fa_run *run, size_t series, const char *where,
 	    const char *fs, enum fop f, uint64_t chunk,
 	    const struct stats *st);
+
+/*
+ * The scratch file's content: period bytes of pattern.h's stream, twice
+ * in a row (a chunk of up to period bytes at file offset o is the window
+ * at o % period).  Free with free().
+ */
+char *fa_pattern_new(size_t period);
+
+/*
+ * Read the whole file back (cached pages dropped first) and compare it
+ * with the pattern.  EXIT_OK, EXIT_FAIL (a read failed or came short) or
+ * EXIT_CORRUPT (the bytes differ), after a message naming where.
+ */
+int fa_verify(int fd, uint64_t fsize, const char *pattern, size_t period,
+	      const char *where);
+
+/* The side-by-side table: medians by target, operation and chunk size. */
+struct fa_side;
+struct fa_side *fa_side_new(void);
+/* Record one row (st NULL: does not apply); s NULL is a no-op. */
+void fa_side_record(struct fa_side *s, const struct fa_run *run,
+		    const char *where, const char *fs, enum fop f,
+		    uint64_t chunk, const struct stats *st);
+/* Print the table as text on out and free s.  0, or -1 on a write error. */
+int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out);
 
 /* A file streamed by a master guest's fileaccess --syncdev-serve. */
 struct fa_stream {

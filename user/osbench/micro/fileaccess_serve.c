@@ -14,40 +14,18 @@
  */
 #include "device.h"
 #include "fileaccess.h"
+#include "stopsig.h"
 #include "util.h"
 #include "xor32.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define SERVE_BLOCK (1u << 20)
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * SIGINT/SIGTERM end the server cleanly: without SA_RESTART the blocking
- * accept and write return EINTR, and the loops look at stop_signal.
- */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 /* Size and XOR value of the file: 0, or -1 after a message. */
 static int file_xor(int in, const char *file, unsigned char *buf,
@@ -102,7 +80,7 @@ static int write_all(int dev, const unsigned char *p, size_t n)
 
 	while (n) {
 		w = write(dev, p, n);
-		if (stop_signal) {
+		if (stop_signal_caught()) {
 			errno = EINTR;
 			return -1;
 		}
@@ -143,7 +121,7 @@ static int serve_one(int dev, int in, unsigned char *buf, uint64_t size,
 {
 	uint64_t sent;
 
-	if (!stream_file(dev, in, buf, size, &sent) || stop_signal)
+	if (!stream_file(dev, in, buf, size, &sent) || stop_signal_caught())
 		return EXIT_OK;	/* a stopped one counts: it began */
 	if (dev_peer_gone(errno)) {
 		msg("connection %llu: the reader left after %llu of %llu bytes",
@@ -163,9 +141,10 @@ static int serve_loop(int dev, const char *path, int in, unsigned char *buf,
 	uint64_t served = 0;
 	int rc = EXIT_OK;
 
-	while (rc == EXIT_OK && !stop_signal && (!count || served < count)) {
+	while (rc == EXIT_OK && !stop_signal_caught() &&
+	       (!count || served < count)) {
 		if (dev_accept(dev, path)) {
-			if (errno != EINTR || !stop_signal)
+			if (errno != EINTR || !stop_signal_caught())
 				rc = EXIT_FAIL;
 			break;
 		}
@@ -174,8 +153,8 @@ static int serve_loop(int dev, const char *path, int in, unsigned char *buf,
 		if (dev_disconnect(dev, path))
 			rc = EXIT_FAIL;
 	}
-	if (stop_signal)
-		msg("stopped by %s", strsignal(stop_signal));
+	if (stop_signal_caught())
+		msg("stopped by %s", strsignal(stop_signal_caught()));
 	msg("served %llu connection%s", (unsigned long long)served,
 	    served == 1 ? "" : "s");
 	return rc;
@@ -198,7 +177,7 @@ int fa_serve(const char *file, uint64_t count)
 	if (dev < 0) {
 		rc = EXIT_FAIL;
 	} else {
-		catch_stop_signals();
+		stop_signals_catch();
 		msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
 		    (unsigned long long)size, x, path);
 		rc = serve_loop(dev, path, in, buf, size, count, file);

@@ -292,7 +292,7 @@ static int membw_rows(const struct ctx *ctx, const struct measure *m,
 		report_num(r, bytes * (k == OP_COPY ? 2 : 1));
 		measure_cells(r, &res.st, 1);
 		report_str(r, "MiB/s");
-		ctx_figure(ctx, FIG_BW + 2 * k + all, res.st.median, "MiB/s");
+		ctx_figure_st(ctx, FIG_BW + 2 * k + all, &res.st, "MiB/s");
 		measure_free(&res);
 	}
 	return 0;

@@ -142,7 +142,7 @@ static int overhead_run(const struct ctx *c, const void *opts)
 		}
 		row(r, clocks[i].name, &res);
 		if (res.trusted)
-			ctx_figure(c, clocks[i].fig, res.st.median, "ns");
+			ctx_figure_st(c, clocks[i].fig, &res.st, "ns");
 		measure_free(&res);
 	}
 	ctx_figure(c, FIG_LOOP, loop, "ns");

@@ -165,7 +165,7 @@ static void row(const struct ctx *c, struct report *r, const char *name,
 	report_str(r, "us");
 	report_num(r, cs.median);
 	if (ok)
-		ctx_figure(c, fig, st.median, "us");
+		ctx_figure_st(c, fig, &st, "us");
 }
 
 struct pagefault_opts {

@@ -120,7 +120,7 @@ static int spawn_run(const struct ctx *c, const void *opts)
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "us");
-		ctx_figure(c, tests[i].fig, res.st.median, "us");
+		ctx_figure_st(c, tests[i].fig, &res.st, "us");
 		measure_free(&res);
 	}
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;

@@ -113,7 +113,7 @@ static int syscall_rows(const struct ctx *c, struct report *r,
 		else
 			report_none(r);
 		if (res.trusted)
-			ctx_figure(c, tests[i].fig, res.st.median, "ns");
+			ctx_figure_st(c, tests[i].fig, &res.st, "ns");
 		measure_free(&res);
 	}
 	return 0;

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary table of osbench report, as a course report has it: per
+ * parameter an estimate and what it rests on (report_estimate.c), the
+ * measured median with its spread, and measured / estimate.  Also the
+ * names of the figures in summary.csv.
+ */
+#include "csvtab.h"
+#include "report.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fig_names[FIG_COUNT] = {
+	[FIG_LOOP] = "loop", [FIG_RDTSC] = "rdtsc",
+	[FIG_RDTSC_FENCED] = "rdtsc_fenced", [FIG_RDTSCP] = "rdtscp",
+	[FIG_CLOCK_GETTIME] = "clock_gettime",
+	[FIG_CALL0] = "call0", [FIG_CALL0 + 1] = "call1",
+	[FIG_CALL0 + 2] = "call2", [FIG_CALL0 + 3] = "call3",
+	[FIG_CALL0 + 4] = "call4", [FIG_CALL0 + 5] = "call5",
+	[FIG_CALL0 + 6] = "call6", [FIG_CALL7] = "call7",
+	[FIG_SYSCALL] = "syscall", [FIG_OPEN_CLOSE] = "open_close",
+	[FIG_FOPEN_FCLOSE] = "fopen_fclose",
+	[FIG_CREATE_DELETE] = "create_delete",
+	[FIG_MALLOC_FREE] = "malloc_free", [FIG_FORK] = "fork",
+	[FIG_SPAWN] = "spawn", [FIG_THREAD] = "thread",
+	[FIG_CTXSW_PROCESS] = "ctxsw_process",
+	[FIG_CTXSW_THREAD] = "ctxsw_thread",
+	[FIG_MEM_L1] = "mem_L1", [FIG_MEM_L1 + 1] = "mem_L2",
+	[FIG_MEM_L1 + 2] = "mem_L3", [FIG_MEM_L4] = "mem_L4",
+	[FIG_MEM_MAIN] = "mem_main",
+	[FIG_BW_READ_1] = "bw_read_1", [FIG_BW_READ_ALL] = "bw_read_all",
+	[FIG_BW_WRITE_1] = "bw_write_1", [FIG_BW + 3] = "bw_write_all",
+	[FIG_BW_COPY_1] = "bw_copy_1", [FIG_BW_LAST] = "bw_copy_all",
+	[FIG_FAULT_MINOR] = "fault_minor", [FIG_FAULT_MAJOR] = "fault_major",
+	[FIG_TCP_RTT] = "tcp_rtt", [FIG_TCP_RTT_PEER] = "tcp_rtt_peer",
+	[FIG_TCP_CONNECT] = "tcp_connect",
+	[FIG_TCP_CONNECT_PEER] = "tcp_connect_peer",
+	[FIG_TCP_BW] = "tcp_bw", [FIG_TCP_BW_PEER] = "tcp_bw_peer",
+	[FIG_ICMP_RTT] = "icmp_rtt", [FIG_ICMP_RTT_PEER] = "icmp_rtt_peer",
+	[FIG_DEV_RTT] = "dev_rtt", [FIG_DEV_RTT_PEER] = "dev_rtt_peer",
+	[FIG_DEV_BW] = "dev_bw", [FIG_DEV_BW_PEER] = "dev_bw_peer",
+	[FIG_FA_SYNC_4K] = "fa_sync_4k",
+	[FIG_FA_SYNC_4K_REMOTE] = "fa_sync_4k_remote",
+	[FIG_FA_SEQ_64K] = "fa_seq_64k",
+	[FIG_FA_SEQ_64K_REMOTE] = "fa_seq_64k_remote",
+	[FIG_FA_RAND_4K] = "fa_rand_4k",
+	[FIG_FA_RAND_4K_REMOTE] = "fa_rand_4k_remote",
+};
+
+const char *rep_figure_name(enum figure f)
+{
+	return f < FIG_COUNT && fig_names[f] ? fig_names[f] : "?";
+}
+
+struct line {
+	const char *label;
+	enum figure fig;
+};
+
+static const struct line lines[] = {
+	{ "Loop overhead (one iteration)", FIG_LOOP },
+	{ "Reading the clock: rdtsc", FIG_RDTSC },
+	{ "Reading the clock: clock_gettime", FIG_CLOCK_GETTIME },
+	{ "Procedure call, 0 arguments", FIG_CALL0 },
+	{ "Procedure call, 3 arguments", FIG_CALL0 + 3 },
+	{ "Procedure call, 7 arguments", FIG_CALL7 },
+	{ "System call (getpid)", FIG_SYSCALL },
+	{ "Process creation (fork+exit+wait)", FIG_FORK },
+	{ "Thread creation (create+join)", FIG_THREAD },
+	{ "Context switch, threads (1 CPU)", FIG_CTXSW_THREAD },
+	{ "Context switch, processes (1 CPU)", FIG_CTXSW_PROCESS },
+	{ "Memory latency, level 1", FIG_MEM_L1 },
+	{ "Memory latency, level 2", FIG_MEM_L1 + 1 },
+	{ "Memory latency, level 3", FIG_MEM_L1 + 2 },
+	{ "Memory latency, beyond the caches", FIG_MEM_MAIN },
+	{ "Memory read bandwidth, 1 thread", FIG_BW_READ_1 },
+	{ "Memory read bandwidth, all CPUs", FIG_BW_READ_ALL },
+	{ "Memory write bandwidth, 1 thread", FIG_BW_WRITE_1 },
+	{ "Memory copy bandwidth, 1 thread", FIG_BW_COPY_1 },
+	{ "Page fault, minor", FIG_FAULT_MINOR },
+	{ "Page fault, major", FIG_FAULT_MAJOR },
+	{ "TCP round trip, loopback", FIG_TCP_RTT },
+	{ "TCP round trip, to the peer", FIG_TCP_RTT_PEER },
+	{ "TCP connect, loopback", FIG_TCP_CONNECT },
+	{ "TCP connect, to the peer", FIG_TCP_CONNECT_PEER },
+	{ "TCP bandwidth, loopback", FIG_TCP_BW },
+	{ "TCP bandwidth, to the peer", FIG_TCP_BW_PEER },
+	{ "ICMP echo (ping), loopback", FIG_ICMP_RTT },
+	{ "ICMP echo (ping), to the peer", FIG_ICMP_RTT_PEER },
+	{ "Device round trip, loopback", FIG_DEV_RTT },
+	{ "Device round trip, to the peer", FIG_DEV_RTT_PEER },
+	{ "Device bandwidth, loopback", FIG_DEV_BW },
+	{ "Device bandwidth, to the peer", FIG_DEV_BW_PEER },
+	{ "O_SYNC write 4 KiB, local", FIG_FA_SYNC_4K },
+	{ "O_SYNC write 4 KiB, remote", FIG_FA_SYNC_4K_REMOTE },
+	{ "Sequential read 64 KiB, local", FIG_FA_SEQ_64K },
+	{ "Sequential read 64 KiB, remote", FIG_FA_SEQ_64K_REMOTE },
+	{ "Random read 4 KiB, local", FIG_FA_RAND_4K },
+	{ "Random read 4 KiB, remote", FIG_FA_RAND_4K_REMOTE },
+};
+
+#define NLINES (sizeof(lines) / sizeof(lines[0]))
+
+static void num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* One row's cells (7); buf holds their text. */
+static void row_cells(const struct rep *r, const struct line *l,
+		      char buf[][220], const char **cells)
+{
+	const struct stats *st = &r->s.st[l->fig];
+	struct rep_est e;
+	int got = r->s.set[l->fig], i;
+
+	rep_estimate(r, l->fig, &e);
+	snprintf(buf[0], 220, "%s", l->label);
+	num(buf[1], 220, e.v);
+	snprintf(buf[2], 220, "%s", e.basis);
+	if (got)
+		num(buf[3], 220, r->s.value[l->fig]);
+	else
+		snprintf(buf[3], 220, "not measured");
+	if (got && r->s.has_st[l->fig])
+		snprintf(buf[4], 220, "%.3g..%.3g (n %zu, min %.3g, max %.3g)",
+			 st->ci95_lo, st->ci95_hi, st->n, st->min, st->max);
+	else
+		snprintf(buf[4], 220, got ? "one figure, no samples" : "-");
+	num(buf[5], 220, got && e.v > 0 ? r->s.value[l->fig] / e.v : NAN);
+	snprintf(buf[6], 220, "%s", got && r->s.unit[l->fig] ?
+		 r->s.unit[l->fig] : "");
+	for (i = 0; i < 7; i++)
+		cells[i] = buf[i];
+}
+
+void rep_summary(struct doc *d, const struct rep *r)
+{
+	static const char *const head[] = {
+		"Parameter", "Estimate", "Basis of the estimate",
+		"Measured (median)", "95% CI of the mean (spread)",
+		"Measured / estimate", "Unit",
+	};
+	char buf[7][220];
+	const char *cells[7];
+	size_t i;
+
+	doc_table(d, 7, head, "lrlrlrl");
+	for (i = 0; i < NLINES; i++) {
+		row_cells(r, &lines[i], buf, cells);
+		doc_row(d, cells);
+	}
+	doc_table_end(d);
+}
