@@ -118,12 +118,43 @@ $OSB memlat --smoke --csv >"$tmp/lat.csv" 2>/dev/null
 check_output "memlat reports the latency beyond the caches" \
 	"^# beyond_caches: [0-9.e+]+ ns" cat "$tmp/lat.csv"
 
-if [ $have_py = 1 ]; then
-	$OSB all --smoke --json --dir "$tmp" >"$tmp/all.json" 2>/dev/null
-	check "all --json is one JSON array of 11 documents" python3 -c \
-		"import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==11, len(d)" \
+# all_json NAME DIR FAILED: all --json with scratch directory DIR is one
+# JSON array of 11 documents, those of the experiments FAILED (a Python
+# list) with a "failed" note.
+all_json() {
+	[ $have_py = 1 ] || return 0
+	$OSB all --smoke --json --dir "$2" >"$tmp/all.json" 2>/dev/null
+	check "$1" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==11, len(d); assert [x['title'] for x in d if 'failed' in x['notes']]==$3" \
 		"$tmp/all.json"
-fi
+}
+all_json "all --json is one JSON array of 11 documents" "$tmp" "[]"
+
+# A failing experiment is reported and the others still run: a scratch
+# directory that does not exist fails the three that write there.
+$OSB all --smoke --csv --dir "$tmp/none" >"$tmp/allf.csv" 2>"$tmp/allf.err"
+check_equal "all with failures: exit 1" "$?" 1
+check_output "all with failures: last line counts them" \
+	"^all: 3 of 11 experiments failed \(syscall, pagefault, fileaccess\)$" \
+	tail -n 1 "$tmp/allf.err"
+check_output "all with failures: each with its message" \
+	"^all: fileaccess failed \(exit 1\): create $tmp/none/osbench-fileaccess\.[0-9]+: No such file or directory$" \
+	cat "$tmp/allf.err"
+check_equal "all with failures: every experiment ran" \
+	"$(grep -c '^# experiment: ' "$tmp/allf.csv")" 11
+check_equal "all with failures: a failed note for each failure" \
+	"$(grep -c '^# failed: ' "$tmp/allf.csv")" 3
+check_output "all with failures: the experiment after a failure measured" \
+	"^fork\+exit\+wait," cat "$tmp/allf.csv"
+all_json "all --json with failures: 11 documents, 3 say failed" "$tmp/none" \
+	"['syscall','pagefault','fileaccess']"
+check_exit "report with failures: exit 1" 1 \
+	$OSB report --smoke --dir "$tmp/none" --out "$tmp/repf"
+check_output "report with failures: still written" "^\| Parameter \|" \
+	cat "$tmp/repf/report.md"
+check_output "report with failures: their figures not measured" \
+	"^\| Page fault, minor \| [^|]* \| [^|]* \| not measured \|" \
+	cat "$tmp/repf/report.md"
+
 # report on the host: the module is not loaded, so no device rows and
 # no transfers, which the report says; the rest is a real, tiny run.
 check_exit "report --smoke" 0 $OSB report --smoke --dir "$tmp" --out "$tmp/rep"

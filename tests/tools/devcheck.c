@@ -65,37 +65,10 @@ static int xfer_ioc(int fd, unsigned long cmd, uint64_t off, uint64_t len,
 	return ioctl(fd, cmd, &x);
 }
 
-static void test_ioctl_errors(void)
+/* Arguments the driver must refuse with EINVAL. */
+static void test_invalid_args(int m, int s)
 {
-	int m = open_dev(master_path), s = open_dev(slave_path);
 	struct syncdev_connect c = { .reserved = 1 };
-	char byte = 0;
-
-	CHECK(ERRNO_IS(ioctl(m, _IO(SYNCDEV_IOC_MAGIC, 99)), ENOTTY),
-	      "unknown ioctl on master: ENOTTY");
-	CHECK(ERRNO_IS(ioctl(s, 0x12345675, 0), ENOTTY),
-	      "unknown ioctl 0x12345675 on slave: ENOTTY");
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_ACCEPT), ENOTTY),
-	      "ACCEPT on slave: ENOTTY");
-	CHECK(ERRNO_IS(connect_ioc(m, "127.0.0.1", 0, 0), ENOTTY),
-	      "CONNECT on master: ENOTTY");
-	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTTY),
-	      "SEND on slave: ENOTTY");
-	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTTY),
-	      "RECV on master: ENOTTY");
-
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_CONNECT, (void *)8), EFAULT),
-	      "CONNECT with a bad pointer: EFAULT");
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_SEND, (void *)8), EFAULT),
-	      "SEND with a bad pointer: EFAULT");
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_RECV, (void *)8), EFAULT),
-	      "RECV with a bad pointer: EFAULT");
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_INFO, (void *)8), EFAULT),
-	      "INFO with a bad pointer: EFAULT");
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_PRINT_PAGE, (void *)8), EFAULT),
-	      "PRINT_PAGE with a bad pointer: EFAULT");
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, (void *)8), EFAULT),
-	      "legacy connect with a bad string pointer: EFAULT");
 
 	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_CONNECT, &c), EINVAL),
 	      "CONNECT reserved != 0: EINVAL");
@@ -123,6 +96,12 @@ static void test_ioctl_errors(void)
 		       EINVAL), "RECV offset at the buffer end: EINVAL");
 	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_SEND, 4096, UINT64_MAX, 0, 0),
 		       EINVAL), "SEND offset + len overflowing: EINVAL");
+}
+
+/* Calls that need a connection, made without one. */
+static void test_unconnected(int m, int s)
+{
+	char byte = 0;
 
 	CHECK(ERRNO_IS(read(m, &byte, 1), EINVAL), "read on master: EINVAL");
 	CHECK(ERRNO_IS(write(s, &byte, 1), EINVAL), "write on slave: EINVAL");
@@ -140,6 +119,40 @@ static void test_ioctl_errors(void)
 	      ioctl(s, SYNCDEV_LEGACY_CLOSE, 0) == 0,
 	      "DISCONNECT without a connection: 0 (idempotent)");
 	CHECK(ERRNO_IS(lseek(m, 0, SEEK_SET), ESPIPE), "lseek: ESPIPE");
+}
+
+static void test_ioctl_errors(void)
+{
+	int m = open_dev(master_path), s = open_dev(slave_path);
+
+	CHECK(ERRNO_IS(ioctl(m, _IO(SYNCDEV_IOC_MAGIC, 99)), ENOTTY),
+	      "unknown ioctl on master: ENOTTY");
+	CHECK(ERRNO_IS(ioctl(s, 0x12345675, 0), ENOTTY),
+	      "unknown ioctl 0x12345675 on slave: ENOTTY");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_ACCEPT), ENOTTY),
+	      "ACCEPT on slave: ENOTTY");
+	CHECK(ERRNO_IS(connect_ioc(m, "127.0.0.1", 0, 0), ENOTTY),
+	      "CONNECT on master: ENOTTY");
+	CHECK(ERRNO_IS(xfer_ioc(s, SYNCDEV_IOC_SEND, 0, 1, 0, 0), ENOTTY),
+	      "SEND on slave: ENOTTY");
+	CHECK(ERRNO_IS(xfer_ioc(m, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ENOTTY),
+	      "RECV on master: ENOTTY");
+
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_CONNECT, (void *)8), EFAULT),
+	      "CONNECT with a bad pointer: EFAULT");
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_SEND, (void *)8), EFAULT),
+	      "SEND with a bad pointer: EFAULT");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_RECV, (void *)8), EFAULT),
+	      "RECV with a bad pointer: EFAULT");
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_INFO, (void *)8), EFAULT),
+	      "INFO with a bad pointer: EFAULT");
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_PRINT_PAGE, (void *)8), EFAULT),
+	      "PRINT_PAGE with a bad pointer: EFAULT");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, (void *)8), EFAULT),
+	      "legacy connect with a bad string pointer: EFAULT");
+
+	test_invalid_args(m, s);
+	test_unconnected(m, s);
 	close(m);
 	close(s);
 }
@@ -318,13 +331,31 @@ static int read_eintr_child(void)
 	return child_errno((int)read(recv_eintr_fd, &b, 1));
 }
 
+/* The slave has disconnected: sending fails with EPIPE or ECONNRESET. */
+static void test_peer_gone(int m)
+{
+	char buf[4096];
+	int i, sent_ok = 0;
+	ssize_t n = 0;
+
+	memset(buf, 'x', sizeof(buf));
+	for (i = 0; i < 64 * 1024; i++) {
+		n = write(m, buf, sizeof(buf));
+		if (n < 0)
+			break;
+		sent_ok++;
+	}
+	CHECK(n < 0 && (errno == EPIPE || errno == ECONNRESET),
+	      "write after the slave disconnected: EPIPE or ECONNRESET (%d writes first)",
+	      sent_ok);
+}
+
 static void test_connected(void)
 {
 	struct syncdev_info info;
 	char buf[4096];
 	uint32_t lo = htonl(INADDR_LOOPBACK);
-	int m, s, i, sent_ok;
-	ssize_t n;
+	int m, s;
 
 	make_pair(&m, &s);
 	CHECK(ioctl(s, SYNCDEV_IOC_INFO, &info) == 0 && info.connected == 1 &&
@@ -355,18 +386,7 @@ static void test_connected(void)
 	      ERRNO_IS(read(s, buf, 1), ENOTCONN),
 	      "read after DISCONNECT: ENOTCONN");
 
-	/* The peer is gone: sending fails with EPIPE or ECONNRESET. */
-	sent_ok = 0;
-	memset(buf, 'x', sizeof(buf));
-	for (i = 0; i < 64 * 1024; i++) {
-		n = write(m, buf, sizeof(buf));
-		if (n < 0)
-			break;
-		sent_ok++;
-	}
-	CHECK(n < 0 && (errno == EPIPE || errno == ECONNRESET),
-	      "write after the slave disconnected: EPIPE or ECONNRESET (%d writes first)",
-	      sent_ok);
+	test_peer_gone(m);
 	close(m);
 	close(s);
 

@@ -154,12 +154,22 @@ static void test_distrust(void)
 	CHECK(measure_distrust(10, 12) != NULL, "distrust: negative");
 }
 
-static void count_loop(void *arg, uint64_t n)
+static int count_loop(void *arg, uint64_t n)
 {
 	volatile uint64_t *calls = arg;
 
 	while (n--)
 		++*calls;
+	return 0;
+}
+
+/* Fails on its third call: after sizing has started. */
+static int failing_loop(void *arg, uint64_t n)
+{
+	int *calls = arg;
+
+	(void)n;
+	return ++*calls >= 3 ? -1 : 0;
 }
 
 static void test_measure_run(void)
@@ -167,6 +177,7 @@ static void test_measure_run(void)
 	struct measure m = { .samples = 5, .warmup = 2, .min_sample_ns = 1e4 };
 	struct measure_result res;
 	uint64_t calls = 0;
+	int fails = 0;
 
 	CHECK(measure_run(&m, count_loop, &calls, &res) == 0 && res.ns &&
 	      res.st.n == 5 && res.iters >= 1, "measure_run: 5 samples");
@@ -178,6 +189,10 @@ static void test_measure_run(void)
 	m.samples = 0;
 	CHECK(measure_run(&m, count_loop, &calls, &res) == -1,
 	      "measure_run: zero samples rejected");
+	m.samples = 5;
+	CHECK(measure_run(&m, failing_loop, &fails, &res) == -1 &&
+	      fails == 3 && res.ns == NULL,
+	      "measure_run: a failing body ends the measurement");
 }
 
 /* The common options alone, every group enabled, as osbench parses them. */

@@ -37,6 +37,12 @@ void msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 const char *msg_last(void);
 void msg_forget(void);
+/*
+ * msg() and msg_errno() that return -1, for code that reports a failure
+ * to its caller: "if (fd < 0) return fail_errno("open %s", path);".
+ */
+#define fail(...) (msg(__VA_ARGS__), -1)
+#define fail_errno(...) (msg_errno(__VA_ARGS__), -1)
 /* msg() then exit(code). */
 void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

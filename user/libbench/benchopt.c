@@ -56,28 +56,17 @@ void benchopt_finish(struct benchopt *o)
 		o->dir = tmp && *tmp ? tmp : "/var/tmp";
 }
 
+const unsigned int benchopt_reps[3] = { 11, 7, 3 };
+
 void benchopt_measure(const struct benchopt *o, struct measure *m)
 {
+	static const unsigned int warmup[3] = { 2, 1, 1 };
+	static const double min_sample_ns[3] = { 10e6, 2e6, 50e3 };
+
 	memset(m, 0, sizeof(*m));
-	switch (o->mode) {
-	case BENCH_FULL:
-		m->samples = 11;
-		m->warmup = 2;
-		m->min_sample_ns = 10e6;
-		break;
-	case BENCH_QUICK:
-		m->samples = 7;
-		m->warmup = 1;
-		m->min_sample_ns = 2e6;
-		break;
-	case BENCH_SMOKE:
-		m->samples = 3;
-		m->warmup = 1;
-		m->min_sample_ns = 50e3;
-		break;
-	}
-	if (o->reps)
-		m->samples = o->reps;
+	m->samples = o->reps ? o->reps : benchopt_reps[o->mode];
+	m->warmup = warmup[o->mode];
+	m->min_sample_ns = min_sample_ns[o->mode];
 }
 
 const char *benchopt_mode_name(const struct benchopt *o)

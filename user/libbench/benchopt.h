@@ -47,6 +47,9 @@ extern const struct opt benchopt_options[];
 /* After parsing: the default --dir when none was given. */
 void benchopt_finish(struct benchopt *o);
 
+/* Samples per figure without --reps: full, --quick, --smoke. */
+extern const unsigned int benchopt_reps[3];
+
 /* Sample count, warm-up and sample length for the chosen mode. */
 void benchopt_measure(const struct benchopt *o, struct measure *m);
 

@@ -85,18 +85,3 @@ int calibrate(const struct calibrate *c, struct calibrate_result *res)
 	}
 	return 0;
 }
-
-const char *calibrate_status_name(enum calibrate_status s)
-{
-	switch (s) {
-	case CALIBRATE_FOUND:
-		return "found";
-	case CALIBRATE_SHORT_INPUT:
-		return "input too short";
-	case CALIBRATE_LIMIT:
-		return "count limit reached";
-	case CALIBRATE_SLOW:
-		return "no count in the window";
-	}
-	return "?";
-}

@@ -45,7 +45,4 @@ struct calibrate_result {
 /* Returns 0 with *res filled, or -1 with errno when work() failed. */
 int calibrate(const struct calibrate *c, struct calibrate_result *res);
 
-/* A phrase for people: "found", "input too short", ... */
-const char *calibrate_status_name(enum calibrate_status s);
-
 #endif

@@ -6,29 +6,37 @@
 #include <errno.h>
 #include <stdlib.h>
 
-double measure_once(measure_fn fn, void *arg, uint64_t iters)
+int measure_once(measure_fn fn, void *arg, uint64_t iters, double *ns)
 {
 	uint64_t t0 = now_ns();
 
-	fn(arg, iters);
-	return (double)(now_ns() - t0);
+	if (fn(arg, iters))
+		return -1;
+	*ns = (double)(now_ns() - t0);
+	return 0;
 }
 
-/* Smallest count whose run lasts min_ns, growing geometrically from 1. */
-static uint64_t size_iters(const struct measure *m, measure_fn fn, void *arg)
+/*
+ * Smallest count whose run lasts min_ns, growing geometrically from 1:
+ * 0 with *out, or -1 when fn failed.
+ */
+static int size_iters(const struct measure *m, measure_fn fn, void *arg,
+		      uint64_t *out)
 {
 	uint64_t iters = 1;
 	double t;
 
 	for (;;) {
-		t = measure_once(fn, arg, iters);
+		*out = iters;
+		if (measure_once(fn, arg, iters, &t))
+			return -1;
 		if (t >= m->min_sample_ns)
-			return iters;
+			return 0;
 		if (m->max_iters && iters >= m->max_iters)
-			return m->max_iters;
+			return 0;
 		/* A body that does no work per iteration never gets long. */
 		if (iters >= (1ull << 40))
-			return iters;
+			return 0;
 		/* Aim 20% past the target but never grow more than 16x at
 		 * once: the first, cold runs are slow and would undershoot.
 		 */
@@ -51,37 +59,46 @@ const char *measure_distrust(double raw, double overhead)
 	return NULL;
 }
 
+/* Warm-up and samples: raw[] and res->ns[] per op.  0, or -1 (fn failed). */
+static int sample(const struct measure *m, measure_fn fn, void *arg,
+		  struct measure_result *res, double *raw)
+{
+	double ops = m->ops_per_iter > 0 ? m->ops_per_iter : 1, t;
+	unsigned i;
+
+	if (size_iters(m, fn, arg, &res->iters))
+		return -1;
+	for (i = 0; i < m->warmup; i++)
+		if (measure_once(fn, arg, res->iters, &t))
+			return -1;
+	for (i = 0; i < m->samples; i++) {
+		if (measure_once(fn, arg, res->iters, &t))
+			return -1;
+		t /= (double)res->iters;
+		raw[i] = t / ops;
+		res->ns[i] = (t - m->overhead_ns) / ops;
+	}
+	return 0;
+}
+
 int measure_run(const struct measure *m, measure_fn fn, void *arg,
 		struct measure_result *res)
 {
 	double ops = m->ops_per_iter > 0 ? m->ops_per_iter : 1;
 	double *raw;
 	struct stats rs;
-	unsigned i;
 
 	res->ns = NULL;
 	if (m->samples == 0) {
-		errno = EINVAL;
+		msg("measure: no samples asked for");
 		return -1;
 	}
-	raw = calloc(m->samples, sizeof(*raw));
-	res->ns = calloc(m->samples, sizeof(*res->ns));
-	if (!raw || !res->ns) {
+	raw = xcalloc(m->samples, sizeof(*raw));
+	res->ns = xcalloc(m->samples, sizeof(*res->ns));
+	if (sample(m, fn, arg, res, raw)) {
 		free(raw);
-		free(res->ns);
-		res->ns = NULL;
-		errno = ENOMEM;
+		measure_free(res);
 		return -1;
-	}
-	res->iters = size_iters(m, fn, arg);
-	for (i = 0; i < m->warmup; i++)
-		measure_once(fn, arg, res->iters);
-	for (i = 0; i < m->samples; i++) {
-		double t = measure_once(fn, arg, res->iters) /
-			   (double)res->iters;
-
-		raw[i] = t / ops;
-		res->ns[i] = (t - m->overhead_ns) / ops;
 	}
 	stats_compute(raw, m->samples, &rs);
 	stats_compute(res->ns, m->samples, &res->st);
@@ -102,11 +119,12 @@ void measure_free(struct measure_result *res)
 	res->ns = NULL;
 }
 
-void measure_empty_loop(void *arg, uint64_t n)
+int measure_empty_loop(void *arg, uint64_t n)
 {
 	(void)arg;
 	while (n--)
 		__asm__ __volatile__("");
+	return 0;
 }
 
 double measure_loop_overhead(const struct measure *m)

@@ -12,14 +12,17 @@
  *    subtracted, and the result is marked untrusted when that overhead is
  *    not small against what is left.
  *
- *	static void body(void *arg, uint64_t n)
+ *	static int body(void *arg, uint64_t n)
  *	{
  *		while (n--)
- *			work(arg);
+ *			if (work(arg))
+ *				return -1;	   (after a message)
+ *		return 0;
  *	}
  *	struct measure m = { .samples = 11, .warmup = 2, .min_sample_ns = 1e7 };
  *	struct measure_result res;
- *	measure_run(&m, body, arg, &res);	 (res.st.median: ns per op)
+ *	if (measure_run(&m, body, arg, &res))	 (res.st.median: ns per op)
+ *		return EXIT_FAIL;		 (after a message)
  *	measure_free(&res);
  */
 #ifndef SYNCDEV_MEASURE_H
@@ -48,15 +51,18 @@ struct measure_result {
 	const char *why;	/* NULL when trusted */
 };
 
-/* Runs iters iterations of the work being measured. */
-typedef void (*measure_fn)(void *arg, uint64_t iters);
+/*
+ * Runs iters iterations of the work being measured: 0, or -1 after a
+ * message saying what failed (the measurement stops there).
+ */
+typedef int (*measure_fn)(void *arg, uint64_t iters);
 
-/* Wall time of one call fn(arg, iters), in ns (CLOCK_MONOTONIC). */
-double measure_once(measure_fn fn, void *arg, uint64_t iters);
+/* Wall time of one call fn(arg, iters) in *ns (CLOCK_MONOTONIC); 0 or -1. */
+int measure_once(measure_fn fn, void *arg, uint64_t iters, double *ns);
 
 /*
- * Size, warm up and sample fn.  Returns 0, or -1 with errno (ENOMEM,
- * EINVAL for samples == 0).  Free the result with measure_free().
+ * Size, warm up and sample fn.  Returns 0, or -1 after a message (fn
+ * failed, or samples == 0).  Free the result with measure_free().
  */
 int measure_run(const struct measure *m, measure_fn fn, void *arg,
 		struct measure_result *res);
@@ -70,7 +76,7 @@ void measure_free(struct measure_result *res);
 const char *measure_distrust(double raw, double overhead);
 
 /* An empty counted loop, as a measure_fn (the loop overhead's body). */
-void measure_empty_loop(void *arg, uint64_t iters);
+int measure_empty_loop(void *arg, uint64_t iters);
 /* Median cost of one iteration of that loop, in ns. */
 double measure_loop_overhead(const struct measure *m);
 

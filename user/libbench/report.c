@@ -28,17 +28,6 @@ struct report {
 	size_t cap;
 };
 
-int report_format_arg(const char *arg, enum report_format *fmt)
-{
-	if (!strcmp(arg, "--csv"))
-		*fmt = REPORT_CSV;
-	else if (!strcmp(arg, "--json"))
-		*fmt = REPORT_JSON;
-	else
-		return 0;
-	return 1;
-}
-
 struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out)
 {
@@ -59,6 +48,18 @@ void report_column(struct report *r, const char *name, const char *unit)
 	r->col_names[r->ncols] = xstrdup(name);
 	r->col_units[r->ncols] = unit ? xstrdup(unit) : NULL;
 	r->ncols++;
+}
+
+void report_column_range(struct report *r, const char *name,
+			 const char *unit)
+{
+	char n[64];
+
+	report_column(r, name, unit);
+	snprintf(n, sizeof(n), "%s_min", name);
+	report_column(r, n, unit);
+	snprintf(n, sizeof(n), "%s_max", name);
+	report_column(r, n, unit);
 }
 
 void report_note(struct report *r, const char *key, const char *fmt, ...)
@@ -280,7 +281,6 @@ static void print_json(const struct report *r)
 
 int report_end(struct report *r)
 {
-	size_t i;
 	int ret;
 
 	if (r->ncols && r->ncells % r->ncols)
@@ -293,7 +293,16 @@ int report_end(struct report *r)
 		print_text(r);
 	ret = fflush(r->out) ? -1 : 0;
 	ret = ferror(r->out) ? -1 : ret;
+	report_free(r);
+	return ret;
+}
 
+void report_free(struct report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
 	for (i = 0; i < r->ncells; i++)
 		free(r->cells[i].text);
 	for (i = 0; i < r->ncols; i++) {
@@ -311,5 +320,4 @@ int report_end(struct report *r)
 	free(r->note_vals);
 	free(r->title);
 	free(r);
-	return ret;
 }

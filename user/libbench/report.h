@@ -24,13 +24,13 @@ enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON };
 
 struct report;
 
-/* Parse "--csv"/"--json": returns 1 and sets *fmt when arg is one of them. */
-int report_format_arg(const char *arg, enum report_format *fmt);
-
 struct report *report_new(const char *title, enum report_format fmt,
 			  FILE *out);
 /* Columns must all be declared before the first cell; unit may be NULL. */
 void report_column(struct report *r, const char *name, const char *unit);
+/* A median and its range: the columns name, name_min and name_max. */
+void report_column_range(struct report *r, const char *name,
+			 const char *unit);
 void report_note(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Cells fill rows left to right; a row ends after its last column. */
@@ -40,5 +40,7 @@ void report_num(struct report *r, double value);
 void report_none(struct report *r);
 /* Print everything and free the report. Returns 0, or -1 on write error. */
 int report_end(struct report *r);
+/* Free without printing: the measurement failed (NULL: a no-op). */
+void report_free(struct report *r);
 
 #endif

@@ -13,7 +13,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double stats_t95(size_t dof)
+/* Two-sided 95% Student's t quantile for the given degrees of freedom. */
+static double stats_t95(size_t dof)
 {
 	/* Table for small samples; beyond it the normal quantile is close. */
 	static const double t[] = {

@@ -31,7 +31,4 @@ int stats_compute(const double *samples, size_t n, struct stats *out);
  */
 void stats_scale(struct stats *st, double k);
 
-/* Two-sided 95% Student's t quantile for the given degrees of freedom. */
-double stats_t95(size_t dof);
-
 #endif

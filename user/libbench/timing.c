@@ -2,44 +2,10 @@
 #include "timing.h"
 #include "util.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
-
-#include <setjmp.h>
-#include <signal.h>
-#include <string.h>
-
-static sigjmp_buf probe_env;
-
-static void on_sigill(int sig)
-{
-	(void)sig;
-	siglongjmp(probe_env, 1);
-}
-
-/*
- * Executed, not looked up: some hypervisors hide the cpuid bit of an
- * instruction they run, and QEMU's default TCG CPU lacks it (SIGILL).
- */
-int tsc_has_rdtscp(void)
-{
-	static int known = -1;
-	struct sigaction sa, old;
-
-	if (known >= 0)
-		return known;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigill;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGILL, &sa, &old);
-	if (sigsetjmp(probe_env, 1) == 0) {
-		tsc_read_p();
-		known = 1;
-	} else {
-		known = 0;
-	}
-	sigaction(SIGILL, &old, NULL);
-	return known;
-}
+#include <unistd.h>
 
 double tsc_ghz(void)
 {
@@ -62,6 +28,26 @@ double tsc_ghz(void)
 	c1 = tsc_read_fenced();
 	ghz = (double)(c1 - c0) / (double)(t1 - t0);
 	return ghz;
+}
+
+int tsc_have_rdtscp(void)
+{
+	static int have = -1;
+	int status;
+	pid_t pid;
+
+	if (have >= 0 || !TIMING_HAVE_TSC)
+		return have >= 0 ? have : 1;
+	pid = fork();
+	if (pid == 0) {
+		/* A SIGILL here is the answer, not a crash to keep. */
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+		keep((void *)(uintptr_t)tsc_read_p());
+		_exit(0);
+	}
+	have = pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return have;
 }
 
 double clock_resolution_ns(void)

@@ -44,15 +44,20 @@ static inline uint64_t tsc_read_fenced(void) { return now_ns(); }
 static inline uint64_t tsc_read_p(void) { return now_ns(); }
 #endif
 
-/* Whether the CPU has RDTSCP (tsc_read_p faults with SIGILL without it). */
-int tsc_has_rdtscp(void);
-
 /*
  * TSC ticks per nanosecond, calibrated once against CLOCK_MONOTONIC over
  * about 20 ms (1.0 without a TSC).  With an invariant TSC this is the
  * nominal frequency in GHz; the core may run faster (turbo) or slower.
  */
 double tsc_ghz(void);
+
+/*
+ * Whether this CPU runs RDTSCP: QEMU's default TCG CPU does not, and
+ * executing it there is SIGILL.  Tried once in a child process, because
+ * cpuid does not tell (a hypervisor may clear the bit and still run the
+ * instruction).  Always 1 without a TSC (the fallback reads the clock).
+ */
+int tsc_have_rdtscp(void);
 
 /* Resolution of CLOCK_MONOTONIC as the kernel reports it, in ns. */
 double clock_resolution_ns(void);

@@ -107,16 +107,6 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 	return -1;
 }
 
-int dev_connect_spec(int fd, const char *spec, uint32_t wait_ms)
-{
-	struct in_addr addr;
-	uint16_t port;
-
-	if (parse_ipv4_port(spec, dev_port(), &addr, &port))
-		return -2;
-	return dev_connect(fd, addr, port, 0, wait_ms);
-}
-
 int dev_disconnect(int fd, const char *path)
 {
 	if (ioctl(fd, SYNCDEV_IOC_DISCONNECT) == 0)

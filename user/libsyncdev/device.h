@@ -39,13 +39,6 @@ int dev_accept(int fd, const char *path);
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms);
 
-/*
- * Slave: dev_connect() to "a.b.c.d[:port]" (port default: dev_port()).
- * A malformed spec returns -2 after a message, so callers can tell a
- * usage error from a failed connection (-1).
- */
-int dev_connect_spec(int fd, const char *spec, uint32_t wait_ms);
-
 /* Close the session's connection; the session may connect again. */
 int dev_disconnect(int fd, const char *path);
 

@@ -52,14 +52,41 @@ int outfile_check(const char *path)
 	return 0;
 }
 
+/* Allocate size bytes and map them for writing: 0, or -1 after a message. */
+static int map_output(struct outfile *f)
+{
+	void *p;
+	int err;
+
+	/*
+	 * Allocate before mapping: a full disk then fails here with ENOSPC
+	 * instead of killing us with SIGBUS in the middle of a memcpy.
+	 */
+	/* tmpfs gives up with EINTR on any signal, even a stop/continue. */
+	do
+		err = posix_fallocate(f->fd, 0, (off_t)f->size);
+	while (err == EINTR);
+	if (err) {
+		errno = err;
+		msg_errno("cannot allocate %llu bytes for %s",
+			  (unsigned long long)f->size, f->path);
+		return -1;
+	}
+	p = mmap(NULL, f->size, PROT_WRITE, MAP_SHARED, f->fd, 0);
+	if (p == MAP_FAILED) {
+		msg_errno("cannot mmap output file %s", f->tmp);
+		return -1;
+	}
+	f->map = p;
+	return 0;
+}
+
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   int map)
 {
 	char dir[PATH_MAX];
 	const char *base;
 	mode_t mask;
-	void *p;
-	int err;
 
 	f->path = path;
 	f->size = size;
@@ -87,29 +114,8 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		msg_errno("cannot set the mode of %s", f->tmp);
 		goto fail;
 	}
-	if (!map || !size)
+	if (!map || !size || map_output(f) == 0)
 		return 0;
-	/*
-	 * Allocate before mapping: a full disk then fails here with ENOSPC
-	 * instead of killing us with SIGBUS in the middle of a memcpy.
-	 */
-	/* tmpfs gives up with EINTR on any signal, even a stop/continue. */
-	do
-		err = posix_fallocate(f->fd, 0, (off_t)size);
-	while (err == EINTR);
-	if (err) {
-		errno = err;
-		msg_errno("cannot allocate %llu bytes for %s",
-			  (unsigned long long)size, path);
-		goto fail;
-	}
-	p = mmap(NULL, size, PROT_WRITE, MAP_SHARED, f->fd, 0);
-	if (p == MAP_FAILED) {
-		msg_errno("cannot mmap output file %s", f->tmp);
-		goto fail;
-	}
-	f->map = p;
-	return 0;
 fail:
 	outfile_abort(f);
 	return -1;

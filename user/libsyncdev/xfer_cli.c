@@ -11,7 +11,7 @@
 
 #include "syncdev.h"
 
-void xfer_usage(FILE *f, enum xfer_role role)
+static void xfer_usage(FILE *f, enum xfer_role role)
 {
 	if (role == ROLE_MASTER)
 		fprintf(f,
@@ -98,10 +98,69 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
+enum { OPT_DEVICE = 256 };
+
+/* --timeout and --wait: the slave's only.  0, or -1 after a message. */
+static int slave_option(int c, const char *arg, struct xfer_args *a)
+{
+	uint64_t v;
+
+	if (a->role != ROLE_SLAVE) {
+		msg("--timeout and --wait are options of the slave only");
+		return -1;
+	}
+	if (c == 't') {
+		if (parse_uint(arg, 1, UINT32_MAX, &v))
+			return bad_number("timeout", arg,
+					  "milliseconds, at least 1");
+		a->timeout_ms = (uint32_t)v;
+	} else {
+		if (parse_uint(arg, 0, UINT32_MAX, &v))
+			return bad_number("wait", arg, "milliseconds");
+		a->wait_ms = (uint32_t)v;
+	}
+	return 0;
+}
+
+/* One option from getopt_long: 0, 1 after --help, -1 after a message. */
+static int one_option(int c, char **argv, struct xfer_args *a)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'b':
+		if (parse_size(optarg, &v) || v < 1 || v > 1u << 30)
+			return bad_number("buffer size", optarg,
+					  "1..1G, suffixes K M G");
+		a->buffer = (size_t)v;
+		return 0;
+	case 'v':
+		a->verbose = 1;
+		return 0;
+	case OPT_DEVICE:
+		a->device = optarg;
+		return 0;
+	case 't':
+	case 'w':
+		return slave_option(c, optarg, a);
+	case 'h':
+		xfer_usage(stdout, a->role);
+		return 1;
+	case ':':
+		msg("option %s needs a value", argv[optind - 1]);
+		return -1;
+	}
+	/* optopt is set for unknown short options only. */
+	if (optopt)
+		msg("unknown option '-%c' (see --help)", optopt);
+	else
+		msg("unknown option '%s' (see --help)", argv[optind - 1]);
+	return -1;
+}
+
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a)
 {
-	enum { OPT_DEVICE = 256 };
 	static const struct option longopts[] = {
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -112,8 +171,7 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shortopts = role == ROLE_SLAVE ? ":b:vt:w:h" : ":b:vh";
-	uint64_t v;
-	int c;
+	int c, rc;
 
 	memset(a, 0, sizeof(*a));
 	a->role = role;
@@ -122,54 +180,11 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (parse_size(optarg, &v) || v < 1 || v > 1u << 30)
-				return bad_number("buffer size", optarg,
-						  "1..1G, suffixes K M G");
-			a->buffer = (size_t)v;
-			break;
-		case 'v':
-			a->verbose = 1;
-			break;
-		case OPT_DEVICE:
-			a->device = optarg;
-			break;
-		case 't':
-			if (role != ROLE_SLAVE)
-				goto slave_only;
-			if (parse_uint(optarg, 1, UINT32_MAX, &v))
-				return bad_number("timeout", optarg,
-						  "milliseconds, at least 1");
-			a->timeout_ms = (uint32_t)v;
-			break;
-		case 'w':
-			if (role != ROLE_SLAVE)
-				goto slave_only;
-			if (parse_uint(optarg, 0, UINT32_MAX, &v))
-				return bad_number("wait", optarg, "milliseconds");
-			a->wait_ms = (uint32_t)v;
-			break;
-		case 'h':
-			xfer_usage(stdout, role);
-			return 1;
-		case ':':
-			msg("option %s needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			/* optopt is set for unknown short options only. */
-			if (optopt)
-				msg("unknown option '-%c' (see --help)", optopt);
-			else
-				msg("unknown option '%s' (see --help)",
-				    argv[optind - 1]);
-			return -1;
-		}
+		rc = one_option(c, argv, a);
+		if (rc)
+			return rc;
 	}
 	return parse_positional(argc - optind, argv + optind, a);
-slave_only:
-	msg("--timeout and --wait are options of the slave only");
-	return -1;
 }
 
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,

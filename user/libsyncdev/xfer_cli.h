@@ -41,7 +41,6 @@ struct xfer_args {
  */
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a);
-void xfer_usage(FILE *f, enum xfer_role role);
 
 struct xfer_opts;
 

@@ -11,6 +11,15 @@
 
 #include <stdio.h>
 
+static const char usage[] =
+	"usage: osbench all [options]\n\n"
+	"Run every micro-benchmark: machine, overhead, call, syscall, spawn,\n"
+	"ctxsw, memlat, membw, pagefault and fileaccess (in --dir).  With\n"
+	"--quick the whole run takes well under a minute on two cores.  An\n"
+	"experiment that fails is reported as such (its message, and with\n"
+	"--json a document with a \"failed\" note) and the others still run;\n"
+	"the exit status is then 1 and the last line says how many failed.\n";
+
 static int all_run(const struct ctx *c, const void *opts)
 {
 	const struct command *const *cmd;
@@ -41,18 +50,5 @@ static int all_run(const struct ctx *c, const void *opts)
 	return runner_done(&t);
 }
 
-const struct command cmd_all = {
-	.name = "all",
-	.summary = "every micro-benchmark in one run",
-	.usage =
-	"usage: osbench all [options]\n\n"
-	"Run every micro-benchmark: machine, overhead, call, syscall, spawn,\n"
-	"ctxsw, memlat, membw, pagefault and fileaccess (in --dir).  With\n"
-	"--quick the whole run takes well under a minute on two cores.  An\n"
-	"experiment that fails is reported as such (its message, and with\n"
-	"--json a document with a \"failed\" note) and the others still run;\n"
-	"the exit status is then 1 and the last line says how many failed.\n",
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "each experiment's",
-	.run = all_run,
-};
+OSBENCH_COMMAND(all, "all", CMD_TABLE | CMD_SCRATCH,
+		"every micro-benchmark in one run");

@@ -8,7 +8,8 @@
 
 static const struct opt no_options[] = { { 0 } };
 
-unsigned int command_groups(const struct command *c)
+/* The common option groups command c takes (benchopt_group bits). */
+static unsigned int command_groups(const struct command *c)
 {
 	unsigned int g = c->flags & (CMD_TABLE | CMD_PLOT | CMD_SCRATCH);
 
@@ -43,30 +44,6 @@ static int check_counts(const struct command *cmd, const struct ctx *c)
 	return 0;
 }
 
-int command_parse(const struct command *cmd, int argc, char **argv,
-		  void *opts, struct ctx *c)
-{
-	const struct optset sets[2] = {
-		{ cmd->options ? cmd->options : no_options, opts, 0 },
-		{ benchopt_options, &c->o, command_groups(cmd) },
-	};
-	int n;
-
-	memset(c, 0, sizeof(*c));
-	c->out = stdout;
-	n = optable_parse(sets, 2, argc, argv);
-	if (n == OPTABLE_HELP) {
-		command_help(cmd, stdout);
-		return EXIT_OK;
-	}
-	if (n < 0)
-		return EXIT_USAGE;
-	benchopt_finish(&c->o);
-	c->args = argv + 1;
-	c->nargs = n;
-	return check_counts(cmd, c) ? EXIT_USAGE : -1;
-}
-
 void *command_defaults(const struct command *cmd)
 {
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
@@ -87,13 +64,14 @@ static void common_help(const struct command *cmd, FILE *f)
 	char reps[160];
 	size_t i;
 
+	const unsigned int *r = cmd->reps[0] ? cmd->reps : benchopt_reps;
+
+	snprintf(reps, sizeof(reps), "%s (default %u, --quick %u, --smoke %u)",
+		 "samples (timed runs) per figure", r[0], r[1], r[2]);
 	for (i = 0; benchopt_options[i].name && i < 15; i++) {
 		common[i] = benchopt_options[i];
-		if (!strcmp(common[i].name, "reps") && cmd->reps_default) {
-			snprintf(reps, sizeof(reps), "%s (default %s)",
-				 common[i].help, cmd->reps_default);
+		if (!strcmp(common[i].name, "reps"))
 			common[i].help = reps;
-		}
 	}
 	common[i] = (struct opt){ 0 };
 	fputs("\ncommon options:\n", f);
@@ -101,7 +79,8 @@ static void common_help(const struct command *cmd, FILE *f)
 					  command_groups(cmd) });
 }
 
-void command_help(const struct command *cmd, FILE *f)
+/* --help of cmd, from its descriptor. */
+static void command_help(const struct command *cmd, FILE *f)
 {
 	fputs(cmd->usage, f);
 	if (cmd->options && cmd->options[0].help) {
@@ -111,6 +90,37 @@ void command_help(const struct command *cmd, FILE *f)
 	if (command_groups(cmd))
 		common_help(cmd, f);
 	fputs("  --help         this text\n", f);
+}
+
+int command_parse(const struct command *cmd, int argc, char **argv,
+		  void *opts, struct ctx *c)
+{
+	const struct optset sets[2] = {
+		{ cmd->options ? cmd->options : no_options, opts, 0 },
+		{ benchopt_options, &c->o, command_groups(cmd) },
+	};
+	int n;
+
+	memset(c, 0, sizeof(*c));
+	c->out = stdout;
+	n = optable_parse(sets, 2, argc, argv);
+	if (n == OPTABLE_HELP) {
+		command_help(cmd, stdout);
+		return EXIT_OK;
+	}
+	if (n < 0)
+		return EXIT_USAGE;
+	benchopt_finish(&c->o);
+	command_reps(cmd, &c->o);
+	c->args = argv + 1;
+	c->nargs = n;
+	return check_counts(cmd, c) ? EXIT_USAGE : -1;
+}
+
+void command_reps(const struct command *cmd, struct benchopt *o)
+{
+	if (!o->reps && cmd->reps[0])
+		o->reps = cmd->reps[o->mode];
 }
 
 void ctx_figure(const struct ctx *c, enum figure f, double value,

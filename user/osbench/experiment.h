@@ -15,12 +15,10 @@
  *		  .help = "buffer size" },
  *		{ 0 },
  *	};
+ *	static const char usage[] = "usage: osbench x [--size SIZE]\n...";
  *	static int x_run(const struct ctx *c, const void *opts) { ... }
- *	const struct command cmd_x = {
- *		.name = "x", .summary = "...", .usage = "...",
- *		.options = x_options, .opts_size = sizeof(struct x_opts),
- *		.flags = CMD_TABLE | CMD_ALL, .run = x_run,
- *	};
+ *	OSBENCH_COMMAND(x, "x", CMD_TABLE | CMD_ALL, "one-line summary",
+ *			COMMAND_OPTIONS(x_options, struct x_opts));
  *
  * and one line in commands.c (docs/design.md, "Adding an experiment").
  */
@@ -60,17 +58,35 @@ struct command {
 	size_t opts_size;	/* the struct options' offsets point into */
 	unsigned int flags;	/* command_flags */
 	int min_args, max_args;	/* operands; max_args -1: any number */
-	unsigned int max_reps;	/* 0: benchopt's limit */
-	const char *reps_default;	/* for --help: "5, --quick 3" */
+	/*
+	 * Runs per figure without --reps (full, --quick, --smoke); all 0:
+	 * the measurement's own (benchopt_reps).  max_reps 0: benchopt's.
+	 */
+	unsigned int reps[3];
+	unsigned int max_reps;
 	/* The exit code: EXIT_OK, or why it failed (after a message). */
 	int (*run)(const struct ctx *c, const void *opts);
 };
 
+/*
+ * The descriptor of a command, at the end of the file that implements it:
+ * cmd_<id> with name, flags and summary, the file's "usage" string as its
+ * --help and <id>_run as its run(); further fields (COMMAND_OPTIONS(),
+ * .alias, .min_args, .max_args, .reps, .max_reps) follow as designated
+ * initializers.
+ */
+#define OSBENCH_COMMAND(id, cmd_name, cmd_flags, cmd_summary, ...)	\
+	const struct command cmd_##id = {				\
+		.name = cmd_name, .summary = cmd_summary,		\
+		.usage = usage, .flags = cmd_flags, .run = id##_run,	\
+		__VA_ARGS__						\
+	}
+/* Its own options: the table and the struct the table fills. */
+#define COMMAND_OPTIONS(table, type)					\
+	.options = (table), .opts_size = sizeof(type)
+
 /* Every command, in the order of "osbench --help"; NULL-terminated. */
 extern const struct command *const osbench_commands[];
-
-/* The common option groups command c takes (benchopt_group bits). */
-unsigned int command_groups(const struct command *c);
 
 /*
  * Parse argv (argv[0] the command's name) into opts (opts_size bytes)
@@ -83,8 +99,8 @@ int command_parse(const struct command *cmd, int argc, char **argv,
 /* Options struct with every default of cmd, for all and report. */
 void *command_defaults(const struct command *cmd);
 
-/* --help of cmd, from its descriptor. */
-void command_help(const struct command *cmd, FILE *f);
+/* Without --reps, the command's runs per figure for the mode (.reps). */
+void command_reps(const struct command *cmd, struct benchopt *o);
 
 /* Record a headline figure for the report (nothing when not asked). */
 void ctx_figure(const struct ctx *c, enum figure f, double value,

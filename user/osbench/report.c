@@ -70,10 +70,7 @@ static int report_run(const struct ctx *c, const void *opts)
 	return rc;
 }
 
-const struct command cmd_report = {
-	.name = "report",
-	.summary = "run everything, write the report (Markdown and HTML)",
-	.usage =
+static const char usage[] =
 	"usage: osbench report [--out DIR] [--peer IP[:PORT] | --pair]\n"
 	"                      [--remote DIR] [options]\n"
 	"       osbench report --render [--out DIR]\n\n"
@@ -90,10 +87,8 @@ const struct command cmd_report = {
 	"fails is reported and the others still run; the exit status is\n"
 	"then 1.  --render writes the documents again from DIR's files.\n\n"
 	"With --peer (or --pair in the two-VM setup) the other guest runs\n"
-	"\"osbench net --serve --count 1\" while the report measures.\n",
-	.options = report_options,
-	.opts_size = sizeof(struct report_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "each experiment's",
-	.run = report_run,
-};
+	"\"osbench net --serve --count 1\" while the report measures.\n";
+
+OSBENCH_COMMAND(report, "report", CMD_TABLE | CMD_SCRATCH,
+		"run everything, write the report (Markdown and HTML)",
+		COMMAND_OPTIONS(report_options, struct report_opts));

@@ -31,10 +31,25 @@ static void count(struct tally *t, const struct command *cmd, int rc,
 		 len ? ", " : "", cmd->name);
 }
 
+/* The figures of an experiment that succeeded, into the report's. */
+static void keep_figures(struct summary *to, const struct summary *from)
+{
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (!from->set[f])
+			continue;
+		to->set[f] = true;
+		to->value[f] = from->value[f];
+		to->unit[f] = from->unit[f];
+	}
+}
+
 int runner_one(const struct command *cmd, const struct ctx *base,
 	       struct tally *t)
 {
 	static char *no_args[] = { NULL };
+	struct summary figures = { 0 };
 	struct ctx c = *base;
 	char *buf = NULL, why[512];
 	size_t len = 0;
@@ -47,6 +62,8 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	c.out = mem ? mem : base->out;
 	c.args = no_args;
 	c.nargs = 0;
+	c.summary = base->summary ? &figures : NULL;
+	command_reps(cmd, &c.o);
 	set_progname(cmd->name);
 	msg_forget();
 	rc = cmd->run(&c, opts);
@@ -61,6 +78,8 @@ int runner_one(const struct command *cmd, const struct ctx *base,
 	}
 	if (rc != EXIT_OK && !len)
 		failure_table(cmd, base, why);
+	if (rc == EXIT_OK && base->summary)
+		keep_figures(base->summary, &figures);
 	count(t, cmd, rc, why);
 	return rc;
 }

@@ -18,7 +18,8 @@ struct tally {
 /*
  * Run cmd with base's options (out, format, mode, reps, plot, dir,
  * summary): its table goes to out, or on failure, when it printed none,
- * a table of one note "failed" with the reason.  Returns its exit code.
+ * a table of one note "failed" with the reason; its figures go into
+ * base->summary only when it succeeded.  Returns its exit code.
  */
 int runner_one(const struct command *cmd, const struct ctx *base,
 	       struct tally *t);

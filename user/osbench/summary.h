@@ -59,6 +59,10 @@ enum figure {
 	FIG_COUNT
 };
 
+/* The figures of the report's summary that have no name of their own. */
+#define FIG_CALL3 (FIG_CALL0 + 3)
+#define FIG_MEM_L2 (FIG_MEM_L1 + 1)
+#define FIG_MEM_L3 (FIG_MEM_L1 + 2)
 /* The membw figures, named. */
 #define FIG_BW_READ_1 (FIG_BW + 0)
 #define FIG_BW_READ_ALL (FIG_BW + 1)

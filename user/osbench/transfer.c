@@ -23,6 +23,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -42,7 +43,6 @@ struct conf {
 	const char *send;	/* master method, NULL: tcpcopy */
 	const char *recv;
 	int crc;		/* tcpcopy --crc */
-	double *rate;		/* MB/s per run */
 };
 
 /*
@@ -52,27 +52,34 @@ struct conf {
  */
 enum { TCPCOPY, TCPCOPY_CRC, FCNTL_FCNTL, FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP };
 
-static struct conf confs[NCONF] = {
-	[TCPCOPY] = { "tcpcopy (userspace TCP)", NULL, NULL, 0, NULL },
-	[TCPCOPY_CRC] = { "tcpcopy --crc (TCP + CRC32C)", NULL, NULL, 1, NULL },
-	[FCNTL_FCNTL] = { "fcntl -> fcntl", "fcntl", "fcntl", 0, NULL },
-	[FCNTL_MMAP] = { "fcntl -> mmap", "fcntl", "mmap", 0, NULL },
-	[MMAP_FCNTL] = { "mmap -> fcntl", "mmap", "fcntl", 0, NULL },
-	[MMAP_MMAP] = { "mmap -> mmap", "mmap", "mmap", 0, NULL },
+static const struct conf confs[NCONF] = {
+	[TCPCOPY] = { "tcpcopy (userspace TCP)", NULL, NULL, 0 },
+	[TCPCOPY_CRC] = { "tcpcopy --crc (TCP + CRC32C)", NULL, NULL, 1 },
+	[FCNTL_FCNTL] = { "fcntl -> fcntl", "fcntl", "fcntl", 0 },
+	[FCNTL_MMAP] = { "fcntl -> mmap", "fcntl", "mmap", 0 },
+	[MMAP_FCNTL] = { "mmap -> fcntl", "mmap", "fcntl", 0 },
+	[MMAP_MMAP] = { "mmap -> mmap", "mmap", "mmap", 0 },
 };
 
-static char bindir[PATH_MAX];
+/* One run of the experiment. */
+struct transfer {
+	char bindir[PATH_MAX];	/* where master, slave and tcpcopy are */
+	char in[PATH_MAX], out[PATH_MAX];
+	uint64_t size;
+	unsigned int reps;
+	double *rate[NCONF];	/* MB/s per run */
+};
 
-/* Start bindir/prog with argv, stdout into out_fd, stderr kept. */
-static pid_t start(char *const argv[], int out_fd)
+/* Start bindir/prog with argv, stdout into out_fd, stderr kept; or -1. */
+static pid_t start(const struct transfer *t, char *const argv[], int out_fd)
 {
 	char path[PATH_MAX + 16];
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	snprintf(path, sizeof(path), "%s/%s", t->bindir, argv[0]);
 	pid = fork();
 	if (pid < 0)
-		die_errno("fork");
+		return fail_errno("fork");
 	if (pid == 0) {
 		if (dup2(out_fd, 1) < 0)
 			_exit(127);
@@ -88,11 +95,9 @@ static int finish(pid_t pid, const char *what)
 	int st;
 
 	if (waitpid(pid, &st, 0) < 0)
-		die_errno("waitpid");
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		msg("%s failed (status 0x%x)", what, st);
-		return -1;
-	}
+		return fail_errno("waitpid");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return fail("%s failed (status 0x%x)", what, st);
 	return 0;
 }
 
@@ -111,81 +116,102 @@ static double parse_ms(int fd)
 	return ms;
 }
 
-/* One transfer of in to out; the receiver's time in ms. */
-static double run_once(const struct conf *c, const char *in, const char *out)
+/* Sender and receiver, their stdout into sfd and rfd; 0 or -1. */
+static int run_pair(const struct transfer *t, char **sargv, char **rargv,
+		    int sfd, int rfd)
 {
-	char *sargv[8], *rargv[10];
-	/* The programs' stdout, to read the time line from. */
-	int sfd = memfd_create("sender", 0), rfd = memfd_create("receiver", 0);
-	pid_t s, r;
-	double ms;
+	pid_t s = start(t, sargv, sfd), r = s < 0 ? -1 : start(t, rargv, rfd);
 	int bad;
 
-	if (sfd < 0 || rfd < 0)
-		die_errno("memfd_create");
+	if (s < 0)
+		return -1;
+	if (r < 0) {
+		/* The sender waits for a receiver that never comes. */
+		kill(s, SIGTERM);
+		finish(s, sargv[0]);
+		return -1;
+	}
+	bad = finish(r, rargv[0]);
+	bad |= finish(s, sargv[0]);
+	return bad ? -1 : 0;
+}
+
+/* One transfer of in to out; the receiver's time in ms, or -1. */
+static double run_once(const struct transfer *t, const struct conf *c)
+{
+	char *sargv[8], *rargv[10], *in = (char *)t->in, *out = (char *)t->out;
+	/* The programs' stdout, to read the time line from. */
+	int sfd = memfd_create("sender", 0), rfd = memfd_create("receiver", 0);
+	double ms = -1;
+
 	if (c->send) {
-		char *sa[] = { "master", "1", (char *)in, (char *)c->send, NULL };
-		char *ra[] = { "slave", "1", (char *)out, (char *)c->recv,
+		char *sa[] = { "master", "1", in, (char *)c->send, NULL };
+		char *ra[] = { "slave", "1", out, (char *)c->recv,
 			       "127.0.0.1", "--wait", WAIT_MS, NULL };
 
 		memcpy(sargv, sa, sizeof(sa));
 		memcpy(rargv, ra, sizeof(ra));
 	} else {
 		char *crc = c->crc ? "--crc" : NULL;
-		char *sa[] = { "tcpcopy", "send", (char *)in, "--port",
-			       TCP_PORT, crc, NULL };
-		char *ra[] = { "tcpcopy", "recv", "127.0.0.1:" TCP_PORT,
-			       (char *)out, "--wait", WAIT_MS, crc, NULL };
+		char *sa[] = { "tcpcopy", "send", in, "--port", TCP_PORT, crc,
+			       NULL };
+		char *ra[] = { "tcpcopy", "recv", "127.0.0.1:" TCP_PORT, out,
+			       "--wait", WAIT_MS, crc, NULL };
 
 		memcpy(sargv, sa, sizeof(sa));
 		memcpy(rargv, ra, sizeof(ra));
 	}
-	s = start(sargv, sfd);
-	r = start(rargv, rfd);
-	bad = finish(r, rargv[0]);
-	bad |= finish(s, sargv[0]);
-	ms = parse_ms(rfd);
-	close(sfd);
-	close(rfd);
-	if (bad || ms <= 0)
-		die(EXIT_FAIL, "%s: the transfer failed", c->name);
+	if (sfd < 0 || rfd < 0)
+		msg_errno("memfd_create");
+	else if (run_pair(t, sargv, rargv, sfd, rfd) == 0)
+		ms = parse_ms(rfd);
+	if (sfd >= 0)
+		close(sfd);
+	if (rfd >= 0)
+		close(rfd);
+	if (ms <= 0)
+		return fail("%s: the transfer failed", c->name);
 	return ms;
 }
 
-static uint32_t file_crc(const char *path, uint64_t size)
+/* CRC32C of the file at path: 0 with *crc, or -1 after a message. */
+static int file_crc(const char *path, uint64_t size, uint32_t *crc)
 {
 	int fd = open(path, O_RDONLY);
 	void *p;
-	uint32_t crc;
 
 	if (fd < 0)
-		die_errno("cannot open %s", path);
+		return fail_errno("cannot open %s", path);
 	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die_errno("cannot mmap %s", path);
-	crc = crc32c(0, p, size);
-	munmap(p, size);
 	close(fd);
-	return crc;
+	if (p == MAP_FAILED)
+		return fail_errno("cannot mmap %s", path);
+	*crc = crc32c(0, p, size);
+	munmap(p, size);
+	return 0;
 }
 
-static void make_input(const char *path, uint64_t size)
+static int make_input(const char *path, uint64_t size)
 {
-	static unsigned char buf[1 << 20];
+	unsigned char *buf = xmalloc(1 << 20);
 	uint64_t off;
 	size_t n;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int rc = 0, fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-	if (fd < 0)
-		die_errno("cannot create %s", path);
-	for (off = 0; off < size; off += n) {
-		n = size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf);
+	if (fd < 0) {
+		free(buf);
+		return fail_errno("cannot create %s", path);
+	}
+	for (off = 0; off < size && !rc; off += n) {
+		n = size - off < 1 << 20 ? (size_t)(size - off) : 1 << 20;
 		pattern_fill(buf, n, off);
 		if (write_full(fd, buf, n) < 0)
-			die_errno("writing %s", path);
+			rc = fail_errno("writing %s", path);
 	}
-	if (close(fd))
-		die_errno("writing %s", path);
+	if (close(fd) && !rc)
+		rc = fail_errno("writing %s", path);
+	free(buf);
+	return rc;
 }
 
 /* Module parameter, or 0 when not readable. */
@@ -196,20 +222,19 @@ static unsigned long long module_param(const char *name)
 	return dev_module_param(name, &v) ? 0 : v;
 }
 
-static int print_report(const struct ctx *c, uint64_t size,
-			unsigned int reps)
+static int print_report(const struct ctx *c, const struct transfer *t)
 {
 	const struct benchopt *o = &c->o;
 	struct report *r = report_new("transfer", o->fmt, c->out);
 	struct stats st[NCONF];
+	unsigned int reps = t->reps;
+	uint64_t size = t->size;
 	int i;
 
 	for (i = 0; i < NCONF; i++)
-		stats_compute(confs[i].rate, reps, &st[i]);
+		stats_compute(t->rate[i], reps, &st[i]);
 	report_column(r, "transfer", NULL);
-	report_column(r, "rate", "MB/s");
-	report_column(r, "rate_min", "MB/s");
-	report_column(r, "rate_max", "MB/s");
+	report_column_range(r, "rate", "MB/s");
 	report_column(r, "stddev", "MB/s");
 	report_column(r, "vs_tcpcopy", NULL);
 	report_column(r, "vs_tcpcopy_crc", NULL);
@@ -260,75 +285,92 @@ static const struct opt transfer_options[] = {
 	{ 0 },
 };
 
-static int transfer_run(const struct ctx *c, const void *opts)
+/*
+ * Round 0 warms up and checks; rounds 1..reps are measured.  EXIT_OK,
+ * EXIT_FAIL, or EXIT_CORRUPT when a copy differs from the input.
+ */
+static int transfer_rounds(struct transfer *t, uint32_t want)
 {
-	const struct transfer_opts *to = opts;
-	const struct benchopt o = c->o;
-	char in[PATH_MAX], out[PATH_MAX], *slash;
-	uint64_t size = to->size ? to->size :
-			o.mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
-	unsigned int reps, round, i;
-	uint32_t want;
-	ssize_t n;
-	int rc;
+	unsigned int round, i;
+	uint32_t crc;
+	double ms;
 
-	reps = o.reps ? o.reps : o.mode == BENCH_FULL ? 7 :
-				 o.mode == BENCH_QUICK ? 5 : 3;
-	n = readlink("/proc/self/exe", bindir, sizeof(bindir) - 1);
-	if (n < 0)
-		die_errno("cannot find this program (/proc/self/exe)");
-	bindir[n] = '\0';
-	slash = strrchr(bindir, '/');
-	*slash = '\0';
-	if (access(dev_path(DEV_MASTER), F_OK))
-		die_errno("%s (is the syncdev module loaded?)",
-			  dev_path(DEV_MASTER));
-
-	snprintf(in, sizeof(in), "%s/syncdev-transfer-in.%d", o.dir, getpid());
-	snprintf(out, sizeof(out), "%s/syncdev-transfer-out.%d", o.dir,
-		 getpid());
-	make_input(in, size);
-	want = file_crc(in, size);
-	for (i = 0; i < NCONF; i++) {
-		confs[i].rate = calloc(reps, sizeof(double));
-		if (!confs[i].rate)
-			die(EXIT_FAIL, "out of memory");
-	}
-	/* Round 0 warms up and checks; rounds 1..reps are measured. */
-	for (round = 0; round <= reps; round++) {
+	for (round = 0; round <= t->reps; round++) {
 		for (i = 0; i < NCONF; i++) {
-			double ms = run_once(&confs[i], in, out);
-
-			if (round == 0 && file_crc(out, size) != want)
-				die(EXIT_CORRUPT, "%s: the copy differs",
-				    confs[i].name);
+			ms = run_once(t, &confs[i]);
+			if (ms < 0 || (round == 0 &&
+				       file_crc(t->out, t->size, &crc)))
+				return EXIT_FAIL;
+			if (round == 0 && crc != want) {
+				msg("%s: the copy differs", confs[i].name);
+				return EXIT_CORRUPT;
+			}
 			if (round)
-				confs[i].rate[round - 1] = size / 1e6 /
-							   (ms / 1e3);
-			unlink(out);
+				t->rate[i][round - 1] = t->size / 1e6 /
+							(ms / 1e3);
+			unlink(t->out);
 		}
-		msg("round %u of %u done", round, reps);
+		msg("round %u of %u done", round, t->reps);
 	}
-	unlink(in);
-	rc = print_report(c, size, reps);
-	for (i = 0; i < NCONF; i++)
-		free(confs[i].rate);
-	return rc;
+	return EXIT_OK;
 }
 
-const struct command cmd_transfer = {
-	.name = "transfer",
-	.summary = "MB/s of master/slave vs tcpcopy (make bench-transfer)",
-	.usage =
+/* This program's directory, and the module there: 0 or -1. */
+static int find_programs(struct transfer *t)
+{
+	ssize_t n = readlink("/proc/self/exe", t->bindir,
+			     sizeof(t->bindir) - 1);
+
+	if (n < 0)
+		return fail_errno("cannot find this program (/proc/self/exe)");
+	t->bindir[n] = '\0';
+	*strrchr(t->bindir, '/') = '\0';
+	if (access(dev_path(DEV_MASTER), F_OK))
+		return fail_errno("%s (is the syncdev module loaded?)",
+				  dev_path(DEV_MASTER));
+	return 0;
+}
+
+static const char usage[] =
 	"usage: osbench transfer [--size SIZE] [common options]\n\n"
 	"MB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy\n"
 	"(plain userspace TCP, read()/write() with a 1 MiB buffer) for\n"
 	"comparison.  Needs the syncdev module loaded and master, slave and\n"
-	"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n",
-	.options = transfer_options,
-	.opts_size = sizeof(struct transfer_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.reps_default = "7, --quick 5, --smoke 3",
-	.run = transfer_run,
-};
+	"tcpcopy next to this program.  make bench-transfer runs it in the VM.\n";
+
+static int transfer_run(const struct ctx *c, const void *opts)
+{
+	const struct transfer_opts *to = opts;
+	const struct benchopt *o = &c->o;
+	struct transfer *t = xcalloc(1, sizeof(*t));
+	uint32_t want = 0;
+	int i, rc;
+
+	t->size = to->size ? to->size :
+		  o->mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
+	t->reps = o->reps;
+	snprintf(t->in, sizeof(t->in), "%s/syncdev-transfer-in.%d", o->dir,
+		 getpid());
+	snprintf(t->out, sizeof(t->out), "%s/syncdev-transfer-out.%d",
+		 o->dir, getpid());
+	for (i = 0; i < NCONF; i++)
+		t->rate[i] = xcalloc(t->reps, sizeof(double));
+	rc = find_programs(t) || make_input(t->in, t->size) ||
+	     file_crc(t->in, t->size, &want) ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK)
+		rc = transfer_rounds(t, want);
+	unlink(t->in);
+	unlink(t->out);
+	if (rc == EXIT_OK)
+		rc = print_report(c, t);
+	for (i = 0; i < NCONF; i++)
+		free(t->rate[i]);
+	free(t);
+	return rc;
+}
+
+OSBENCH_COMMAND(transfer, "transfer", CMD_TABLE | CMD_SCRATCH,
+		"MB/s of master/slave vs tcpcopy (make bench-transfer)",
+		COMMAND_OPTIONS(transfer_options, struct transfer_opts),
+		.reps = { 7, 5, 3 });

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -36,7 +37,13 @@ static void usage(FILE *f)
 		TCPCOPY_DEFAULT_PORT);
 }
 
-int main(int argc, char **argv)
+struct options {
+	uint64_t port, buf, wait;
+	int crc;
+};
+
+/* The options; returns the index of the first operand, exits 0 or 2. */
+static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "port", required_argument, NULL, 'p' },
@@ -46,36 +53,33 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t port = TCPCOPY_DEFAULT_PORT, buf = XFER_DEFAULT_BUFFER, wait = 0;
-	struct in_addr addr;
-	uint16_t rport;
-	int c, send, crc = 0;
+	int c;
 
-	set_progname(argv[0]);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:b:w:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (parse_uint(optarg, 1, 65535, &port))
+			if (parse_uint(optarg, 1, 65535, &o->port))
 				die(EXIT_USAGE, "bad port '%s' (expected 1..65535)",
 				    optarg);
 			break;
 		case 'b':
-			if (parse_size(optarg, &buf) || buf < 1 || buf > 1u << 30)
+			if (parse_size(optarg, &o->buf) || o->buf < 1 ||
+			    o->buf > 1u << 30)
 				die(EXIT_USAGE, "bad buffer size '%s' (expected 1..1G)",
 				    optarg);
 			break;
 		case 'w':
-			if (parse_uint(optarg, 0, UINT32_MAX, &wait))
+			if (parse_uint(optarg, 0, UINT32_MAX, &o->wait))
 				die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
 				    optarg);
 			break;
 		case 'c':
-			crc = 1;
+			o->crc = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			exit(EXIT_OK);
 		case ':':
 			die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
 		default:
@@ -83,8 +87,21 @@ int main(int argc, char **argv)
 			    argv[optind - 1]);
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	return optind;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .port = TCPCOPY_DEFAULT_PORT,
+			     .buf = XFER_DEFAULT_BUFFER };
+	struct in_addr addr;
+	uint16_t rport;
+	int first, send;
+
+	set_progname(argv[0]);
+	first = parse_options(argc, argv, &o);
+	argc -= first;
+	argv += first;
 	send = argc > 0 && !strcmp(argv[0], "send");
 	if (!send && !(argc > 0 && !strcmp(argv[0], "recv"))) {
 		usage(stderr);
@@ -95,9 +112,10 @@ int main(int argc, char **argv)
 			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
-		return tcpcopy_send(argv[1], (uint16_t)port, (size_t)buf, crc);
+		return tcpcopy_send(argv[1], (uint16_t)o.port, (size_t)o.buf,
+				    o.crc);
 	if (parse_ipv4_port(argv[1], TCPCOPY_DEFAULT_PORT, &addr, &rport))
 		return EXIT_USAGE;
-	return tcpcopy_recv(addr, rport, argv[2], (size_t)buf,
-			    (uint32_t)wait, crc);
+	return tcpcopy_recv(addr, rport, argv[2], (size_t)o.buf,
+			    (uint32_t)o.wait, o.crc);
 }

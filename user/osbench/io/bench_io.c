@@ -25,6 +25,15 @@
 #define BENCH_SIZE (1ull << 30)
 #define BENCH_BLOCK (1u << 20)
 
+/* One tool under test and the MiB/s of its runs. */
+struct tool {
+	const char *name;	/* in the table */
+	const char *path;
+	char *const *argv;
+	double *rate;
+	double out[3];		/* median, min, max */
+};
+
 struct bench {
 	const char *file;
 	char self[4096];	/* this binary, run as fast and membw */
@@ -32,6 +41,13 @@ struct bench {
 	bool global_drop;
 	int drop_method;
 	uint64_t size;
+	/* The tools and their command lines. */
+	char ifarg[4200];
+	char *fast_argv[3], *dd_argv[5], *direct_argv[6], *cat_argv[3];
+	struct tool warm[3], cold[3];
+	/* What the table says besides the tools' rates. */
+	double mem, load[2];
+	const char *check;
 };
 
 /*
@@ -45,7 +61,7 @@ static int spawn(const char *path, char *const argv[], int out_fd)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		die_errno("fork");
+		return fail_errno("fork");
 	if (pid == 0) {
 		null = open("/dev/null", O_WRONLY);
 		if (null < 0 || dup2(out_fd >= 0 ? out_fd : null, 1) < 0 ||
@@ -55,7 +71,7 @@ static int spawn(const char *path, char *const argv[], int out_fd)
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
-		die_errno("waitpid");
+		return fail_errno("waitpid");
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -68,7 +84,7 @@ static int capture(const char *path, char *const argv[], char *buf,
 	int ret;
 
 	if (!tmp)
-		die_errno("tmpfile");
+		return fail_errno("tmpfile");
 	ret = spawn(path, argv, fileno(tmp));
 	rewind(tmp);
 	n = fread(buf, 1, len - 1, tmp);
@@ -77,26 +93,18 @@ static int capture(const char *path, char *const argv[], char *buf,
 	return ret;
 }
 
-static void drop(struct bench *b)
+static int drop(struct bench *b)
 {
 	int fd = open(b->file, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		die_errno("cannot open '%s'", b->file);
+		return fail_errno("cannot open '%s'", b->file);
 	b->drop_method = dropcache(fd, b->global_drop);
 	if (b->drop_method < 0)
-		die_errno("cannot drop the page cache of '%s'", b->file);
+		msg_errno("cannot drop the page cache of '%s'", b->file);
 	close(fd);
+	return b->drop_method < 0 ? -1 : 0;
 }
-
-/* One tool under test and the MiB/s of its runs. */
-struct tool {
-	const char *name;	/* in the table */
-	const char *path;
-	char *const *argv;
-	double *rate;
-	double out[3];		/* median, min, max */
-};
 
 /* One run of t, timed from fork to exit: the rate a user of it sees. */
 static double run_tool(struct bench *b, const struct tool *t)
@@ -104,8 +112,29 @@ static double run_tool(struct bench *b, const struct tool *t)
 	uint64_t t0 = now_ns();
 
 	if (spawn(t->path, t->argv, -1))
-		die(EXIT_FAIL, "'%s' failed on '%s'", t->argv[0], b->file);
+		return fail("'%s' failed on '%s'", t->argv[0], b->file);
 	return (double)b->size / MIB / ((double)(now_ns() - t0) / 1e9);
+}
+
+/* Every tool once per round: rate[r - 1] from round r > 0; 0 or -1. */
+static int rounds(struct bench *b, struct tool *t, size_t n, bool cold)
+{
+	unsigned int r;
+	size_t i;
+	double v;
+
+	for (r = cold ? 1 : 0; r <= b->reps; r++) {
+		for (i = 0; i < n; i++) {
+			if (cold && drop(b))
+				return -1;
+			v = run_tool(b, &t[i]);
+			if (v < 0)
+				return -1;
+			if (r)
+				t[i].rate[r - 1] = v;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -115,25 +144,20 @@ static double run_tool(struct bench *b, const struct tool *t)
  * instead of charging it to whichever ran at the time.  Warm: one
  * untimed round first.  Cold: the page cache dropped before every run.
  */
-static void time_tools(struct bench *b, struct tool *t, size_t n, bool cold)
+static int time_tools(struct bench *b, struct tool *t, size_t n, bool cold)
 {
 	struct stats st;
-	unsigned int r;
 	size_t i;
-	double v;
+	int rc;
 
 	for (i = 0; i < n; i++)
 		t[i].rate = xcalloc(b->reps, sizeof(double));
-	for (r = cold ? 1 : 0; r <= b->reps; r++) {
-		for (i = 0; i < n; i++) {
-			if (cold)
-				drop(b);
-			v = run_tool(b, &t[i]);
-			if (r)
-				t[i].rate[r - 1] = v;
-		}
-	}
+	rc = rounds(b, t, n, cold);
 	for (i = 0; i < n; i++) {
+		if (rc) {
+			free(t[i].rate);
+			continue;
+		}
 		stats_compute(t[i].rate, b->reps, &st);
 		t[i].out[0] = st.median;
 		t[i].out[1] = st.min;
@@ -142,37 +166,47 @@ static void time_tools(struct bench *b, struct tool *t, size_t n, bool cold)
 		msg("%s %s: %.0f MiB/s", cold ? "cold" : "warm", t[i].name,
 		    t[i].out[0]);
 	}
+	return rc;
+}
+
+/* The pattern file, BENCH_SIZE bytes: 0, or -1 after a message. */
+static int write_pattern(int fd, const char *file)
+{
+	unsigned char *buf = xmalloc(BENCH_BLOCK);
+	uint64_t off;
+	int rc = 0;
+
+	for (off = 0; off < BENCH_SIZE && !rc; off += BENCH_BLOCK) {
+		pattern_fill(buf, BENCH_BLOCK, off);
+		if (write_full(fd, buf, BENCH_BLOCK) < 0)
+			rc = fail_errno("write '%s'", file);
+	}
+	if (!rc && fsync(fd))
+		rc = fail_errno("write '%s'", file);
+	free(buf);
+	return rc;
 }
 
 /* Made once from the pattern, so that fast's XOR can be checked. */
-static void make_file(struct bench *b)
+static int make_file(struct bench *b)
 {
-	unsigned char *buf;
 	struct stat st;
-	uint64_t off;
-	int fd;
+	int fd, rc;
 
 	if (stat(b->file, &st) == 0) {
 		b->size = (uint64_t)st.st_size;
-		if (b->size == 0)
-			die(EXIT_FAIL, "'%s' is empty", b->file);
-		return;
+		return b->size ? 0 : fail("'%s' is empty", b->file);
 	}
 	msg("writing the %llu MiB pattern file %s",
 	    (unsigned long long)(BENCH_SIZE >> 20), b->file);
-	buf = xmalloc(BENCH_BLOCK);
 	fd = open(b->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
-		die_errno("cannot create '%s'", b->file);
-	for (off = 0; off < BENCH_SIZE; off += BENCH_BLOCK) {
-		pattern_fill(buf, BENCH_BLOCK, off);
-		if (write_full(fd, buf, BENCH_BLOCK) < 0)
-			die_errno("write '%s'", b->file);
-	}
-	if (fsync(fd) || close(fd))
-		die_errno("write '%s'", b->file);
-	free(buf);
+		return fail_errno("cannot create '%s'", b->file);
+	rc = write_pattern(fd, b->file);
+	if (close(fd) && !rc)
+		rc = fail_errno("write '%s'", b->file);
 	b->size = BENCH_SIZE;
+	return rc;
 }
 
 /* fast's XOR against the pattern's: a benchmark that checks itself. */
@@ -181,8 +215,10 @@ static const char *check_fast(struct bench *b)
 	char *argv[] = { "fast", (char *)b->file, NULL };
 	char out[256], want[64];
 
-	if (capture(b->self, argv, out, sizeof(out)))
-		die(EXIT_FAIL, "fast failed on '%s'", b->file);
+	if (capture(b->self, argv, out, sizeof(out))) {
+		msg("fast failed on '%s'", b->file);
+		return NULL;
+	}
 	snprintf(want, sizeof(want), "XOR value: %08x\n",
 		 pattern_xor(b->size));
 	if (!strcmp(out, want))
@@ -263,107 +299,120 @@ static const struct opt bench_options[] = {
 	{ 0 },
 };
 
-static int bench_run(const struct ctx *c, const void *opts)
+/* The tools' command lines, and this program for fast and membw. */
+static int bench_tools(struct bench *b)
 {
-	const struct bench_opts *bo = opts;
-	const struct benchopt o = c->o;
-	struct bench b = { .global_drop = !bo->fadvise, .drop_method = -1,
-			   .reps = io_pick_reps(&c->o, 7),
-			   .file = c->args[0] };
-	double mem, load[2];
-	char ifarg[4200], *fast_argv[] = { "fast", NULL, NULL };
-	char *dd_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M", NULL };
-	char *direct_argv[] = { "dd", ifarg, "of=/dev/null", "bs=1M",
-				"iflag=direct", NULL };
-	char *cat_argv[] = { "cat", NULL, NULL };
-	struct tool warm[] = {
-		{ .name = "fast", .argv = fast_argv },
-		{ .name = "dd bs=1M", .path = "dd", .argv = dd_argv },
-		{ .name = "cat", .path = "cat", .argv = cat_argv },
+	const struct tool warm[3] = {
+		{ .name = "fast", .path = b->self, .argv = b->fast_argv },
+		{ .name = "dd bs=1M", .path = "dd", .argv = b->dd_argv },
+		{ .name = "cat", .path = "cat", .argv = b->cat_argv },
 	};
-	struct tool cold[] = {
-		{ .name = "fast", .argv = fast_argv },
-		{ .name = "dd bs=1M", .path = "dd", .argv = dd_argv },
+	const struct tool cold[3] = {
+		{ .name = "fast", .path = b->self, .argv = b->fast_argv },
+		{ .name = "dd bs=1M", .path = "dd", .argv = b->dd_argv },
 		{ .name = "dd bs=1M iflag=direct", .path = "dd",
-		  .argv = direct_argv },
+		  .argv = b->direct_argv },
 	};
-	const char *check;
-	struct report *r;
-	ssize_t n;
-	size_t i;
+	char *f = (char *)b->file, *i = b->ifarg, *z = "of=/dev/null";
+	ssize_t n = readlink("/proc/self/exe", b->self, sizeof(b->self) - 1);
 
-	n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n < 0)
-		die_errno("cannot find this program (/proc/self/exe)");
-	b.self[n] = '\0';
-	warm[0].path = cold[0].path = b.self;
-	make_file(&b);
-	snprintf(ifarg, sizeof(ifarg), "if=%s", b.file);
-	fast_argv[1] = cat_argv[1] = (char *)b.file;
-	check = check_fast(&b);
-
-	load[0] = loadavg();
-	mem = membw(&b, &o);
-	if (mem < 0)
-		msg("membw not available: no memory bandwidth comparison");
-	time_tools(&b, warm, 3, false);
-	time_tools(&b, cold, 3, true);
-	load[1] = loadavg();
-
-	r = report_new("bench-io", o.fmt, c->out);
-	report_column(r, "cache", NULL);
-	report_column(r, "tool", NULL);
-	report_column(r, "rate", "MiB/s");
-	report_column(r, "rate_min", "MiB/s");
-	report_column(r, "rate_max", "MiB/s");
-	report_column(r, "fast_per_tool", NULL);
-	for (i = 0; i < 3; i++)
-		row(r, "warm", warm[i].name, warm[i].out, warm[0].out[0]);
-	if (mem > 0) {
-		double m[3] = { mem, mem, mem };
-
-		row(r, "warm", "memory read (membw --threads all)", m,
-		    warm[0].out[0]);
-	}
-	for (i = 0; i < 3; i++)
-		row(r, "cold", cold[i].name, cold[i].out, cold[0].out[0]);
-	report_note(r, "file", "%s, %llu bytes", b.file,
-		    (unsigned long long)b.size);
-	report_note(r, "method",
-		    "each tool a child process timed from fork to exit; median of %u runs, the tools taken in turn; warm: after one untimed round; cold: page cache dropped before every run (%s)",
-		    b.reps, dropcache_name(b.drop_method));
-	report_note(r, "load", "1-minute load average %.2f before, %.2f after (other work on the machine lowers every rate, fast's most: it needs all cores)",
-		    load[0], load[1]);
-	report_note(r, "check", "%s", check);
-	report_note(r, "targets",
-		    "warm fast/dd >= 1.3 (got %.2f); warm fast/membw >= 0.85 (%s); cold fast/dd-direct >= 0.95 (got %.2f)",
-		    warm[0].out[0] / warm[1].out[0],
-		    mem > 0 ? "see the membw row" : "membw not available",
-		    cold[0].out[0] / cold[2].out[0]);
-	if (report_end(r)) {
-		msg_errno("cannot write the report");
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+		return fail_errno("cannot find this program (/proc/self/exe)");
+	b->self[n] = '\0';
+	snprintf(b->ifarg, sizeof(b->ifarg), "if=%s", b->file);
+	memcpy(b->fast_argv, (char *[3]){ "fast", f, NULL },
+	       sizeof(b->fast_argv));
+	memcpy(b->dd_argv, (char *[5]){ "dd", i, z, "bs=1M", NULL },
+	       sizeof(b->dd_argv));
+	memcpy(b->direct_argv,
+	       (char *[6]){ "dd", i, z, "bs=1M", "iflag=direct", NULL },
+	       sizeof(b->direct_argv));
+	memcpy(b->cat_argv, (char *[3]){ "cat", f, NULL }, sizeof(b->cat_argv));
+	memcpy(b->warm, warm, sizeof(warm));
+	memcpy(b->cold, cold, sizeof(cold));
+	return 0;
 }
 
-const struct command cmd_bench_io = {
-	.name = "bench-io",
-	.summary = "fast vs dd, cat and memory bandwidth (make bench-io)",
-	.usage =
+static int bench_table(const struct ctx *c, const struct bench *b)
+{
+	struct report *r = report_new("bench-io", c->o.fmt, c->out);
+	double m[3] = { b->mem, b->mem, b->mem };
+	size_t i;
+
+	report_column(r, "cache", NULL);
+	report_column(r, "tool", NULL);
+	report_column_range(r, "rate", "MiB/s");
+	report_column(r, "fast_per_tool", NULL);
+	for (i = 0; i < 3; i++)
+		row(r, "warm", b->warm[i].name, b->warm[i].out,
+		    b->warm[0].out[0]);
+	if (b->mem > 0)
+		row(r, "warm", "memory read (membw --threads all)", m,
+		    b->warm[0].out[0]);
+	for (i = 0; i < 3; i++)
+		row(r, "cold", b->cold[i].name, b->cold[i].out,
+		    b->cold[0].out[0]);
+	report_note(r, "file", "%s, %llu bytes", b->file,
+		    (unsigned long long)b->size);
+	report_note(r, "method",
+		    "each tool a child process timed from fork to exit; median of %u runs, the tools taken in turn; warm: after one untimed round; cold: page cache dropped before every run (%s)",
+		    b->reps, dropcache_name(b->drop_method));
+	report_note(r, "load", "1-minute load average %.2f before, %.2f after (other work on the machine lowers every rate, fast's most: it needs all cores)",
+		    b->load[0], b->load[1]);
+	report_note(r, "check", "%s", b->check);
+	report_note(r, "targets",
+		    "warm fast/dd >= 1.3 (got %.2f); warm fast/membw >= 0.85 (%s); cold fast/dd-direct >= 0.95 (got %.2f)",
+		    b->warm[0].out[0] / b->warm[1].out[0],
+		    b->mem > 0 ? "see the membw row" : "membw not available",
+		    b->cold[0].out[0] / b->cold[2].out[0]);
+	if (report_end(r))
+		return fail_errno("cannot write the report");
+	return 0;
+}
+
+static const char usage[] =
 	"usage: osbench bench-io [--reps N] [--fadvise] [options] <file>\n\n"
 	"Time fast, dd bs=1M and cat reading <file> (a 1 GiB pattern file\n"
 	"is written first when it does not exist), warm and after dropping\n"
 	"the page cache before every run (cold, plus dd iflag=direct), and\n"
 	"compare with the all-core memory read bandwidth (osbench membw).\n"
 	"Median of --reps runs each, the tools taken in turn, MiB/s and\n"
-	"fast's ratio.\n",
-	.options = bench_options,
-	.opts_size = sizeof(struct bench_opts),
-	.flags = CMD_TABLE,
-	.min_args = 1,
-	.max_args = 1,
-	.max_reps = 100,
-	.reps_default = "7, --quick and --smoke 3",
-	.run = bench_run,
-};
+	"fast's ratio.\n";
+
+static int bench_io_run(const struct ctx *c, const void *opts)
+{
+	const struct bench_opts *bo = opts;
+	struct bench *b = xcalloc(1, sizeof(*b));
+	int rc;
+
+	*b = (struct bench){ .global_drop = !bo->fadvise, .drop_method = -1,
+			     .reps = c->o.reps,
+			     .file = c->args[0] };
+	rc = bench_tools(b);
+	if (!rc)
+		rc = make_file(b);
+	if (!rc) {
+		b->check = check_fast(b);
+		rc = b->check ? 0 : -1;
+	}
+	if (!rc) {
+		b->load[0] = loadavg();
+		b->mem = membw(b, &c->o);
+		if (b->mem < 0)
+			msg("membw not available: no memory bandwidth comparison");
+		rc = time_tools(b, b->warm, 3, false);
+	}
+	if (!rc)
+		rc = time_tools(b, b->cold, 3, true);
+	b->load[1] = loadavg();
+	if (!rc)
+		rc = bench_table(c, b);
+	free(b);
+	return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+OSBENCH_COMMAND(bench_io, "bench-io", CMD_TABLE,
+		"fast vs dd, cat and memory bandwidth (make bench-io)",
+		COMMAND_OPTIONS(bench_options, struct bench_opts),
+		.min_args = 1, .max_args = 1, .max_reps = 100,
+		.reps = { 7, 3, 3 });

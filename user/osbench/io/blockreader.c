@@ -7,14 +7,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-void blockreader_init(struct blockreader *br, int fd, size_t block,
-		      bool do_xor)
+int blockreader_init(struct blockreader *br, int fd, size_t block,
+		     bool do_xor)
 {
 	*br = (struct blockreader){ .fd = fd, .block = block,
 				    .do_xor = do_xor };
 	/* Page-aligned, so that copies run at the kernel's best speed. */
-	if (posix_memalign((void **)&br->buf, 4096, block))
-		die(EXIT_FAIL, "cannot allocate a %zu-byte block", block);
+	if (posix_memalign((void **)&br->buf, 4096, block)) {
+		br->buf = NULL;
+		return fail("cannot allocate a %zu-byte block", block);
+	}
+	return 0;
 }
 
 void blockreader_free(struct blockreader *br)

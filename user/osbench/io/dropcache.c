@@ -20,6 +20,13 @@ static const struct opt dropcache_options[] = {
 	{ 0 },
 };
 
+static const char usage[] =
+	"usage: osbench dropcache [--fadvise] <file>...\n\n"
+	"Write back and drop the files' pages from the page cache: as root\n"
+	"through /proc/sys/vm/drop_caches (the whole cache), otherwise, or\n"
+	"with --fadvise, with posix_fadvise(DONTNEED) on each file.\n"
+	"Prints the method used.\n";
+
 static int dropcache_run(const struct ctx *c, const void *opts)
 {
 	const struct dropcache_opts *o = opts;
@@ -45,18 +52,7 @@ static int dropcache_run(const struct ctx *c, const void *opts)
 	return ret;
 }
 
-const struct command cmd_dropcache = {
-	.name = "dropcache",
-	.summary = "drop files from the page cache",
-	.usage =
-	"usage: osbench dropcache [--fadvise] <file>...\n\n"
-	"Write back and drop the files' pages from the page cache: as root\n"
-	"through /proc/sys/vm/drop_caches (the whole cache), otherwise, or\n"
-	"with --fadvise, with posix_fadvise(DONTNEED) on each file.\n"
-	"Prints the method used.\n",
-	.options = dropcache_options,
-	.opts_size = sizeof(struct dropcache_opts),
-	.min_args = 1,
-	.max_args = -1,
-	.run = dropcache_run,
-};
+OSBENCH_COMMAND(dropcache, "dropcache", 0,
+		"drop files from the page cache",
+		COMMAND_OPTIONS(dropcache_options, struct dropcache_opts),
+		.min_args = 1, .max_args = -1);

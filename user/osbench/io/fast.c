@@ -162,7 +162,8 @@ static int64_t fast_read(int fd, const char *name, uint32_t *xor)
 	uint64_t done;
 	int64_t bytes;
 
-	blockreader_init(&br, fd, FAST_READ_BLOCK, true);
+	if (blockreader_init(&br, fd, FAST_READ_BLOCK, true))
+		return -1;
 	if (blockreader_read(&br, UINT64_MAX, &done)) {
 		msg_errno("read from '%s' failed after %llu bytes", name,
 			  (unsigned long long)br.offset);
@@ -239,6 +240,14 @@ static int64_t fast_input(struct fast *f, const struct fast_opts *o,
 	return fast_read(f->fd, io_source_name(src), xor);
 }
 
+static const char usage[] =
+	"usage: fast [--threads N] [--window BYTES] [--read] <file>\n"
+	"       fast --device [--master IP[:PORT]]\n\n"
+	"Read the whole file and print \"XOR value: %08x\", the same value\n"
+	"as run; time and MiB/s go to stderr.  Regular files are mapped\n"
+	"in windows that one thread per core XORs with a vectorised loop;\n"
+	"pipes, devices and --read use read() in 256 KiB blocks.\n";
+
 static int fast_run(const struct ctx *c, const void *opts)
 {
 	const struct fast_opts *o = opts;
@@ -267,18 +276,7 @@ static int fast_run(const struct ctx *c, const void *opts)
 	return EXIT_OK;
 }
 
-const struct command cmd_fast = {
-	.name = "fast",
-	.summary = "read a whole file as fast as possible, print the XOR",
-	.usage =
-	"usage: fast [--threads N] [--window BYTES] [--read] <file>\n"
-	"       fast --device [--master IP[:PORT]]\n\n"
-	"Read the whole file and print \"XOR value: %08x\", the same value\n"
-	"as run; time and MiB/s go to stderr.  Regular files are mapped\n"
-	"in windows that one thread per core XORs with a vectorised loop;\n"
-	"pipes, devices and --read use read() in 256 KiB blocks.\n",
-	.options = fast_options,
-	.opts_size = sizeof(struct fast_opts),
-	.max_args = 1,
-	.run = fast_run,
-};
+OSBENCH_COMMAND(fast, "fast", 0,
+		"read a whole file as fast as possible, print the XOR",
+		COMMAND_OPTIONS(fast_options, struct fast_opts),
+		.max_args = 1);

@@ -52,6 +52,13 @@ static int feed_stream(int fd, const char *path, unsigned char *buf,
 	return 0;
 }
 
+static const char usage[] =
+	"usage: osbench feed [--count BYTES] [--block BYTES]\n\n"
+	"Wait for a slave to connect to /dev/master_device, then write the\n"
+	"pattern of docs/io.md to it in --block sized writes until --count\n"
+	"bytes are sent, or without --count until the slave closes.  Prints\n"
+	"the bytes sent and their XOR value on stderr.\n";
+
 static int feed_run(const struct ctx *c, const void *opts)
 {
 	const struct feed_opts *o = opts;
@@ -83,16 +90,6 @@ static int feed_run(const struct ctx *c, const void *opts)
 	return EXIT_OK;
 }
 
-const struct command cmd_feed = {
-	.name = "feed",
-	.summary = "master side of sweep --device: stream the pattern",
-	.usage =
-	"usage: osbench feed [--count BYTES] [--block BYTES]\n\n"
-	"Wait for a slave to connect to /dev/master_device, then write the\n"
-	"pattern of docs/io.md to it in --block sized writes until --count\n"
-	"bytes are sent, or without --count until the slave closes.  Prints\n"
-	"the bytes sent and their XOR value on stderr.\n",
-	.options = feed_options,
-	.opts_size = sizeof(struct feed_opts),
-	.run = feed_run,
-};
+OSBENCH_COMMAND(feed, "feed", 0,
+		"master side of sweep --device: stream the pattern",
+		COMMAND_OPTIONS(feed_options, struct feed_opts));

@@ -9,6 +9,7 @@
 
 #include "benchopt.h"
 #include "experiment.h"
+#include "plot.h"
 #include "report.h"
 
 #include <netinet/in.h>
@@ -56,12 +57,11 @@ int io_source_open(const struct io_source *s);
 const char *io_source_name(const struct io_source *s);
 
 /*
- * The defaults --quick and --smoke change: the time of one run (full, a
- * fifth with --quick, a fiftieth with --smoke) and the number of timed
- * runs (--reps, else full, else 3 in the short modes).
+ * The time of one run as --quick and --smoke change it: full, a fifth
+ * with --quick, a fiftieth with --smoke.  (The number of runs is the
+ * descriptor's .reps: c->o.reps.)
  */
 uint64_t io_pick_time(const struct benchopt *o, uint64_t full_ns);
-unsigned int io_pick_reps(const struct benchopt *o, unsigned int full);
 
 /*
  * Reads fixed-size blocks and keeps count of the system calls, bytes
@@ -77,9 +77,9 @@ struct blockreader {
 	uint32_t xor;		/* xor32 of the bytes read, when do_xor */
 };
 
-/* Allocate the buffer; exits when memory is short. */
-void blockreader_init(struct blockreader *br, int fd, size_t block,
-		      bool do_xor);
+/* Allocate the buffer: 0, or -1 after a message when memory is short. */
+int blockreader_init(struct blockreader *br, int fd, size_t block,
+		     bool do_xor);
 void blockreader_free(struct blockreader *br);
 /*
  * Read count blocks (each one until full or end of input); *done gets the
@@ -121,8 +121,8 @@ struct point {
 	int drop_method;	/* dropcache() method, -1 when warm */
 };
 
-/* Measure one block size; exits on I/O errors. */
-void point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
+/* Measure one block size: 0, or -1 after a message (I/O error). */
+int point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
 
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {
@@ -154,14 +154,22 @@ struct sweep_opts {
 	  .help = "drop only this file's pages (posix_fadvise), even\n"	\
 		  "as root: spares other processes' caches" }
 
+/* What sweep and cache do differently around the same run. */
+struct sweep_kind {
+	struct report *(*table)(const struct ctx *c);
+	struct plot *(*plot)(const struct sweep_opts *o);
+	/* The rows; *drop the cache drop method used (-1: none).  0 or -1. */
+	int (*points)(const struct sweep_opts *o, struct point_cfg *cfg,
+		      struct report *r, struct plot *p, int *drop);
+	/* The last notes; the exit code (the device's data checked). */
+	int (*notes)(struct report *r, const struct point_cfg *cfg, int drop);
+};
+
 /*
- * Check the options and open the input: cfg for point_measure.  EXIT_OK,
- * or EXIT_USAGE or EXIT_FAIL after a message.
+ * Check the options, open the input, measure every block size as k says
+ * and print the table (and draw the plot): the exit code.
  */
-int sweep_open(const struct ctx *c, const struct sweep_opts *o,
-	       struct io_source *src, struct point_cfg *cfg);
-/* Notes common to sweep and cache reports. */
-void sweep_notes(struct report *r, const struct io_source *src,
-		 const struct point_cfg *cfg);
+int sweep_drive(const struct ctx *c, const struct sweep_opts *o,
+		const struct sweep_kind *k);
 
 #endif

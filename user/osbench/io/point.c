@@ -60,67 +60,93 @@ static void stream_account(struct point_cfg *cfg, struct blockreader *br)
 	cfg->stream_xor = br->xor;
 }
 
-void point_measure(struct point_cfg *cfg, size_t block, struct point *pt)
+/* The timed runs: rate[], calls[] and secs[] of each; 0 or -1. */
+static int timed_runs(struct point_run *pr, uint64_t count, struct point *pt,
+		      double *rate, double *calls, double *secs)
 {
-	struct point_run pr = { .cfg = cfg };
+	struct point_cfg *cfg = pr->cfg;
+	uint64_t done, t0, ns, over = clock_overhead();
+	unsigned int i;
+
+	for (i = 0; i < cfg->reps; i++) {
+		if (start_run(pr))
+			return fail_errno("lseek");
+		if (cfg->cold) {
+			pt->drop_method = dropcache(cfg->fd, cfg->global_drop);
+			if (pt->drop_method < 0)
+				return fail_errno("cannot drop the page cache");
+		}
+		pr->br.calls = 0;
+		t0 = now_ns();
+		if (blockreader_read(&pr->br, count, &done))
+			return fail_errno("read failed (block size %zu)",
+					  pr->br.block);
+		ns = now_ns() - t0;
+		ns = ns > over ? ns - over : 1;
+		pt->bytes = cfg->stream ? done * pr->br.block : pr->br.offset;
+		secs[i] = (double)ns / 1e9;
+		rate[i] = (double)pt->bytes / MIB / secs[i];
+		calls[i] = (double)pr->br.calls / secs[i];
+	}
+	return 0;
+}
+
+/* Size the run by doubling (the warm-up): *count, or -1. */
+static int size_run(struct point_run *pr, size_t block, uint64_t *count)
+{
+	struct point_cfg *cfg = pr->cfg;
 	struct calibrate cal = {
-		.work = point_work, .ctx = &pr,
+		.work = point_work, .ctx = pr,
 		.lo_ns = cfg->target_ns, .hi_ns = UINT64_MAX,
 		.max_count = cfg->max_bytes / block ? cfg->max_bytes / block : 1,
 	};
 	struct calibrate_result res;
+
+	if (calibrate(&cal, &res))
+		return fail_errno("read failed (block size %zu)", block);
+	if (cfg->stream && res.status == CALIBRATE_SHORT_INPUT)
+		return fail("the stream ended after %llu bytes",
+			    (unsigned long long)pr->br.offset);
+	/* A file shorter than that: every run reads all of it. */
+	*count = res.count;
+	return 0;
+}
+
+int point_measure(struct point_cfg *cfg, size_t block, struct point *pt)
+{
+	struct point_run pr = { .cfg = cfg };
 	double *rate = xcalloc(cfg->reps, sizeof(double));
 	double *calls = xcalloc(cfg->reps, sizeof(double));
 	double *secs = xcalloc(cfg->reps, sizeof(double));
-	uint64_t count, done, t0, ns, over = clock_overhead();
 	struct stats st;
-	unsigned int i;
-
-	blockreader_init(&pr.br, cfg->fd, block, cfg->stream);
-	pr.br.offset = cfg->stream_offset;
-	pr.br.xor = cfg->stream_xor;
-	if (calibrate(&cal, &res))
-		die_errno("read failed (block size %zu)", block);
-	if (cfg->stream && res.status == CALIBRATE_SHORT_INPUT)
-		die(EXIT_FAIL, "the stream ended after %llu bytes",
-		    (unsigned long long)pr.br.offset);
-	/* A file shorter than that: every run reads all of it. */
-	count = res.count;
+	uint64_t count = 0;
+	int rc;
 
 	pt->block = block;
 	pt->reps = cfg->reps;
 	pt->drop_method = -1;
-	for (i = 0; i < cfg->reps; i++) {
-		if (start_run(&pr))
-			die_errno("lseek");
-		if (cfg->cold) {
-			pt->drop_method = dropcache(cfg->fd, cfg->global_drop);
-			if (pt->drop_method < 0)
-				die_errno("cannot drop the page cache");
-		}
-		pr.br.calls = 0;
-		t0 = now_ns();
-		if (blockreader_read(&pr.br, count, &done))
-			die_errno("read failed (block size %zu)", block);
-		ns = now_ns() - t0;
-		ns = ns > over ? ns - over : 1;
-		pt->bytes = cfg->stream ? done * block : pr.br.offset;
-		secs[i] = (double)ns / 1e9;
-		rate[i] = (double)pt->bytes / MIB / secs[i];
-		calls[i] = (double)pr.br.calls / secs[i];
-	}
-	if (cfg->stream)
+	rc = blockreader_init(&pr.br, cfg->fd, block, cfg->stream);
+	pr.br.offset = cfg->stream_offset;
+	pr.br.xor = cfg->stream_xor;
+	if (!rc)
+		rc = size_run(&pr, block, &count);
+	if (!rc)
+		rc = timed_runs(&pr, count, pt, rate, calls, secs);
+	if (!rc && cfg->stream)
 		stream_account(cfg, &pr.br);
-	stats_compute(rate, cfg->reps, &st);
-	pt->mib_s[0] = st.median;
-	pt->mib_s[1] = st.min;
-	pt->mib_s[2] = st.max;
-	stats_compute(calls, cfg->reps, &st);
-	pt->calls_s = st.median;
-	stats_compute(secs, cfg->reps, &st);
-	pt->seconds = st.median;
+	if (!rc) {
+		stats_compute(rate, cfg->reps, &st);
+		pt->mib_s[0] = st.median;
+		pt->mib_s[1] = st.min;
+		pt->mib_s[2] = st.max;
+		stats_compute(calls, cfg->reps, &st);
+		pt->calls_s = st.median;
+		stats_compute(secs, cfg->reps, &st);
+		pt->seconds = st.median;
+	}
 	blockreader_free(&pr.br);
 	free(rate);
 	free(calls);
 	free(secs);
+	return rc;
 }

@@ -15,6 +15,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+static const char usage[] =
+	"usage: run <file> -r|-w <block_size> <block_count>\n"
+	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
+	"-r  read block_count blocks of block_size bytes and print\n"
+	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
+	"    words read (a final partial word zero-padded).  Stops early\n"
+	"    at end of file and says how much it read.\n"
+	"-w  create or truncate <file> and write block_count blocks of the\n"
+	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
+	"    reading them back will give.\n"
+	"--device  read /dev/slave_device, connected to the master given\n"
+	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
+	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
+	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n";
+
 static void summary(const char *verb, uint64_t bytes, uint64_t ns)
 {
 	double s = (double)ns / 1e9;
@@ -32,11 +47,18 @@ static int do_read(FILE *out, const struct io_source *src, size_t bs,
 
 	if (fd < 0)
 		return EXIT_FAIL;
-	blockreader_init(&br, fd, bs, true);
+	if (blockreader_init(&br, fd, bs, true)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
 	t0 = now_ns();
-	if (blockreader_read(&br, count, &done))
-		die_errno("read from '%s' failed after %llu bytes",
+	if (blockreader_read(&br, count, &done)) {
+		msg_errno("read from '%s' failed after %llu bytes",
 			  io_source_name(src), (unsigned long long)br.offset);
+		close(fd);
+		blockreader_free(&br);
+		return EXIT_FAIL;
+	}
 	t = now_ns() - t0;
 	close(fd);
 	fprintf(out, "XOR value: %08x\n", br.xor);
@@ -50,29 +72,44 @@ static int do_read(FILE *out, const struct io_source *src, size_t bs,
 	return EXIT_OK;
 }
 
-static int do_write(FILE *out, const char *path, size_t bs, uint64_t count)
+/* count blocks of the pattern to fd: 0, or -1 after a message. */
+static int write_blocks(int fd, const char *path, size_t bs, uint64_t count)
 {
 	unsigned char *buf = xmalloc(bs);
-	uint64_t i, t0, t;
-	int fd;
+	uint64_t i;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die_errno("cannot create '%s'", path);
-	t0 = now_ns();
 	for (i = 0; i < count; i++) {
 		/* The fill is part of the cost, as it would be for real data. */
 		pattern_fill(buf, bs, i * bs);
-		if (write_full(fd, buf, bs) < 0)
-			die_errno("write to '%s' failed after %llu bytes", path,
-				  (unsigned long long)(i * bs));
+		if (write_full(fd, buf, bs) < 0) {
+			msg_errno("write to '%s' failed after %llu bytes",
+				  path, (unsigned long long)(i * bs));
+			break;
+		}
 	}
+	free(buf);
+	return i < count ? -1 : 0;
+}
+
+static int do_write(FILE *out, const char *path, size_t bs, uint64_t count)
+{
+	uint64_t t0, t;
+	int fd, rc;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		msg_errno("cannot create '%s'", path);
+		return EXIT_FAIL;
+	}
+	t0 = now_ns();
+	rc = write_blocks(fd, path, bs, count);
 	t = now_ns() - t0;
-	if (close(fd))
-		die_errno("close '%s'", path);
+	if (close(fd) && !rc)
+		rc = fail_errno("close '%s'", path);
+	if (rc)
+		return EXIT_FAIL;
 	fprintf(out, "expected XOR value: %08x\n", pattern_xor(count * bs));
 	summary("wrote", count * bs, t);
-	free(buf);
 	return EXIT_OK;
 }
 
@@ -142,25 +179,6 @@ static int run_run(const struct ctx *c, const void *opts)
 	return do_read(c->out, &src, bs, count);
 }
 
-const struct command cmd_run = {
-	.name = "run",
-	.summary = "read/write N blocks, print the XOR (course step 1)",
-	.usage =
-	"usage: run <file> -r|-w <block_size> <block_count>\n"
-	"       run --device [--master IP[:PORT]] -r <block_size> <block_count>\n\n"
-	"-r  read block_count blocks of block_size bytes and print\n"
-	"    \"XOR value: %08x\", the XOR of all 32-bit little-endian\n"
-	"    words read (a final partial word zero-padded).  Stops early\n"
-	"    at end of file and says how much it read.\n"
-	"-w  create or truncate <file> and write block_count blocks of the\n"
-	"    reproducible pattern (docs/io.md); prints the XOR value that\n"
-	"    reading them back will give.\n"
-	"--device  read /dev/slave_device, connected to the master given\n"
-	"    by --master (default 127.0.0.1), which runs \"osbench feed\".\n\n"
-	"Sizes accept K, M, G suffixes (powers of 1024); block_size is\n"
-	"1 byte to 1 GiB.  Time and MiB/s go to stderr.\n",
-	.options = run_options,
-	.opts_size = sizeof(struct run_opts),
-	.max_args = 3,
-	.run = run_run,
-};
+OSBENCH_COMMAND(run, "run", 0,
+		"read/write N blocks, print the XOR (course step 1)",
+		COMMAND_OPTIONS(run_options, struct run_opts), .max_args = 3);

@@ -12,6 +12,16 @@
 #include <stdio.h>
 #include <unistd.h>
 
+static const char usage[] =
+	"usage: run2 [--wrap] [--min S] [--max S] <file> <block_size>\n"
+	"       run2 --device [--master IP[:PORT]] <block_size>\n\n"
+	"Read <file> from the start in blocks of block_size, 1, 2, 4, ...\n"
+	"blocks at a time, until one read takes at least 5 s; print that\n"
+	"block count, the bytes it read, the time and MiB/s.  If doubling\n"
+	"overshoots 15 s, bisect.  A file too small to take 5 s is\n"
+	"reported as such, unless --wrap, which re-reads it from the start\n"
+	"(and says how often).\n";
+
 struct run2 {
 	struct blockreader br;
 	bool is_file;
@@ -98,8 +108,8 @@ static const struct opt run2_options[] = {
 static int run2_run(const struct ctx *c, const void *opts)
 {
 	const struct run2_opts *o = opts;
-	struct io_source src = o->src;
 	struct run2 r = { .wrap = o->wrap };
+	struct io_source src = o->src;
 	struct calibrate cal = { .work = run2_work, .ctx = &r,
 				 .lo_ns = o->min_ns, .hi_ns = o->max_ns };
 	struct calibrate_result res;
@@ -122,7 +132,10 @@ static int run2_run(const struct ctx *c, const void *opts)
 	if (fd < 0)
 		return EXIT_FAIL;
 	r.is_file = src.path != NULL;
-	blockreader_init(&r.br, fd, bs, false);
+	if (blockreader_init(&r.br, fd, bs, false)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
 	if (calibrate(&cal, &res)) {
 		msg_errno("read from '%s' failed", io_source_name(&src));
 		close(fd);
@@ -134,20 +147,7 @@ static int run2_run(const struct ctx *c, const void *opts)
 	return print_result(c->out, &r, &cal, &res, bs);
 }
 
-const struct command cmd_run2 = {
-	.name = "run2",
-	.summary = "block count that reads in 5-15 s (course step 2)",
-	.usage =
-	"usage: run2 [--wrap] [--min S] [--max S] <file> <block_size>\n"
-	"       run2 --device [--master IP[:PORT]] <block_size>\n\n"
-	"Read <file> from the start in blocks of block_size, 1, 2, 4, ...\n"
-	"blocks at a time, until one read takes at least 5 s; print that\n"
-	"block count, the bytes it read, the time and MiB/s.  If doubling\n"
-	"overshoots 15 s, bisect.  A file too small to take 5 s is\n"
-	"reported as such, unless --wrap, which re-reads it from the start\n"
-	"(and says how often).\n",
-	.options = run2_options,
-	.opts_size = sizeof(struct run2_opts),
-	.max_args = 2,
-	.run = run2_run,
-};
+OSBENCH_COMMAND(run2, "run2", 0,
+		"block count that reads in 5-15 s (course step 2)",
+		COMMAND_OPTIONS(run2_options, struct run2_opts),
+		.max_args = 2);

@@ -70,12 +70,6 @@ uint64_t io_pick_time(const struct benchopt *o, uint64_t full_ns)
 	return benchopt_pick(o, full_ns, full_ns / 5, full_ns / 50);
 }
 
-unsigned int io_pick_reps(const struct benchopt *o, unsigned int full)
-{
-	if (o->reps)
-		return o->reps;
-	return (unsigned int)benchopt_pick(o, full, 3, 3);
-}
 
 int io_parse_block(const char *what, const char *s, uint64_t *out)
 {

@@ -14,8 +14,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int sweep_open(const struct ctx *c, const struct sweep_opts *o,
-	       struct io_source *src, struct point_cfg *cfg)
+/*
+ * Check the options and open the input: cfg for point_measure.  EXIT_OK,
+ * or EXIT_USAGE or EXIT_FAIL after a message.
+ */
+static int sweep_open(const struct ctx *c, const struct sweep_opts *o,
+		      struct io_source *src, struct point_cfg *cfg)
 {
 	*src = o->src;
 	if (o->min_block > o->max_block) {
@@ -33,13 +37,14 @@ int sweep_open(const struct ctx *c, const struct sweep_opts *o,
 		.global_drop = !o->fadvise_only,
 		.target_ns = o->target_ns ? o->target_ns :
 			     io_pick_time(&c->o, 100000000),
-		.reps = io_pick_reps(&c->o, 5), .max_bytes = o->max_bytes };
+		.reps = c->o.reps, .max_bytes = o->max_bytes };
 	cfg->fd = io_source_open(src);
 	return cfg->fd < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-void sweep_notes(struct report *r, const struct io_source *src,
-		 const struct point_cfg *cfg)
+/* Notes common to sweep and cache reports. */
+static void sweep_notes(struct report *r, const struct io_source *src,
+			const struct point_cfg *cfg)
 {
 	report_note(r, "input", "%s", io_source_name(src));
 	report_note(r, "method",
@@ -60,25 +65,23 @@ static struct report *sweep_table(const struct ctx *c)
 
 	report_column(r, "block", "bytes");
 	report_column(r, "run", "bytes");
-	report_column(r, "rate", "MiB/s");
-	report_column(r, "rate_min", "MiB/s");
-	report_column(r, "rate_max", "MiB/s");
+	report_column_range(r, "rate", "MiB/s");
 	report_column(r, "syscalls", "1/s");
 	report_column(r, "time", "s");
 	return r;
 }
 
-/* One row per block size; the last drop method, or -1 (warm). */
+/* One row per block size, *drop the last drop method (-1: warm); 0 or -1. */
 static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
-			struct report *r, struct plot *p)
+			struct report *r, struct plot *p, int *drop)
 {
 	struct point pt;
-	int drop = -1;
 	uint64_t bs;
 
 	for (bs = o->min_block; bs <= o->max_block; bs *= 2) {
-		point_measure(cfg, bs, &pt);
-		drop = pt.drop_method;
+		if (point_measure(cfg, bs, &pt))
+			return -1;
+		*drop = pt.drop_method;
 		msg("%llu B: %.1f MiB/s, %.0f calls/s (%llu bytes x %u)",
 		    (unsigned long long)bs, pt.mib_s[0], pt.calls_s,
 		    (unsigned long long)pt.bytes, pt.reps);
@@ -95,7 +98,7 @@ static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		if (bs > IO_MAX_BLOCK / 2)
 			break;
 	}
-	return drop;
+	return 0;
 }
 
 /* The device's bytes against the pattern: EXIT_OK or EXIT_CORRUPT. */
@@ -113,39 +116,81 @@ static int stream_check(struct report *r, const struct point_cfg *cfg)
 	return EXIT_CORRUPT;
 }
 
-static int sweep_run(const struct ctx *c, const void *opts)
-{
-	const struct sweep_opts *o = opts;
-	struct io_source src;
-	struct point_cfg cfg;
-	struct report *r;
-	struct plot *p = NULL;
-	int drop, rc = sweep_open(c, o, &src, &cfg);
+static const char usage[] =
+	"usage: osbench sweep [options] <file>\n"
+	"       osbench sweep [options] --device [--master IP[:PORT]]\n\n"
+	"For each block size from --min to --max (powers of two), read the\n"
+	"file from the start with read(); size the run so that it takes\n"
+	"--time (doubling the block count, which also warms up), then time\n"
+	"--reps runs.  Prints the median MiB/s with min and max, read()\n"
+	"calls per second and the time of one run; a line per point goes\n"
+	"to stderr.  --device reads /dev/slave_device fed by \"osbench feed\"\n"
+	"and checks the XOR of everything read against the pattern.\n";
 
-	if (rc != EXIT_OK)
-		return rc;
-	r = sweep_table(c);
-	if (c->o.plot) {
-		p = plot_new(o->cold ? "read() rate by block size, cold cache" :
-				       "read() rate by block size",
-			     "block size", "MiB/s", PLOT_LOGX);
-		plot_series(p, o->cold ? "cold" : "warm");
-	}
-	drop = sweep_points(o, &cfg, r, p);
-	close(cfg.fd);
-	sweep_notes(r, &src, &cfg);
-	report_note(r, "cache drop", "%s", drop_note(drop));
-	if (cfg.stream)
-		rc = stream_check(r, &cfg);
-	if (report_end(r)) {
+/* The table and then the plot, unless rc says the run failed. */
+static int sweep_finish(const struct ctx *c, struct report *r,
+			struct plot *p, int rc)
+{
+	if (report_end(r) && rc == EXIT_OK) {
 		msg_errno("cannot write the report");
 		rc = EXIT_FAIL;
 	}
-	if (p && rc == EXIT_OK && plot_write(p, c->o.plot) < 0)
-		return EXIT_FAIL;
-	if (p && rc != EXIT_OK)
-		plot_free(p);
+	if (p && rc == EXIT_OK)
+		return plot_write(p, c->o.plot) < 0 ? EXIT_FAIL : EXIT_OK;
+	plot_free(p);
 	return rc;
+}
+
+int sweep_drive(const struct ctx *c, const struct sweep_opts *o,
+		const struct sweep_kind *k)
+{
+	struct io_source src;
+	struct point_cfg cfg;
+	struct report *r;
+	struct plot *p;
+	int drop = -1, rc = sweep_open(c, o, &src, &cfg);
+
+	if (rc != EXIT_OK)
+		return rc;
+	r = k->table(c);
+	p = c->o.plot ? k->plot(o) : NULL;
+	rc = k->points(o, &cfg, r, p, &drop);
+	close(cfg.fd);
+	if (rc) {
+		report_free(r);
+		plot_free(p);
+		return EXIT_FAIL;
+	}
+	sweep_notes(r, &src, &cfg);
+	return sweep_finish(c, r, p, k->notes(r, &cfg, drop));
+}
+
+static struct plot *sweep_plot(const struct sweep_opts *o)
+{
+	struct plot *p = plot_new(o->cold ?
+				  "read() rate by block size, cold cache" :
+				  "read() rate by block size",
+				  "block size", "MiB/s", PLOT_LOGX);
+
+	plot_series(p, o->cold ? "cold" : "warm");
+	return p;
+}
+
+/* The drop method and, from the device, the check of the stream. */
+static int sweep_end_notes(struct report *r, const struct point_cfg *cfg,
+			   int drop)
+{
+	report_note(r, "cache drop", "%s", drop_note(drop));
+	return cfg->stream ? stream_check(r, cfg) : EXIT_OK;
+}
+
+static const struct sweep_kind sweep_kind = {
+	sweep_table, sweep_plot, sweep_points, sweep_end_notes,
+};
+
+static int sweep_run(const struct ctx *c, const void *opts)
+{
+	return sweep_drive(c, opts, &sweep_kind);
 }
 
 static const struct opt sweep_options[] = {
@@ -157,24 +202,7 @@ static const struct opt sweep_options[] = {
 	{ 0 },
 };
 
-const struct command cmd_sweep = {
-	.name = "sweep",
-	.summary = "read rate and syscalls/s for 1 B .. 128 MiB blocks",
-	.usage =
-	"usage: osbench sweep [options] <file>\n"
-	"       osbench sweep [options] --device [--master IP[:PORT]]\n\n"
-	"For each block size from --min to --max (powers of two), read the\n"
-	"file from the start with read(); size the run so that it takes\n"
-	"--time (doubling the block count, which also warms up), then time\n"
-	"--reps runs.  Prints the median MiB/s with min and max, read()\n"
-	"calls per second and the time of one run; a line per point goes\n"
-	"to stderr.  --device reads /dev/slave_device fed by \"osbench feed\"\n"
-	"and checks the XOR of everything read against the pattern.\n",
-	.options = sweep_options,
-	.opts_size = sizeof(struct sweep_opts),
-	.flags = CMD_TABLE | CMD_PLOT,
-	.max_args = 1,
-	.max_reps = 1000,
-	.reps_default = "5, --quick and --smoke 3",
-	.run = sweep_run,
-};
+OSBENCH_COMMAND(sweep, "sweep", CMD_TABLE | CMD_PLOT,
+		"read rate and syscalls/s for 1 B .. 128 MiB blocks",
+		COMMAND_OPTIONS(sweep_options, struct sweep_opts),
+		.max_args = 1, .max_reps = 1000, .reps = { 5, 3, 3 });

@@ -32,7 +32,7 @@ struct sc {
 };
 
 /* read/write: one byte per call; back to 0 at the end of the file. */
-static void sc_rw(struct sc *s, uint64_t count, bool wr)
+static int sc_rw(struct sc *s, uint64_t count, bool wr)
 {
 	char b = 'x';
 	uint64_t i;
@@ -41,34 +41,36 @@ static void sc_rw(struct sc *s, uint64_t count, bool wr)
 		ssize_t n = wr ? write(s->fd, &b, 1) : read(s->fd, &b, 1);
 
 		if (n < 0)
-			die_errno("%s 1 byte of '%s'", wr ? "write" : "read",
-				  s->path);
+			return fail_errno("%s 1 byte of '%s'",
+					  wr ? "write" : "read", s->path);
 		if (n == 0 || ++s->pos == SC_FILE_BYTES) {
 			if (lseek(s->fd, 0, SEEK_SET) < 0)
-				die_errno("lseek '%s'", s->path);
+				return fail_errno("lseek '%s'", s->path);
 			s->pos = 0;
 		}
 	}
+	return 0;
 }
 
-static void sc_read(void *s, uint64_t count)
+static int sc_read(void *s, uint64_t count)
 {
-	sc_rw(s, count, false);
+	return sc_rw(s, count, false);
 }
 
-static void sc_write(void *s, uint64_t count)
+static int sc_write(void *s, uint64_t count)
 {
-	sc_rw(s, count, true);
+	return sc_rw(s, count, true);
 }
 
-static void sc_lseek(void *arg, uint64_t count)
+static int sc_lseek(void *arg, uint64_t count)
 {
 	struct sc *s = arg;
 	uint64_t i;
 
 	for (i = 0; i < count; i++)
 		if (lseek(s->fd, (off_t)(i & 1023), SEEK_SET) < 0)
-			die_errno("lseek '%s'", s->path);
+			return fail_errno("lseek '%s'", s->path);
+	return 0;
 }
 
 /* getpid and open+close are the loops "osbench syscall" times too. */
@@ -90,19 +92,18 @@ struct sc_work {
 	void *arg;
 };
 
-/* The calls never stop short: an error has already ended the program. */
+/* The calls never stop short; a failed one has said why. */
 static int sc_calibrate_work(void *ctx, uint64_t count, uint64_t *done)
 {
 	struct sc_work *w = ctx;
 
-	w->fn(w->arg, count);
 	*done = count;
-	return 0;
+	return w->fn(w->arg, count);
 }
 
-/* Median ns per call of fn over reps runs sized to target_ns. */
-static void sc_measure(measure_fn fn, void *arg, uint64_t target_ns,
-		       unsigned int reps, double loop_ns, struct stats *st)
+/* Median ns per call of fn over reps runs sized to target_ns; 0 or -1. */
+static int sc_measure(measure_fn fn, void *arg, uint64_t target_ns,
+		      unsigned int reps, double loop_ns, struct stats *st)
 {
 	struct sc_work w = { fn, arg };
 	struct calibrate cal = { .work = sc_calibrate_work, .ctx = &w,
@@ -110,35 +111,42 @@ static void sc_measure(measure_fn fn, void *arg, uint64_t target_ns,
 	struct calibrate_result res;
 	double *ns = xcalloc(reps, sizeof(double));
 	unsigned int i;
+	int rc = calibrate(&cal, &res);
 
-	if (calibrate(&cal, &res))
-		die_errno("sizing the run");
-	for (i = 0; i < reps; i++) {
-		ns[i] = measure_once(fn, arg, res.count) / (double)res.count -
-			loop_ns;
+	for (i = 0; i < reps && !rc; i++) {
+		rc = measure_once(fn, arg, res.count, &ns[i]);
+		ns[i] = ns[i] / (double)res.count - loop_ns;
 		if (ns[i] <= 0)
 			ns[i] = 1e-3;
 	}
-	stats_compute(ns, reps, st);
+	if (!rc)
+		stats_compute(ns, reps, st);
 	free(ns);
+	return rc;
 }
 
-static void sc_setup(struct sc *s, const char *dir)
+/* The scratch file, filled: 0, or -1 after a message (and removed). */
+static int sc_setup(struct sc *s, const char *dir)
 {
-	unsigned char *buf = xmalloc(SC_FILE_BYTES);
+	unsigned char *buf;
 
-	snprintf(s->path, sizeof(s->path), "%s/osbench-syscall-rate.XXXXXX", dir);
+	snprintf(s->path, sizeof(s->path), "%s/osbench-syscall-rate.XXXXXX",
+		 dir);
 	s->fd = mkstemp(s->path);
 	if (s->fd < 0)
-		die_errno("cannot create a scratch file in '%s'", dir);
+		return fail_errno("cannot create a scratch file in '%s'", dir);
+	buf = xmalloc(SC_FILE_BYTES);
 	pattern_fill(buf, SC_FILE_BYTES, 0);
 	if (write_full(s->fd, buf, SC_FILE_BYTES) < 0 ||
 	    lseek(s->fd, 0, SEEK_SET) < 0) {
 		msg_errno("cannot fill '%s'", s->path);
+		close(s->fd);
 		unlink(s->path);
-		exit(EXIT_FAIL);
+		free(buf);
+		return -1;
 	}
 	free(buf);
+	return 0;
 }
 
 struct sc_opts {
@@ -158,25 +166,24 @@ static struct report *sc_table(const struct ctx *c)
 	struct report *r = report_new("syscall-rate", c->o.fmt, c->out);
 
 	report_column(r, "call", NULL);
-	report_column(r, "rate", "calls/s");
-	report_column(r, "rate_min", "calls/s");
-	report_column(r, "rate_max", "calls/s");
+	report_column_range(r, "rate", "calls/s");
 	report_column(r, "cost", "ns");
 	report_column(r, "bytes", "MiB/s");
 	return r;
 }
 
-/* One row per call of calls[]. */
-static void sc_rows(struct report *r, struct sc *s, uint64_t target,
-		    unsigned int reps, double loop_ns)
+/* One row per call of calls[]; 0, or -1 when one failed. */
+static int sc_rows(struct report *r, struct sc *s, uint64_t target,
+		   unsigned int reps, double loop_ns)
 {
 	struct stats st;
 	size_t i;
 
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		sc_measure(calls[i].fn, calls[i].on_path ? (void *)s->path :
-							    (void *)s,
-			   target, reps, loop_ns, &st);
+		if (sc_measure(calls[i].fn, calls[i].on_path ?
+			       (void *)s->path : (void *)s, target, reps,
+			       loop_ns, &st))
+			return -1;
 		msg("%s: %.0f calls/s", calls[i].name, 1e9 / st.median);
 		report_str(r, calls[i].name);
 		report_num(r, 1e9 / st.median);
@@ -188,9 +195,23 @@ static void sc_rows(struct report *r, struct sc *s, uint64_t target,
 		else
 			report_none(r);
 	}
+	return 0;
 }
 
-static int sc_run(const struct ctx *c, const void *opts)
+static const char usage[] =
+	"usage: osbench syscall-rate [--time S] [--reps N] [--dir DIR] [options]\n\n"
+	"Calls per second of read and write (1 byte, on a 1024 KiB file in\n"
+	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
+	"the raw getpid system call.  Each is sized to --time seconds\n"
+	"by doubling, then timed --reps times; the empty loop's cost is\n"
+	"subtracted.  \"syscalls\" is its old name, removed in the next\n"
+	"release.\n\n"
+	"See also osbench syscall: the micro-benchmark of ns per call for\n"
+	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
+	"fork (seed 004's table), with the same getpid and open+close\n"
+	"loops.\n";
+
+static int syscall_rate_run(const struct ctx *c, const void *opts)
 {
 	const struct sc_opts *o = opts;
 	/* /tmp, not the micro-benchmarks' /var/tmp: the course's setting. */
@@ -198,17 +219,24 @@ static int sc_run(const struct ctx *c, const void *opts)
 			  getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	uint64_t target = o->target_ns ? o->target_ns :
 			  io_pick_time(&c->o, 200000000);
-	unsigned int reps = io_pick_reps(&c->o, 5);
+	unsigned int reps = c->o.reps;
 	struct sc s = { 0 };
 	struct stats loop;
 	struct report *r;
+	int rc;
 
-	sc_setup(&s, dir);
-	sc_measure(measure_empty_loop, NULL, target, reps, 0, &loop);
+	if (sc_setup(&s, dir))
+		return EXIT_FAIL;
 	r = sc_table(c);
-	sc_rows(r, &s, target, reps, loop.median);
+	rc = sc_measure(measure_empty_loop, NULL, target, reps, 0, &loop);
+	if (!rc)
+		rc = sc_rows(r, &s, target, reps, loop.median);
 	if (close(s.fd) || unlink(s.path))
 		msg_errno("cannot remove the scratch file '%s'", s.path);
+	if (rc) {
+		report_free(r);
+		return EXIT_FAIL;
+	}
 	report_note(r, "method",
 		    "each call sized to %.3g s by doubling (the warm-up), median of %u runs; empty loop (%.2f ns/iteration) subtracted",
 		    (double)target / 1e9, reps, loop.median);
@@ -221,26 +249,7 @@ static int sc_run(const struct ctx *c, const void *opts)
 	return EXIT_OK;
 }
 
-const struct command cmd_syscall_rate = {
-	.name = "syscall-rate",
-	.alias = "syscalls",
-	.summary = "calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)",
-	.usage =
-	"usage: osbench syscall-rate [--time S] [--reps N] [--dir DIR] [options]\n\n"
-	"Calls per second of read and write (1 byte, on a 1024 KiB file in\n"
-	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
-	"the raw getpid system call.  Each is sized to --time seconds\n"
-	"by doubling, then timed --reps times; the empty loop's cost is\n"
-	"subtracted.  \"syscalls\" is its old name, removed in the next\n"
-	"release.\n\n"
-	"See also osbench syscall: the micro-benchmark of ns per call for\n"
-	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
-	"fork (seed 004's table), with the same getpid and open+close\n"
-	"loops.\n",
-	.options = sc_options,
-	.opts_size = sizeof(struct sc_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH,
-	.max_reps = 1000,
-	.reps_default = "5, --quick and --smoke 3",
-	.run = sc_run,
-};
+OSBENCH_COMMAND(syscall_rate, "syscall-rate", CMD_TABLE | CMD_SCRATCH,
+		"calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)",
+		COMMAND_OPTIONS(sc_options, struct sc_opts),
+		.alias = "syscalls", .max_reps = 1000, .reps = { 5, 3, 3 });

@@ -43,7 +43,7 @@ static volatile long sink;
 
 /* One loop per arity: a switch inside the loop would be measured too. */
 #define CALL_LOOP(name, call)						\
-	static void name(void *arg, uint64_t n)				\
+	static int name(void *arg, uint64_t n)				\
 	{								\
 		long acc = 0, i = 0;					\
 									\
@@ -51,6 +51,7 @@ static volatile long sink;
 		for (; n; n--, i++)					\
 			acc = call;					\
 		sink = acc;						\
+		return 0;						\
 	}
 
 CALL_LOOP(loop0, acc + f0())
@@ -65,6 +66,12 @@ CALL_LOOP(loop7, f7(acc, i, i, i, i, i, i))
 static const measure_fn loops[] = {
 	loop0, loop1, loop2, loop3, loop4, loop5, loop6, loop7,
 };
+
+static const char usage[] =
+	"usage: osbench call [options]\n\n"
+	"Cost of calling a function that the compiler cannot inline, with 0\n"
+	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
+	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n";
 
 static int call_run(const struct ctx *c, const void *opts)
 {
@@ -89,8 +96,10 @@ static int call_run(const struct ctx *c, const void *opts)
 	report_column(r, "cycles", NULL);
 	report_column(r, "extra_vs_0", NULL);
 	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
-		if (measure_run(&m, loops[i], NULL, &res))
-			die_errno("measure");
+		if (measure_run(&m, loops[i], NULL, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		report_num(r, i);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "ns");
@@ -109,15 +118,5 @@ static int call_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_call = {
-	.name = "call",
-	.summary = "procedure call overhead, 0-7 arguments",
-	.usage =
-	"usage: osbench call [options]\n\n"
-	"Cost of calling a function that the compiler cannot inline, with 0\n"
-	"to 7 integer arguments, in ns and TSC cycles, one empty loop\n"
-	"iteration subtracted; extra_vs_0 is the difference to 0 arguments.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = call_run,
-};
+OSBENCH_COMMAND(call, "call", CMD_TABLE | CMD_ALL,
+		"procedure call overhead, 0-7 arguments");

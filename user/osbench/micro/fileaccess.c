@@ -50,7 +50,7 @@ struct target {
 	char *rbuf;		/* where reads go */
 };
 
-static void do_sync_write(void *arg, uint64_t n)
+static int do_sync_write(void *arg, uint64_t n)
 {
 	struct target *t = arg;
 
@@ -60,12 +60,13 @@ static void do_sync_write(void *arg, uint64_t n)
 		/* What is there already: the file's bytes never change. */
 		if (pwrite(t->fd, t->buf + t->off % t->period, t->chunk,
 			   t->off) != (ssize_t)t->chunk)
-			die_errno("O_SYNC write");
+			return fail_errno("O_SYNC write");
 		t->off += (off_t)t->chunk;
 	}
+	return 0;
 }
 
-static void drop_cache(struct target *t)
+static int drop_cache(struct target *t)
 {
 	int err;
 
@@ -76,67 +77,81 @@ static void drop_cache(struct target *t)
 	err = posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (err) {
 		errno = err;
-		die_errno("posix_fadvise(DONTNEED)");
+		return fail_errno("posix_fadvise(DONTNEED)");
 	}
+	return 0;
 }
 
-static void do_seq_read(void *arg, uint64_t n)
+static int do_seq_read(void *arg, uint64_t n)
 {
 	struct target *t = arg;
 
-	drop_cache(t);
+	if (drop_cache(t))
+		return -1;
 	while (n--) {
 		if (t->off + (off_t)t->chunk > (off_t)t->fsize)
 			t->off = 0;
 		if (pread(t->fd, t->rbuf, t->chunk, t->off) != (ssize_t)t->chunk)
-			die_errno("read");
+			return fail_errno("read");
 		t->off += (off_t)t->chunk;
 	}
+	return 0;
 }
 
-static void do_rand_read(void *arg, uint64_t n)
+static int do_rand_read(void *arg, uint64_t n)
 {
 	struct target *t = arg;
 	off_t off;
 
-	drop_cache(t);
+	if (drop_cache(t))
+		return -1;
 	while (n--) {
 		t->seed = t->seed * 6364136223846793005ULL + 1;
 		off = (off_t)((t->seed >> 20) % (t->fsize - t->chunk + 1));
 		if (pread(t->fd, t->rbuf, t->chunk, off) != (ssize_t)t->chunk)
-			die_errno("read");
+			return fail_errno("read");
 	}
+	return 0;
 }
 
 static const measure_fn fop_fns[] = {
 	do_sync_write, do_seq_read, do_rand_read,
 };
 
-/* Create the scratch file, filled and on stable storage. */
-static void target_open(struct target *t, const char *dir, size_t fsize,
-			size_t maxchunk)
+static void target_close(struct target *t)
+{
+	close(t->fd);
+	free(t->buf);
+	free(t->rbuf);
+}
+
+/* Create the scratch file, filled and on stable storage: 0 or -1. */
+static int target_open(struct target *t, const char *dir, size_t fsize,
+		       size_t maxchunk)
 {
 	char path[4096];
 	size_t done;
-	struct stat st;
 
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "%s: not a directory", dir);
 	snprintf(path, sizeof(path), "%s/osbench-fileaccess.%d", dir,
 		 (int)getpid());
 	t->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_SYNC, 0600);
 	if (t->fd < 0)
-		die_errno("create %s", path);
+		return fail_errno("create %s", path);
 	unlink(path);
 	t->fsize = fsize;
 	t->seed = 1;
 	t->buf = fa_pattern_new(maxchunk);
 	t->period = maxchunk;
 	t->rbuf = xmalloc(maxchunk);
-	for (done = 0; done < fsize; done += maxchunk)
+	for (done = 0; done < fsize; done += maxchunk) {
 		if (pwrite(t->fd, t->buf, maxchunk, (off_t)done) !=
-		    (ssize_t)maxchunk)
-			die_errno("write %s", path);
+		    (ssize_t)maxchunk) {
+			msg_errno("write %s", path);
+			target_close(t);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 size_t fa_nchunks(const struct fa_run *run)
@@ -197,6 +212,31 @@ void fa_row(struct fa_run *run, size_t series, const char *where,
 	fa_side_record(run->side, run, where, fs, f, chunk, st);
 }
 
+/* The rows of one operation in one directory: 0 or -1. */
+static int measure_op(struct fa_run *run, struct target *t, const char *dir,
+		      const char *fs, enum fop f)
+{
+	struct measure_result res;
+	size_t series = fa_series(run, dir, f);
+	uint64_t chunk;
+	unsigned i;
+
+	for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
+		mb_progress(run->o, "%s: %s, %llu B", dir, fop_names[f],
+			    (unsigned long long)chunk);
+		t->chunk = chunk;
+		t->off = 0;
+		if (measure_run(&run->m, fop_fns[f], t, &res))
+			return -1;
+		for (i = 0; i < run->m.samples; i++)
+			res.ns[i] = (double)chunk / res.ns[i] * 1e9 / (1 << 20);
+		stats_compute(res.ns, run->m.samples, &res.st);
+		fa_row(run, series, dir, fs, f, chunk, &res.st);
+		measure_free(&res);
+	}
+	return 0;
+}
+
 /* What the reader must know about a directory's file system. */
 static void fs_note(struct fa_run *run, const char *dir, const char *fs)
 {
@@ -209,51 +249,43 @@ static void fs_note(struct fa_run *run, const char *dir, const char *fs)
 			    "to the server", fs);
 }
 
-/* The series in one directory; EXIT_OK or the check's failure. */
+/* The series in one directory, then its bytes checked: an exit code. */
 static int measure_dir(struct fa_run *run, const char *dir, uint64_t fsize)
 {
-	struct measure_result res;
-	size_t series;
 	struct target t;
-	uint64_t chunk;
-	char fs[64];
-	unsigned i;
-	int f;
+	char fs[64], key[4200];
+	int f, rc = 0;
 
-	target_open(&t, dir, fsize, run->maxc);
+	if (target_open(&t, dir, fsize, run->maxc))
+		return EXIT_FAIL;
 	sysinfo_fstype(dir, fs, sizeof(fs));
 	fs_note(run, dir, fs);
-	for (f = 0; f < F_NOPS; f++) {
-		series = fa_series(run, dir, f);
-		for (chunk = run->minc; chunk <= run->maxc; chunk *= 4) {
-			mb_progress(run->o, "%s: %s, %llu B", dir,
-				    fop_names[f], (unsigned long long)chunk);
-			t.chunk = chunk;
-			t.off = 0;
-			if (measure_run(&run->m, fop_fns[f], &t, &res))
-				die_errno("measure");
-			for (i = 0; i < run->m.samples; i++)
-				res.ns[i] = (double)chunk / res.ns[i] * 1e9 /
-					    (1 << 20);
-			stats_compute(res.ns, run->m.samples, &res.st);
-			fa_row(run, series, dir, fs[0] ? fs : "?", f, chunk,
-			       &res.st);
-			measure_free(&res);
-		}
-	}
-	f = fa_verify(t.fd, fsize, t.buf, t.period, dir);
-	if (f == EXIT_OK) {
-		char key[4200];
-
+	for (f = 0; f < F_NOPS && !rc; f++)
+		rc = measure_op(run, &t, dir, fs[0] ? fs : "?", f);
+	rc = rc ? EXIT_FAIL : fa_verify(t.fd, fsize, t.buf, t.period, dir);
+	if (rc == EXIT_OK) {
 		snprintf(key, sizeof(key), "checked %s", dir);
 		report_note(run->r, key, "%llu bytes read back cold after "
 			    "the series, equal to what was written",
 			    (unsigned long long)fsize);
 	}
-	close(t.fd);
-	free(t.buf);
-	free(t.rbuf);
-	return f;
+	target_close(&t);
+	return rc;
+}
+
+/* Every directory must be one: a usage error before anything runs. */
+static int check_dirs(const struct ctx *c)
+{
+	struct stat st;
+	int d;
+
+	for (d = 0; d < c->nargs; d++) {
+		if (stat(c->args[d], &st) || !S_ISDIR(st.st_mode)) {
+			msg("%s: not a directory", c->args[d]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 struct fa_opts {
@@ -292,6 +324,8 @@ static const struct opt fa_options[] = {
 /* The options that go together; EXIT_OK or EXIT_USAGE after a message. */
 static int fa_check(const struct ctx *c, const struct fa_opts *a)
 {
+	struct stat st;
+
 	if (a->count && !a->serve) {
 		msg("--count is an option of --syncdev-serve");
 		return EXIT_USAGE;
@@ -306,7 +340,11 @@ static int fa_check(const struct ctx *c, const struct fa_opts *a)
 		msg("--min-chunk is above --max-chunk");
 		return EXIT_USAGE;
 	}
-	return EXIT_OK;
+	if (a->remote && (stat(a->remote, &st) || !S_ISDIR(st.st_mode))) {
+		msg("--remote %s: not a directory", a->remote);
+		return EXIT_USAGE;
+	}
+	return check_dirs(c) ? EXIT_USAGE : EXIT_OK;
 }
 
 /* The table's columns and the notes that do not depend on the targets. */
@@ -334,7 +372,7 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 			 benchopt_pick(&c->o, 64ull << 20, 8ull << 20,
 				       256ull << 10);
 	struct fa_stream stream;
-	int d, rc = EXIT_OK, sub;
+	int d, rc;
 
 	if (a->syncdev) {
 		rc = fa_stream_open(&stream, a->syncdev);
@@ -352,15 +390,24 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 	if (c->o.fmt == REPORT_TEXT &&
 	    (a->remote || a->syncdev || c->nargs > 1))
 		run.side = fa_side_new();
-	for (d = 0; d < c->nargs; d++)
-		if ((sub = measure_dir(&run, c->args[d], fsize)) != EXIT_OK)
-			rc = sub;
-	if (!c->nargs && (sub = measure_dir(&run, c->o.dir, fsize)))
-		rc = sub;
-	if (a->remote && (sub = measure_dir(&run, a->remote, fsize)))
-		rc = sub;
-	if (a->syncdev && (sub = fa_stream_measure(&run, &stream)))
-		rc = sub;
+	rc = EXIT_OK;
+	for (d = 0; d < c->nargs && rc == EXIT_OK; d++)
+		rc = measure_dir(&run, c->args[d], fsize);
+	if (!c->nargs)
+		rc = measure_dir(&run, c->o.dir, fsize);
+	if (rc == EXIT_OK && a->remote)
+		rc = measure_dir(&run, a->remote, fsize);
+	if (rc != EXIT_OK) {
+		fa_side_free(run.side);
+		if (a->syncdev)
+			close(stream.fd);
+		report_free(run.r);
+		plot_free(run.plot);
+		return rc;
+	}
+	/* The stream's rows, or as many as it gave before it failed. */
+	if (a->syncdev)
+		rc = fa_stream_measure(&run, &stream);
 	if (report_end(run.r) && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 	if (run.side && fa_side_print(run.side, &run, c->out) &&
@@ -372,22 +419,7 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 	return rc;
 }
 
-static int fileaccess_run(const struct ctx *c, const void *opts)
-{
-	const struct fa_opts *a = opts;
-	int rc = fa_check(c, a);
-
-	if (rc != EXIT_OK)
-		return rc;
-	if (a->serve)
-		return fa_serve(a->serve, a->count);
-	return fa_run_all(c, a);
-}
-
-const struct command cmd_fileaccess = {
-	.name = "fileaccess",
-	.summary = "O_SYNC writes, sequential and random reads per directory",
-	.usage =
+static const char usage[] =
 	"usage: osbench fileaccess [--min-chunk SIZE] [--max-chunk SIZE]\n"
 	"                          [--file-size SIZE] [--remote DIR]\n"
 	"                          [--syncdev IP[:PORT]] [DIR...]\n"
@@ -410,11 +442,20 @@ const struct command cmd_fileaccess = {
 	"stream and are left empty.  The client makes chunk sizes x\n"
 	"(warm-up + --reps) connections (its \"syncdev\" note says how\n"
 	"many); --count N stops the server after N, else it serves until\n"
-	"SIGINT or SIGTERM.\n",
-	.options = fa_options,
-	.opts_size = sizeof(struct fa_opts),
-	.max_args = -1,
-	.flags = CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = fileaccess_run,
-};
+	"SIGINT or SIGTERM.\n";
+
+static int fileaccess_run(const struct ctx *c, const void *opts)
+{
+	const struct fa_opts *a = opts;
+	int rc = fa_check(c, a);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (a->serve)
+		return fa_serve(a->serve, a->count);
+	return fa_run_all(c, a);
+}
+
+OSBENCH_COMMAND(fileaccess, "fileaccess", CMD_TABLE | CMD_PLOT | CMD_SCRATCH | CMD_ALL,
+		"O_SYNC writes, sequential and random reads per directory",
+		COMMAND_OPTIONS(fa_options, struct fa_opts), .max_args = -1);

@@ -79,6 +79,8 @@ struct fa_side *fa_side_new(void);
 void fa_side_record(struct fa_side *s, const struct fa_run *run,
 		    const char *where, const char *fs, enum fop f,
 		    uint64_t chunk, const struct stats *st);
+/* Free s without printing (NULL is a no-op). */
+void fa_side_free(struct fa_side *s);
 /* Print the table as text on out and free s.  0, or -1 on a write error. */
 int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out);
 
@@ -104,9 +106,6 @@ int fa_stream_open(struct fa_stream *s, const char *spec);
  * EXIT_CORRUPT (the connections delivered different bytes).
  */
 int fa_stream_measure(struct fa_run *run, struct fa_stream *s);
-
-/* Connections fa_stream_measure() makes: --count for the server. */
-uint64_t fa_stream_connections(const struct fa_run *run);
 
 /*
  * The master side: stream file once per connection accepted on the

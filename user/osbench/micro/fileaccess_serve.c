@@ -28,9 +28,9 @@
 
 #define SERVE_BLOCK (1u << 20)
 
-/* Size and XOR value of the file; exits on a read error. */
-static uint64_t file_xor(int in, const char *file, unsigned char *buf,
-			 uint32_t *x)
+/* Size and XOR value of the file: 0, or -1 after a message. */
+static int file_xor(int in, const char *file, unsigned char *buf,
+		    uint64_t *size, uint32_t *x)
 {
 	uint64_t off = 0;
 	ssize_t n;
@@ -40,11 +40,38 @@ static uint64_t file_xor(int in, const char *file, unsigned char *buf,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die_errno("read %s", file);
+			return fail_errno("read %s", file);
 		*x ^= xor32(buf, (size_t)n, off);
 		off += (uint64_t)n;
 	}
-	return off;
+	*size = off;
+	return 0;
+}
+
+/*
+ * The file to serve, checked: its fd with *size and *x, or -1 with *rc
+ * the exit code (EXIT_USAGE for a file that cannot be served).
+ */
+static int open_served(const char *file, unsigned char *buf, uint64_t *size,
+		       uint32_t *x, int *rc)
+{
+	struct stat st;
+	int in = open(file, O_RDONLY | O_CLOEXEC);
+
+	*rc = EXIT_FAIL;
+	if (in < 0)
+		return fail_errno("cannot open %s", file);
+	if (fstat(in, &st) || !S_ISREG(st.st_mode)) {
+		msg("%s: not a regular file", file);
+		*rc = EXIT_USAGE;
+	} else if (file_xor(in, file, buf, size, x) == 0) {
+		if (*size)
+			return in;
+		msg("%s is empty: nothing to measure", file);
+		*rc = EXIT_USAGE;
+	}
+	close(in);
+	return -1;
 }
 
 /* Write n bytes unless a stop signal comes first.  0 or -1 with errno. */
@@ -89,64 +116,73 @@ static int stream_file(int dev, int in, unsigned char *buf, uint64_t size,
 	return 0;
 }
 
-int fa_serve(const char *file, uint64_t count)
+/* One accepted reader: EXIT_OK, or EXIT_FAIL when serving failed. */
+static int serve_one(int dev, int in, unsigned char *buf, uint64_t size,
+		     uint64_t served, const char *file)
 {
-	const char *path = dev_path(DEV_MASTER);
-	unsigned char *buf = xmalloc(SERVE_BLOCK);
-	uint64_t size, served = 0, sent;
-	struct stat st;
-	uint32_t x;
-	int in, dev, rc = EXIT_OK;
+	uint64_t sent;
 
-	in = open(file, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		die_errno("cannot open %s", file);
-	if (fstat(in, &st) || !S_ISREG(st.st_mode))
-		die(EXIT_USAGE, "%s: not a regular file", file);
-	size = file_xor(in, file, buf, &x);
-	if (!size)
-		die(EXIT_USAGE, "%s is empty: nothing to measure", file);
-	dev = dev_open(path);
-	if (dev < 0)
-		return EXIT_FAIL;
-	stop_signals_catch();
-	msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
-	    (unsigned long long)size, x, path);
+	if (!stream_file(dev, in, buf, size, &sent) || stop_signal_caught())
+		return EXIT_OK;	/* a stopped one counts: it began */
+	if (dev_peer_gone(errno)) {
+		msg("connection %llu: the reader left after %llu of %llu bytes",
+		    (unsigned long long)served, (unsigned long long)sent,
+		    (unsigned long long)size);
+		return EXIT_OK;
+	}
+	msg_errno("connection %llu: streaming %s failed after %llu bytes",
+		  (unsigned long long)served, file, (unsigned long long)sent);
+	return EXIT_FAIL;
+}
 
-	while (!stop_signal_caught() && (!count || served < count)) {
+/* Accept and serve until count (0: until a stop signal). */
+static int serve_loop(int dev, const char *path, int in, unsigned char *buf,
+		      uint64_t size, uint64_t count, const char *file)
+{
+	uint64_t served = 0;
+	int rc = EXIT_OK;
+
+	while (rc == EXIT_OK && !stop_signal_caught() && (!count || served < count)) {
 		if (dev_accept(dev, path)) {
 			if (errno != EINTR || !stop_signal_caught())
 				rc = EXIT_FAIL;
 			break;
 		}
 		served++;
-		if (stream_file(dev, in, buf, size, &sent)) {
-			if (stop_signal_caught()) {
-				/* Counted: the reader saw it begin. */
-			} else if (dev_peer_gone(errno)) {
-				msg("connection %llu: the reader left after "
-				    "%llu of %llu bytes",
-				    (unsigned long long)served,
-				    (unsigned long long)sent,
-				    (unsigned long long)size);
-			} else {
-				msg_errno("connection %llu: streaming %s "
-					  "failed after %llu bytes",
-					  (unsigned long long)served, file,
-					  (unsigned long long)sent);
-				rc = EXIT_FAIL;
-			}
-		}
+		rc = serve_one(dev, in, buf, size, served, file);
 		if (dev_disconnect(dev, path))
 			rc = EXIT_FAIL;
-		if (rc != EXIT_OK)
-			break;
 	}
 	if (stop_signal_caught())
 		msg("stopped by %s", strsignal(stop_signal_caught()));
 	msg("served %llu connection%s", (unsigned long long)served,
 	    served == 1 ? "" : "s");
-	close(dev);
+	return rc;
+}
+
+int fa_serve(const char *file, uint64_t count)
+{
+	const char *path = dev_path(DEV_MASTER);
+	unsigned char *buf = xmalloc(SERVE_BLOCK);
+	uint64_t size = 0;
+	uint32_t x = 0;
+	int in, dev, rc;
+
+	in = open_served(file, buf, &size, &x, &rc);
+	if (in < 0) {
+		free(buf);
+		return rc;
+	}
+	dev = dev_open(path);
+	if (dev < 0) {
+		rc = EXIT_FAIL;
+	} else {
+		stop_signals_catch();
+		msg("serving %s: %llu bytes, XOR value %08x, on %s", file,
+		    (unsigned long long)size, x, path);
+		rc = serve_loop(dev, path, in, buf, size, count, file);
+		close(dev);
+	}
 	close(in);
 	free(buf);
 	return rc;

@@ -54,7 +54,8 @@ static unsigned warmups(const struct fa_run *run)
 	return run->m.warmup ? run->m.warmup : 1;
 }
 
-uint64_t fa_stream_connections(const struct fa_run *run)
+/* Connections fa_stream_measure() makes: --count for the server. */
+static uint64_t fa_stream_connections(const struct fa_run *run)
 {
 	return fa_nchunks(run) * (warmups(run) + run->m.samples);
 }

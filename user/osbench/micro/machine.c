@@ -30,6 +30,11 @@ static void item(struct report *r, const char *key, const char *fmt, ...)
 	report_str(r, buf[0] ? buf : "unknown");
 }
 
+static const char usage[] =
+	"usage: osbench machine [--csv|--json]\n\n"
+	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
+	"disks, kernel and distribution.\n";
+
 static int machine_run(const struct ctx *c, const void *opts)
 {
 	struct report *r;
@@ -94,14 +99,5 @@ static int machine_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_machine = {
-	.name = "machine",
-	.summary = "describe this machine (CPU, caches, RAM, disks, OS)",
-	.usage =
-	"usage: osbench machine [--csv|--json]\n\n"
-	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
-	"disks, kernel and distribution.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = machine_run,
-};
+OSBENCH_COMMAND(machine, "machine", CMD_TABLE | CMD_ALL,
+		"describe this machine (CPU, caches, RAM, disks, OS)");

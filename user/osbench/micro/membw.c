@@ -43,6 +43,7 @@ struct worker {
 
 struct pool {
 	pthread_barrier_t start, done;
+	pthread_mutex_t gate;	/* held while the threads are created */
 	struct worker *w;
 	int nthreads;
 	enum op op;
@@ -96,6 +97,11 @@ static void *worker_main(void *arg)
 	struct pool *pl = w->pool;
 
 	cpu_pin(cpu_nth((int)(w - pl->w)), NULL, 0);
+	/* Wait until every thread exists; quit if one could not start. */
+	pthread_mutex_lock(&pl->gate);
+	pthread_mutex_unlock(&pl->gate);
+	if (pl->quit)
+		return NULL;
 	for (;;) {
 		pthread_barrier_wait(&pl->start);
 		if (pl->quit)
@@ -106,7 +112,7 @@ static void *worker_main(void *arg)
 }
 
 /* measure_fn: every thread does n passes over its slice. */
-static void pool_run(void *arg, uint64_t n)
+static int pool_run(void *arg, uint64_t n)
 {
 	struct pool *pl = arg;
 
@@ -115,25 +121,57 @@ static void pool_run(void *arg, uint64_t n)
 	pthread_barrier_wait(&pl->start);
 	run_passes(&pl->w[0]);
 	pthread_barrier_wait(&pl->done);
+	return 0;
 }
 
-static void pool_start(struct pool *pl, int nthreads, uint64_t *a,
-		       uint64_t *b, size_t words)
+static void pool_free(struct pool *pl)
+{
+	pthread_barrier_destroy(&pl->start);
+	pthread_barrier_destroy(&pl->done);
+	pthread_mutex_destroy(&pl->gate);
+	free(pl->w);
+	cpu_unpin();
+}
+
+/* Threads 1..n-1 (0 is the caller): 0, or -1 with none left running. */
+static int pool_threads(struct pool *pl)
+{
+	int i, j, err = 0;
+
+	pthread_mutex_lock(&pl->gate);
+	for (i = 1; i < pl->nthreads && !err; i++)
+		err = pthread_create(&pl->w[i].thread, NULL, worker_main,
+				     &pl->w[i]);
+	if (err)
+		pl->quit = 1;
+	pthread_mutex_unlock(&pl->gate);
+	if (!err)
+		return 0;
+	for (j = 1; j < i - 1; j++)
+		pthread_join(pl->w[j].thread, NULL);
+	errno = err;
+	return fail_errno("cannot start thread %d of %d", i - 1,
+			  pl->nthreads);
+}
+
+static int pool_start(struct pool *pl, int nthreads, uint64_t *a,
+		      uint64_t *b, size_t words)
 {
 	size_t per = words / (size_t)nthreads / 8 * 8;
 	int i, err;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->nthreads = nthreads;
-	pl->w = xcalloc((size_t)nthreads, sizeof(*pl->w));
 	err = pthread_barrier_init(&pl->start, NULL, (unsigned)nthreads);
-	if (!err)
-		err = pthread_barrier_init(&pl->done, NULL,
-					   (unsigned)nthreads);
+	if (err)
+		goto fail;
+	err = pthread_barrier_init(&pl->done, NULL, (unsigned)nthreads);
 	if (err) {
-		errno = err;
-		die_errno("pthread_barrier_init for %d threads", nthreads);
+		pthread_barrier_destroy(&pl->start);
+		goto fail;
 	}
+	pthread_mutex_init(&pl->gate, NULL);
+	pl->w = xcalloc((size_t)nthreads, sizeof(*pl->w));
 	for (i = 0; i < nthreads; i++) {
 		pl->w[i].pool = pl;
 		pl->w[i].src = a + (size_t)i * per;
@@ -141,14 +179,14 @@ static void pool_start(struct pool *pl, int nthreads, uint64_t *a,
 		pl->w[i].words = per;
 	}
 	cpu_pin(cpu_nth(0), NULL, 0);
-	for (i = 1; i < nthreads; i++) {
-		err = pthread_create(&pl->w[i].thread, NULL, worker_main,
-				     &pl->w[i]);
-		if (err) {
-			errno = err;
-			die_errno("pthread_create");
-		}
+	if (pool_threads(pl)) {
+		pool_free(pl);
+		return -1;
 	}
+	return 0;
+fail:
+	errno = err;
+	return fail_errno("pthread_barrier_init for %d threads", nthreads);
 }
 
 static void pool_stop(struct pool *pl)
@@ -159,10 +197,7 @@ static void pool_stop(struct pool *pl)
 	pthread_barrier_wait(&pl->start);
 	for (i = 1; i < pl->nthreads; i++)
 		pthread_join(pl->w[i].thread, NULL);
-	pthread_barrier_destroy(&pl->start);
-	pthread_barrier_destroy(&pl->done);
-	free(pl->w);
-	cpu_unpin();
+	pool_free(pl);
 }
 
 static uint64_t *alloc_buffer(size_t bytes)
@@ -170,8 +205,10 @@ static uint64_t *alloc_buffer(size_t bytes)
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED)
-		die_errno("mmap %zu bytes", bytes);
+	if (p == MAP_FAILED) {
+		msg_errno("mmap %zu bytes", bytes);
+		return NULL;
+	}
 	madvise(p, bytes, MADV_HUGEPAGE);
 	/* Fault every page in now, not during the first sample. */
 	memset(p, 1, bytes);
@@ -227,40 +264,91 @@ static const struct opt membw_options[] = {
 	{ 0 },
 };
 
+/* The rows of one thread count; 0, or -1 when a measurement failed. */
+static int membw_rows(const struct ctx *ctx, const struct measure *m,
+		      struct report *r, struct pool *pl, enum op op, int all)
+{
+	struct measure_result res;
+	double bytes = (double)pl->w[0].words * sizeof(uint64_t) *
+		       pl->nthreads;
+	unsigned int i;
+	enum op k;
+
+	for (k = OP_READ; k <= OP_COPY; k++) {
+		if (op != OP_ALL && op != k)
+			continue;
+		mb_progress(&ctx->o, "%s, %d thread(s)", op_names[k],
+			    pl->nthreads);
+		pl->op = k;
+		if (measure_run(m, pool_run, pl, &res))
+			return -1;
+		/* ns per pass to MiB/s, sample by sample. */
+		for (i = 0; i < m->samples; i++)
+			res.ns[i] = bytes * (k == OP_COPY ? 2 : 1) / res.ns[i] *
+				    1e9 / (1 << 20);
+		stats_compute(res.ns, m->samples, &res.st);
+		report_str(r, op_names[k]);
+		report_num(r, pl->nthreads);
+		report_num(r, bytes * (k == OP_COPY ? 2 : 1));
+		measure_cells(r, &res.st, 1);
+		report_str(r, "MiB/s");
+		ctx_figure_st(ctx, FIG_BW + 2 * k + all, &res.st, "MiB/s");
+		measure_free(&res);
+	}
+	return 0;
+}
+
+/* Every thread count asked for (1 and all CPUs by default); 0 or -1. */
+static int membw_counts(const struct ctx *ctx, const struct membw_opts *mo,
+			struct report *r, uint64_t *a, uint64_t *b,
+			uint64_t size)
+{
+	int counts[2] = { mo->threads ? (int)mo->threads : 1, cpu_count() };
+	int n = mo->threads || cpu_count() < 2 ? 1 : 2, c, rc = 0;
+	struct measure m;
+	struct pool pl;
+
+	benchopt_measure(&ctx->o, &m);
+	for (c = 0; c < n && !rc; c++) {
+		if (pool_start(&pl, counts[c], a, b, size / sizeof(*a)))
+			return -1;
+		rc = membw_rows(ctx, &m, r, &pl, (enum op)mo->op, c);
+		pool_stop(&pl);
+	}
+	return rc;
+}
+
+static uint64_t default_size(const struct benchopt *o, uint64_t llc)
+{
+	uint64_t ram = sysinfo_ram();
+	uint64_t size = 4 * llc < 256ull << 20 ? 256ull << 20 : 4 * llc;
+
+	if (ram && size > ram / 8)
+		size = ram / 8;
+	return benchopt_pick(o, size, 256ull << 20, 4ull << 20);
+}
+
+static const char usage[] =
+	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
+	"                     [--size SIZE] [options]\n\n"
+	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
+	"last-level cache, at least 256M; copy uses two), with N threads\n"
+	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
+	"its own slice.  Copy counts bytes read plus bytes written.\n";
+
 static int membw_run(const struct ctx *ctx, const void *opts)
 {
 	const struct membw_opts *mo = opts;
-	const struct benchopt o = ctx->o;
-	struct measure m;
-	struct measure_result res;
-	struct report *r;
-	struct pool pl;
-	enum op op = (enum op)mo->op, k;
-	uint64_t size = mo->size, threads = mo->threads;
 	uint64_t llc = sysinfo_cache_size(0);
-	uint64_t *a, *b;
-	int counts[2], ncounts, c, i;
+	uint64_t size = mo->size ? mo->size : default_size(&ctx->o, llc);
+	uint64_t *a = alloc_buffer(size), *b = a ? alloc_buffer(size) : NULL;
+	struct measure m;
+	struct report *r;
+	int rc = EXIT_FAIL;
 
-	if (!size) {
-		uint64_t ram = sysinfo_ram();
-
-		size = 4 * llc < 256ull << 20 ? 256ull << 20 : 4 * llc;
-		if (ram && size > ram / 8)
-			size = ram / 8;
-		size = benchopt_pick(&o, size, 256ull << 20, 4ull << 20);
-	}
-	ncounts = 0;
-	if (threads) {
-		counts[ncounts++] = (int)threads;
-	} else {
-		counts[ncounts++] = 1;
-		if (cpu_count() > 1)
-			counts[ncounts++] = cpu_count();
-	}
-
-	a = alloc_buffer(size);
-	b = alloc_buffer(size);
-	benchopt_measure(&o, &m);
+	if (!b)
+		goto out;
+	benchopt_measure(&ctx->o, &m);
 	r = mb_report_new(ctx, "membw", &m);
 	report_note(r, "buffer", "%llu MiB per buffer; last-level cache "
 		    "%llu KiB (sysfs)%s", (unsigned long long)size >> 20,
@@ -272,55 +360,18 @@ static int membw_run(const struct ctx *ctx, const void *opts)
 	report_column(r, "bytes", NULL);
 	measure_columns(r);
 	report_column(r, "unit", NULL);
-	for (c = 0; c < ncounts; c++) {
-		pool_start(&pl, counts[c], a, b, size / sizeof(*a));
-		for (k = OP_READ; k <= OP_COPY; k++) {
-			double bytes = (double)(size / sizeof(*a) /
-						(size_t)counts[c] / 8 * 8) *
-				       sizeof(*a) * (double)counts[c];
-			if (op != OP_ALL && op != k)
-				continue;
-			if (k == OP_COPY)
-				bytes *= 2;
-			mb_progress(&o, "%s, %d thread(s)", op_names[k],
-				    counts[c]);
-			pl.op = k;
-			if (measure_run(&m, pool_run, &pl, &res))
-				die_errno("measure");
-			/* ns per pass to MiB/s, sample by sample. */
-			for (i = 0; i < (int)m.samples; i++)
-				res.ns[i] = bytes / res.ns[i] * 1e9 /
-					    (1 << 20);
-			stats_compute(res.ns, m.samples, &res.st);
-			report_str(r, op_names[k]);
-			report_num(r, counts[c]);
-			report_num(r, bytes);
-			measure_cells(r, &res.st, 1);
-			report_str(r, "MiB/s");
-			ctx_figure_st(ctx, FIG_BW + 2 * k + (c ? 1 : 0),
-				      &res.st, "MiB/s");
-			measure_free(&res);
-		}
-		pool_stop(&pl);
-	}
-	munmap(a, size);
-	munmap(b, size);
-	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+	if (membw_counts(ctx, mo, r, a, b, size))
+		report_free(r);
+	else
+		rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
+out:
+	if (a)
+		munmap(a, size);
+	if (b)
+		munmap(b, size);
+	return rc;
 }
 
-const struct command cmd_membw = {
-	.name = "membw",
-	.summary = "memory bandwidth: read, write, copy",
-	.usage =
-	"usage: osbench membw [--op read|write|copy|all] [--threads N|all]\n"
-	"                     [--size SIZE] [options]\n\n"
-	"Memory bandwidth in MiB/s on a buffer of SIZE bytes (default 4x the\n"
-	"last-level cache, at least 256M; copy uses two), with N threads\n"
-	"(default: 1 and all CPUs), each pinned to its own CPU and streaming\n"
-	"its own slice.  Copy counts bytes read plus bytes written.\n",
-	.options = membw_options,
-	.opts_size = sizeof(struct membw_opts),
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = membw_run,
-};
+OSBENCH_COMMAND(membw, "membw", CMD_TABLE | CMD_ALL,
+		"memory bandwidth: read, write, copy",
+		COMMAND_OPTIONS(membw_options, struct membw_opts));

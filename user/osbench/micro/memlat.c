@@ -54,7 +54,7 @@ static void ring_build(struct ring *r, size_t size, uint64_t *seed)
 	r->start = (void **)(r->buf + (size_t)r->order[0] * LINE);
 }
 
-static void chase(void *arg, uint64_t n)
+static int chase(void *arg, uint64_t n)
 {
 	struct ring *r = arg;
 	void **p = r->start;
@@ -66,6 +66,7 @@ static void chase(void *arg, uint64_t n)
 	}
 	keep(p);
 	r->start = p;
+	return 0;
 }
 
 static void human(char *buf, size_t len, double bytes)
@@ -159,95 +160,125 @@ static const struct opt memlat_options[] = {
 	{ 0 },
 };
 
-static int memlat_run(const struct ctx *c, const void *opts)
+/* The measured curve: latency ys[i] at working set xs[i]. */
+struct curve {
+	double *xs, *ys;
+	size_t n;
+};
+
+/* Two sizes per octave from min to max; 0, or -1 when one failed. */
+static int memlat_points(const struct ctx *c, const struct measure *m,
+			 struct ring *ring, uint64_t min, uint64_t max,
+			 struct report *r, struct curve *cv)
 {
-	const struct memlat_opts *mo = opts;
-	const struct benchopt o = c->o;
-	struct measure m;
 	struct measure_result res;
-	struct report *r;
-	struct ring ring;
-	struct cache_level lv[8];
-	uint64_t min = mo->min, max = mo->max, seed = 42, size;
-	double *xs, *ys, beyond = 0;
-	size_t n = 0, cap = 0, k;
-	int nlv, rc;
+	uint64_t seed = 42, size;
+	size_t k;
 
-	if (!max)
-		max = default_max(&o);
-	if (max < min)
-		die(EXIT_USAGE, "--max is below --min");
-	if (max / LINE > UINT32_MAX)
-		die(EXIT_USAGE, "--max too large");
-
-	ring.buf = mmap(NULL, max, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ring.buf == MAP_FAILED)
-		die_errno("mmap %llu bytes", (unsigned long long)max);
-	madvise(ring.buf, max, MADV_HUGEPAGE);
-	ring.order = xcalloc(max / LINE, sizeof(*ring.order));
-	for (size = min; size <= max; size *= 2)
-		cap += 2;
-	xs = xcalloc(cap, sizeof(*xs));
-	ys = xcalloc(cap, sizeof(*ys));
-
-	benchopt_measure(&o, &m);
-	m.ops_per_iter = 8;
-	r = mb_report_new(c, "memlat", &m);
-	report_column(r, "size_bytes", NULL);
-	measure_columns(r);
-	report_column(r, "unit", NULL);
-	report_column(r, "cycles", NULL);
 	for (size = min; size <= max; size *= 2) {
 		uint64_t pts[2] = { size, size + size / 2 };
 
 		for (k = 0; k < 2 && pts[k] <= max; k++) {
-			mb_progress(&o, "%llu KiB",
+			mb_progress(&c->o, "%llu KiB",
 				    (unsigned long long)pts[k] >> 10);
-			ring_build(&ring, pts[k], &seed);
-			if (measure_run(&m, chase, &ring, &res))
-				die_errno("measure");
+			ring_build(ring, pts[k], &seed);
+			if (measure_run(m, chase, ring, &res))
+				return -1;
 			report_num(r, (double)pts[k]);
 			measure_cells(r, &res.st, 1);
 			report_str(r, "ns");
 			report_num(r, res.st.median * tsc_ghz());
-			xs[n] = (double)pts[k];
-			ys[n++] = res.st.median;
+			cv->xs[cv->n] = (double)pts[k];
+			cv->ys[cv->n++] = res.st.median;
 			measure_free(&res);
 		}
 	}
-	nlv = cache_detect(xs, ys, n, 0.3, lv, 8, &beyond);
-	note_detected(c, r, lv, nlv < 0 ? 0 : nlv, beyond);
-	{
-		char thp[128];
+	return 0;
+}
 
-		sysinfo_read("/sys/kernel/mm/transparent_hugepage/enabled",
-			     thp, sizeof(thp));
-		report_note(r, "pages", "MADV_HUGEPAGE asked; THP setting: %s",
-			    thp[0] ? thp : "unknown");
-	}
+/* The notes of the finished curve, then the table; the exit code. */
+static int memlat_end(const struct ctx *c, struct report *r,
+		      const struct curve *cv)
+{
+	struct cache_level lv[8];
+	double beyond = 0;
+	char thp[128];
+	int nlv = cache_detect(cv->xs, cv->ys, cv->n, 0.3, lv, 8, &beyond);
+	int rc;
+
+	note_detected(c, r, lv, nlv < 0 ? 0 : nlv, beyond);
+	sysinfo_read("/sys/kernel/mm/transparent_hugepage/enabled", thp,
+		     sizeof(thp));
+	report_note(r, "pages", "MADV_HUGEPAGE asked; THP setting: %s",
+		    thp[0] ? thp : "unknown");
 	rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
-	if (o.plot && plot(o.plot, xs, ys, n))
+	if (c->o.plot && plot(c->o.plot, cv->xs, cv->ys, cv->n))
 		rc = EXIT_FAIL;
-	munmap(ring.buf, max);
-	free(ring.order);
-	free(xs);
-	free(ys);
 	return rc;
 }
 
-const struct command cmd_memlat = {
-	.name = "memlat",
-	.summary = "memory latency by working-set size, cache levels",
-	.usage =
+static struct report *memlat_table(const struct ctx *c, struct measure *m)
+{
+	struct report *r;
+
+	benchopt_measure(&c->o, m);
+	m->ops_per_iter = 8;
+	r = mb_report_new(c, "memlat", m);
+	report_column(r, "size_bytes", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "cycles", NULL);
+	return r;
+}
+
+static const char usage[] =
 	"usage: osbench memlat [--min SIZE] [--max SIZE] [options]\n\n"
 	"Load-to-use latency of a random pointer chase for working sets from\n"
 	"--min (4K) to --max (default: 4x the last-level cache, at least\n"
 	"256M), two sizes per octave, in ns and TSC cycles per load.  The\n"
-	"cache levels are detected from the curve and compared with sysfs.\n",
-	.options = memlat_options,
-	.opts_size = sizeof(struct memlat_opts),
-	.flags = CMD_TABLE | CMD_PLOT | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = memlat_run,
-};
+	"cache levels are detected from the curve and compared with sysfs.\n";
+
+static int memlat_run(const struct ctx *c, const void *opts)
+{
+	const struct memlat_opts *mo = opts;
+	uint64_t min = mo->min, max = mo->max ? mo->max : default_max(&c->o);
+	struct curve cv = { 0 };
+	struct measure m;
+	struct report *r;
+	struct ring ring;
+	size_t cap = 0;
+	int rc;
+
+	if (max < min || max / LINE > UINT32_MAX) {
+		msg(max < min ? "--max is below --min" : "--max too large");
+		return EXIT_USAGE;
+	}
+	ring.buf = mmap(NULL, max, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ring.buf == MAP_FAILED) {
+		msg_errno("mmap %llu bytes", (unsigned long long)max);
+		return EXIT_FAIL;
+	}
+	madvise(ring.buf, max, MADV_HUGEPAGE);
+	ring.order = xcalloc(max / LINE, sizeof(*ring.order));
+	for (uint64_t size = min; size <= max; size *= 2)
+		cap += 2;
+	cv.xs = xcalloc(cap, sizeof(*cv.xs));
+	cv.ys = xcalloc(cap, sizeof(*cv.ys));
+	r = memlat_table(c, &m);
+	if (memlat_points(c, &m, &ring, min, max, r, &cv)) {
+		report_free(r);
+		rc = EXIT_FAIL;
+	} else {
+		rc = memlat_end(c, r, &cv);
+	}
+	munmap(ring.buf, max);
+	free(ring.order);
+	free(cv.xs);
+	free(cv.ys);
+	return rc;
+}
+
+OSBENCH_COMMAND(memlat, "memlat", CMD_TABLE | CMD_PLOT | CMD_ALL,
+		"memory latency by working-set size, cache levels",
+		COMMAND_OPTIONS(memlat_options, struct memlat_opts));

@@ -14,6 +14,14 @@
 
 #include <stdio.h>
 
+/* One loop an experiment times: its row's name, its summary figure
+ * (FIG_COUNT: none) and the loop. */
+struct mb_loop {
+	const char *name;
+	enum figure fig;
+	measure_fn fn;
+};
+
 /* A report on c->out with the conditions every experiment states. */
 struct report *mb_report_new(const struct ctx *c, const char *title,
 			     const struct measure *m);

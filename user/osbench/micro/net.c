@@ -44,6 +44,18 @@ int net_connect(const struct net_run *run)
 	return fd;
 }
 
+int net_trips(void *arg, uint64_t n)
+{
+	struct net_trip *t = arg;
+
+	while (n--) {
+		if (write_full(t->out, t->buf, t->size) < 0 ||
+		    read_full(t->in, t->buf, t->size) != (ssize_t)t->size)
+			return fail_errno("round trip");
+	}
+	return 0;
+}
+
 int net_request(int fd, char op, uint32_t size, uint64_t count)
 {
 	unsigned char req[NET_REQ_BYTES] = { (unsigned char)op }, status;
@@ -219,7 +231,7 @@ static int client(struct net_run *run, const struct net_opts *a)
 	return rc;
 }
 
-static int net_main(const struct ctx *c, const void *opts)
+static int net_run(const struct ctx *c, const void *opts)
 {
 	const struct net_opts *a = opts;
 	struct net_run run = { .c = c, .msg = (uint32_t)a->msg,
@@ -255,10 +267,7 @@ static int net_main(const struct ctx *c, const void *opts)
 	return rc;
 }
 
-const struct command cmd_net = {
-	.name = "net",
-	.summary = "TCP, ICMP and device round trip, connect, bandwidth",
-	.usage =
+static const char usage[] =
 	"usage: osbench net [--peer IP[:PORT]] [--msg SIZE] [--bytes SIZE]\n"
 	"                   [--no-device]\n"
 	"       osbench net --serve [--port PORT] [--count N]\n\n"
@@ -270,10 +279,8 @@ const struct command cmd_net = {
 	"forked here; with --peer against \"osbench net --serve\" on the\n"
 	"other guest.  Without the two-way stream the device round trip is\n"
 	"a TCP request answered through the device, and the device's\n"
-	"one-way time is derived from it (docs/microbench.md).\n",
-	.options = net_options,
-	.opts_size = sizeof(struct net_opts),
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = net_main,
-};
+	"one-way time is derived from it (docs/microbench.md).\n";
+
+OSBENCH_COMMAND(net, "net", CMD_TABLE | CMD_ALL,
+		"TCP, ICMP and device round trip, connect, bandwidth",
+		COMMAND_OPTIONS(net_options, struct net_opts));

@@ -142,23 +142,6 @@ static int dev_connects(struct net_run *run, int fd)
 	return EXIT_OK;
 }
 
-struct trip {
-	int out, in;		/* where the request goes, the reply comes */
-	unsigned char *buf;
-	size_t size;
-};
-
-static void trips(void *arg, uint64_t n)
-{
-	struct trip *t = arg;
-
-	while (n--) {
-		if (write_full(t->out, t->buf, t->size) < 0 ||
-		    read_full(t->in, t->buf, t->size) != (ssize_t)t->size)
-			die_errno("round trip through the device");
-	}
-}
-
 /* The one-way estimate of each sample: minus half the TCP round trip. */
 static void derived_row(struct net_run *run, const struct measure_result *res)
 {
@@ -174,7 +157,7 @@ static void derived_row(struct net_run *run, const struct measure_result *res)
 
 static int dev_rtt(struct net_run *run, int fd)
 {
-	struct trip t = { .in = fd, .size = run->msg };
+	struct net_trip t = { .in = fd, .size = run->msg };
 	struct measure_result res;
 	int two_way = dev_two_way(fd, DEV_SLAVE);
 	int ctl = net_connect(run);
@@ -194,8 +177,11 @@ static int dev_rtt(struct net_run *run, int fd)
 		return EXIT_FAIL;
 	t.out = two_way ? fd : ctl;
 	t.buf = xcalloc(1, t.size);
-	if (measure_run(&run->m, trips, &t, &res))
-		die_errno("measure");
+	if (measure_run(&run->m, net_trips, &t, &res)) {
+		free(t.buf);
+		close(ctl);
+		return EXIT_FAIL;
+	}
 	stats_scale(&res.st, 1e-3);
 	net_row(run, "syncdev", two_way ? "round trip" :
 		"tcp request + device reply", run->msg, &res.st, "us");

@@ -23,41 +23,28 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-struct rtt {
-	int fd;
-	unsigned char *buf;
-	size_t size;
-};
-
-static void round_trips(void *arg, uint64_t n)
-{
-	struct rtt *t = arg;
-
-	while (n--) {
-		if (write_full(t->fd, t->buf, t->size) < 0 ||
-		    read_full(t->fd, t->buf, t->size) != (ssize_t)t->size)
-			die_errno("TCP round trip");
-	}
-}
-
 static int tcp_rtt(struct net_run *run)
 {
-	struct rtt t = { .size = run->msg };
+	struct net_trip t = { .size = run->msg };
 	struct measure_result res;
+	int fd = net_connect(run), rc = EXIT_FAIL;
 
-	t.fd = net_connect(run);
-	if (t.fd < 0 || net_request(t.fd, 'E', run->msg, 0))
-		return EXIT_FAIL;
+	if (fd < 0 || net_request(fd, 'E', run->msg, 0))
+		goto out;
+	t.out = t.in = fd;
 	t.buf = xcalloc(1, t.size);
-	if (measure_run(&run->m, round_trips, &t, &res))
-		die_errno("measure");
-	stats_scale(&res.st, 1e-3);
-	net_row(run, "tcp", "round trip", t.size, &res.st, "us");
-	run->tcp_rtt_us = res.st.median;
-	measure_free(&res);
+	if (measure_run(&run->m, net_trips, &t, &res) == 0) {
+		stats_scale(&res.st, 1e-3);
+		net_row(run, "tcp", "round trip", t.size, &res.st, "us");
+		run->tcp_rtt_us = res.st.median;
+		measure_free(&res);
+		rc = EXIT_OK;
+	}
 	free(t.buf);
-	close(t.fd);
-	return EXIT_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 /* Connections per setup/teardown sample. */

@@ -17,7 +17,7 @@
 
 static volatile uint64_t sink;
 
-static void loop_rdtsc(void *arg, uint64_t n)
+static int loop_rdtsc(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -25,9 +25,10 @@ static void loop_rdtsc(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read();
 	sink = acc;
+	return 0;
 }
 
-static void loop_rdtsc_fenced(void *arg, uint64_t n)
+static int loop_rdtsc_fenced(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -35,9 +36,10 @@ static void loop_rdtsc_fenced(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read_fenced();
 	sink = acc;
+	return 0;
 }
 
-static void loop_rdtscp(void *arg, uint64_t n)
+static int loop_rdtscp(void *arg, uint64_t n)
 {
 	uint64_t acc = 0;
 
@@ -45,9 +47,10 @@ static void loop_rdtscp(void *arg, uint64_t n)
 	while (n--)
 		acc += tsc_read_p();
 	sink = acc;
+	return 0;
 }
 
-static void loop_clock_gettime(void *arg, uint64_t n)
+static int loop_clock_gettime(void *arg, uint64_t n)
 {
 	struct timespec ts;
 	uint64_t acc = 0;
@@ -58,13 +61,10 @@ static void loop_clock_gettime(void *arg, uint64_t n)
 		acc += (uint64_t)ts.tv_nsec;
 	}
 	sink = acc;
+	return 0;
 }
 
-static const struct {
-	const char *name;
-	enum figure fig;
-	measure_fn fn;
-} clocks[] = {
+static const struct mb_loop clocks[] = {
 	{ "rdtsc", FIG_RDTSC, loop_rdtsc },
 	{ "lfence;rdtsc", FIG_RDTSC_FENCED, loop_rdtsc_fenced },
 	{ "rdtscp", FIG_RDTSCP, loop_rdtscp },
@@ -82,6 +82,23 @@ static void row(struct report *r, const char *name,
 	else
 		report_none(r);
 }
+
+/* A clock this CPU has not: a row without figures, and a note. */
+static void row_absent(struct report *r, const char *name)
+{
+	report_str(r, name);
+	measure_cells_none(r);
+	report_str(r, "ns");
+	report_none(r);
+	report_note(r, name, "not measured: this CPU does not run it "
+		    "(SIGILL)");
+}
+
+static const char usage[] =
+	"usage: osbench overhead [options]\n\n"
+	"Cost of one empty loop iteration and of reading the clock with\n"
+	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
+	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n";
 
 static int overhead_run(const struct ctx *c, const void *opts)
 {
@@ -106,20 +123,23 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	report_column(r, "cycles", NULL);
 
 	/* The empty loop itself, with nothing subtracted. */
-	if (measure_run(&m, measure_empty_loop, NULL, &res))
-		die_errno("measure");
+	if (measure_run(&m, measure_empty_loop, NULL, &res)) {
+		report_free(r);
+		return EXIT_FAIL;
+	}
 	loop = res.st.median;
 	row(r, "loop iteration", &res);
 	measure_free(&res);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
-		if (clocks[i].fn == loop_rdtscp && !tsc_has_rdtscp()) {
-			report_note(r, "rdtscp", "not measured: this CPU has "
-				    "no RDTSCP (SIGILL)");
+		m.overhead_ns = loop;
+		if (clocks[i].fn == loop_rdtscp && !tsc_have_rdtscp()) {
+			row_absent(r, clocks[i].name);
 			continue;
 		}
-		m.overhead_ns = loop;
-		if (measure_run(&m, clocks[i].fn, NULL, &res))
-			die_errno("measure %s", clocks[i].name);
+		if (measure_run(&m, clocks[i].fn, NULL, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		row(r, clocks[i].name, &res);
 		if (res.trusted)
 			ctx_figure_st(c, clocks[i].fig, &res.st, "ns");
@@ -131,15 +151,5 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_overhead = {
-	.name = "overhead",
-	.summary = "cost of a loop iteration and of reading the clock",
-	.usage =
-	"usage: osbench overhead [options]\n\n"
-	"Cost of one empty loop iteration and of reading the clock with\n"
-	"rdtsc, lfence;rdtsc, rdtscp and clock_gettime(CLOCK_MONOTONIC), in\n"
-	"ns and TSC cycles.  The loop cost is subtracted from the clocks.\n",
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = overhead_run,
-};
+OSBENCH_COMMAND(overhead, "overhead", CMD_TABLE | CMD_ALL,
+		"cost of a loop iteration and of reading the clock");

@@ -15,6 +15,7 @@
 #include "micro.h"
 #include "util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -53,51 +54,54 @@ struct sample {
 	double counted;		/* faults of the wanted kind per page */
 };
 
-static struct sample minor_once(size_t len, size_t page)
+/* Time the first touch of every page of p: ns per fault, faults counted. */
+static void time_touch(volatile char *p, size_t len, size_t page, int write,
+		       struct sample *s)
 {
-	struct sample s;
 	long mi0, ma0, mi1, ma1;
 	uint64_t t0;
+
+	faults(&mi0, &ma0);
+	t0 = now_ns();
+	touch(p, len, page, write);
+	s->ns_per_fault = (double)(now_ns() - t0) / (double)(len / page);
+	faults(&mi1, &ma1);
+	s->counted = (double)(write ? mi1 - mi0 : ma1 - ma0) /
+		     (double)(len / page);
+}
+
+static int minor_once(size_t len, size_t page, struct sample *s)
+{
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
-		die_errno("mmap %zu bytes", len);
+		return fail_errno("mmap %zu bytes", len);
 	madvise(p, len, MADV_NOHUGEPAGE);
-	faults(&mi0, &ma0);
-	t0 = now_ns();
-	touch(p, len, page, 1);
-	s.ns_per_fault = (double)(now_ns() - t0) / (double)(len / page);
-	faults(&mi1, &ma1);
-	s.counted = (double)(mi1 - mi0) / (double)(len / page);
+	time_touch(p, len, page, 1, s);
 	munmap(p, len);
-	return s;
+	return 0;
 }
 
-static struct sample major_once(int fd, size_t len, size_t page)
+static int major_once(int fd, size_t len, size_t page, struct sample *s)
 {
-	struct sample s;
-	long mi0, ma0, mi1, ma1;
-	uint64_t t0;
 	char *p;
+	int err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 
-	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-		die_errno("posix_fadvise");
+	if (err) {
+		errno = err;
+		return fail_errno("posix_fadvise");
+	}
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		die_errno("mmap file");
+		return fail_errno("mmap file");
 	madvise(p, len, MADV_RANDOM);
-	faults(&mi0, &ma0);
-	t0 = now_ns();
-	touch(p, len, page, 0);
-	s.ns_per_fault = (double)(now_ns() - t0) / (double)(len / page);
-	faults(&mi1, &ma1);
-	s.counted = (double)(ma1 - ma0) / (double)(len / page);
+	time_touch(p, len, page, 0, s);
 	munmap(p, len);
-	return s;
+	return 0;
 }
 
-/* A file of len bytes on disk, not in the page cache; returns its fd. */
+/* A file of len bytes on disk, not in the page cache: its fd, or -1. */
 static int make_file(const char *path, size_t len)
 {
 	char buf[65536];
@@ -105,15 +109,44 @@ static int make_file(const char *path, size_t len)
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
 	if (fd < 0)
-		die_errno("create %s", path);
+		return fail_errno("create %s", path);
 	unlink(path);		/* gone when we exit, however we exit */
 	memset(buf, 0x5a, sizeof(buf));
 	for (done = 0; done < len; done += sizeof(buf))
 		if (write_full(fd, buf, sizeof(buf)) < 0)
-			die_errno("write %s", path);
-	if (fsync(fd))
-		die_errno("fsync %s", path);
+			break;
+	if (done < len || fsync(fd)) {
+		msg_errno("%s %s", done < len ? "write" : "fsync", path);
+		close(fd);
+		return -1;
+	}
 	return fd;
+}
+
+/* The parameters of one run and where its samples go. */
+struct faults_run {
+	struct measure m;
+	uint64_t size, fsize;
+	size_t page;
+	double *ns, *cnt;
+};
+
+/* Warm-up (minor only) and samples: fd < 0 minor faults, else major. */
+static int sample_faults(struct faults_run *fr, int fd)
+{
+	unsigned int i, warm = fd < 0 ? fr->m.warmup : 0;
+	struct sample s;
+
+	for (i = 0; i < warm + fr->m.samples; i++) {
+		if (fd < 0 ? minor_once(fr->size, fr->page, &s) :
+			     major_once(fd, fr->fsize, fr->page, &s))
+			return -1;
+		if (i >= warm) {
+			fr->ns[i - warm] = s.ns_per_fault;
+			fr->cnt[i - warm] = s.counted;
+		}
+	}
+	return 0;
 }
 
 static void row(const struct ctx *c, struct report *r, const char *name,
@@ -151,95 +184,93 @@ static const struct opt pagefault_options[] = {
 	{ 0 },
 };
 
-static int pagefault_run(const struct ctx *c, const void *opts)
+/* Both rows and the notes about the file; 0 or -1. */
+static int pagefault_rows(const struct ctx *c, struct report *r,
+			  struct faults_run *fr)
 {
-	const struct pagefault_opts *po = opts;
-	const struct benchopt o = c->o;
-	struct measure m;
-	struct report *r;
 	struct statfs sfs;
-	uint64_t size = po->size, fsize = po->file_size;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	double *ns, *cnt;
 	char path[4096];
-	unsigned i;
 	int fd;
 
-	if (!size)
-		size = benchopt_pick(&o, 256ull << 20, 64ull << 20, 1ull << 20);
-	if (!fsize)
-		fsize = benchopt_pick(&o, 32ull << 20, 4ull << 20, 256ull << 10);
-	size -= size % page;
-	fsize -= fsize % 65536;
-	if (!fsize)
-		fsize = 65536;
-	benchopt_measure(&o, &m);
-	ns = xcalloc(m.samples, sizeof(*ns));
-	cnt = xcalloc(m.samples, sizeof(*cnt));
-
-	r = mb_report_new(c, "pagefault", NULL);
-	report_note(r, "method", "%u samples after %u warm-up, each "
-		    "touching every page once", m.samples, m.warmup);
-	report_note(r, "anonymous", "%llu MiB, MADV_NOHUGEPAGE, %zu-byte "
-		    "pages", (unsigned long long)size >> 20, page);
-	report_column(r, "test", NULL);
-	measure_columns(r);
-	report_column(r, "unit", NULL);
-	report_column(r, "faults_per_page", NULL);
-
-	mb_progress(&o, "minor faults");
-	for (i = 0; i < m.warmup; i++)
-		minor_once(size, page);
-	for (i = 0; i < m.samples; i++) {
-		struct sample s = minor_once(size, page);
-
-		ns[i] = s.ns_per_fault;
-		cnt[i] = s.counted;
-	}
-	row(c, r, "minor (anonymous first write)", ns, cnt, m.samples,
-	    FIG_FAULT_MINOR);
-
-	mb_progress(&o, "major faults");
-	snprintf(path, sizeof(path), "%s/osbench-fault.%d", o.dir,
+	mb_progress(&c->o, "minor faults");
+	if (sample_faults(fr, -1))
+		return -1;
+	row(c, r, "minor (anonymous first write)", fr->ns, fr->cnt,
+	    fr->m.samples, FIG_FAULT_MINOR);
+	mb_progress(&c->o, "major faults");
+	snprintf(path, sizeof(path), "%s/osbench-fault.%d", c->o.dir,
 		 (int)getpid());
-	fd = make_file(path, fsize);
-	for (i = 0; i < m.samples; i++) {
-		struct sample s = major_once(fd, fsize, page);
-
-		ns[i] = s.ns_per_fault;
-		cnt[i] = s.counted;
+	fd = make_file(path, fr->fsize);
+	if (fd < 0 || sample_faults(fr, fd)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	row(c, r, "major (file, not cached)", ns, cnt, m.samples,
+	row(c, r, "major (file, not cached)", fr->ns, fr->cnt, fr->m.samples,
 	    FIG_FAULT_MAJOR);
 	if (fstatfs(fd, &sfs))
 		sfs.f_type = 0;
+	close(fd);
 	report_note(r, "file", "%llu KiB in %s (file system magic 0x%lx), "
 		    "POSIX_FADV_DONTNEED before each sample, MADV_RANDOM",
-		    (unsigned long long)fsize >> 10, o.dir,
+		    (unsigned long long)fr->fsize >> 10, c->o.dir,
 		    (unsigned long)sfs.f_type);
-	if (cnt[0] < 0.5)
+	if (fr->cnt[0] < 0.5)
 		report_note(r, "major", "not measured: the pages stayed in "
 			    "memory (tmpfs, or a file system that ignores "
 			    "POSIX_FADV_DONTNEED); use --dir on a disk");
-	close(fd);
-	free(ns);
-	free(cnt);
-	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+	return 0;
 }
 
-const struct command cmd_pagefault = {
-	.name = "pagefault",
-	.summary = "minor and major page fault service time",
-	.usage =
+static const char usage[] =
 	"usage: osbench pagefault [--size SIZE] [--file-size SIZE] [options]\n\n"
 	"Page fault service time per fault: minor faults (first write to\n"
 	"each page of SIZE bytes of anonymous memory) and major faults (first\n"
 	"read of each page of a file of --file-size bytes in --dir, dropped\n"
 	"from the page cache first).  faults_per_page counts the faults of\n"
-	"that kind getrusage() saw, per page touched (1 when as intended).\n",
-	.options = pagefault_options,
-	.opts_size = sizeof(struct pagefault_opts),
-	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = pagefault_run,
-};
+	"that kind getrusage() saw, per page touched (1 when as intended).\n";
+
+static int pagefault_run(const struct ctx *c, const void *opts)
+{
+	const struct pagefault_opts *po = opts;
+	struct faults_run fr = {
+		.size = po->size ? po->size : benchopt_pick(&c->o, 256ull << 20,
+							    64ull << 20,
+							    1ull << 20),
+		.fsize = po->file_size ? po->file_size :
+			 benchopt_pick(&c->o, 32ull << 20, 4ull << 20,
+				       256ull << 10),
+		.page = (size_t)sysconf(_SC_PAGESIZE),
+	};
+	struct report *r;
+	int rc;
+
+	fr.size -= fr.size % fr.page;
+	fr.fsize -= fr.fsize % 65536;
+	if (!fr.fsize)
+		fr.fsize = 65536;
+	benchopt_measure(&c->o, &fr.m);
+	fr.ns = xcalloc(fr.m.samples, sizeof(*fr.ns));
+	fr.cnt = xcalloc(fr.m.samples, sizeof(*fr.cnt));
+	r = mb_report_new(c, "pagefault", NULL);
+	report_note(r, "method", "%u samples after %u warm-up, each "
+		    "touching every page once", fr.m.samples, fr.m.warmup);
+	report_note(r, "anonymous", "%llu MiB, MADV_NOHUGEPAGE, %zu-byte "
+		    "pages", (unsigned long long)fr.size >> 20, fr.page);
+	report_column(r, "test", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "faults_per_page", NULL);
+	rc = pagefault_rows(c, r, &fr);
+	free(fr.ns);
+	free(fr.cnt);
+	if (rc) {
+		report_free(r);
+		return EXIT_FAIL;
+	}
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}
+
+OSBENCH_COMMAND(pagefault, "pagefault", CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+		"minor and major page fault service time",
+		COMMAND_OPTIONS(pagefault_options, struct pagefault_opts));

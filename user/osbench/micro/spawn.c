@@ -26,7 +26,7 @@
 
 extern char **environ;
 
-static void loop_spawn(void *arg, uint64_t n)
+static int loop_spawn(void *arg, uint64_t n)
 {
 	char *path = arg;
 	char *argv[] = { path, NULL };
@@ -37,13 +37,14 @@ static void loop_spawn(void *arg, uint64_t n)
 		err = posix_spawn(&pid, path, NULL, NULL, argv, environ);
 		if (err) {
 			errno = err;
-			die_errno("posix_spawn %s", path);
+			return fail_errno("posix_spawn %s", path);
 		}
 		if (waitpid(pid, &status, 0) < 0)
-			die_errno("waitpid");
+			return fail_errno("waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			die(EXIT_FAIL, "%s did not exit with 0", path);
+			return fail("%s did not exit with 0", path);
 	}
+	return 0;
 }
 
 static void *thread_nop(void *arg)
@@ -51,7 +52,7 @@ static void *thread_nop(void *arg)
 	return arg;
 }
 
-static void loop_thread(void *arg, uint64_t n)
+static int loop_thread(void *arg, uint64_t n)
 {
 	pthread_t t;
 	int err;
@@ -61,10 +62,11 @@ static void loop_thread(void *arg, uint64_t n)
 		err = pthread_create(&t, NULL, thread_nop, NULL);
 		if (err) {
 			errno = err;
-			die_errno("pthread_create");
+			return fail_errno("pthread_create");
 		}
 		pthread_join(t, NULL);
 	}
+	return 0;
 }
 
 struct spawn_opts {
@@ -78,13 +80,15 @@ static const struct opt spawn_options[] = {
 	{ 0 },
 };
 
+static const char usage[] =
+	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
+	"Time to create and reap a process (fork + _exit + waitpid), a\n"
+	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
+	"and a thread (pthread_create + pthread_join), in microseconds.\n";
+
 static int spawn_run(const struct ctx *c, const void *opts)
 {
-	struct {
-		const char *name;
-		enum figure fig;
-		measure_fn fn;
-	} tests[] = {
+	static const struct mb_loop tests[] = {
 		{ "fork+exit+wait", FIG_FORK, call_fork },
 		{ "posix_spawn+wait", FIG_SPAWN, loop_spawn },
 		{ "pthread_create+join", FIG_THREAD, loop_thread },
@@ -96,8 +100,10 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	struct report *r;
 	size_t i;
 
-	if (access(exe, X_OK))
-		die_errno("cannot execute %s", exe);
+	if (access(exe, X_OK)) {
+		msg_errno("cannot execute %s", exe);
+		return EXIT_FAIL;
+	}
 	benchopt_measure(&o, &m);
 	r = mb_report_new(c, "spawn", &m);
 	report_note(r, "exec", "%s", exe);
@@ -106,8 +112,10 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	report_column(r, "unit", NULL);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		mb_progress(&o, "%s", tests[i].name);
-		if (measure_run(&m, tests[i].fn, (void *)exe, &res))
-			die_errno("measure");
+		if (measure_run(&m, tests[i].fn, (void *)exe, &res)) {
+			report_free(r);
+			return EXIT_FAIL;
+		}
 		stats_scale(&res.st, 1e-3);
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
@@ -118,17 +126,6 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-const struct command cmd_spawn = {
-	.name = "spawn",
-	.summary = "process and thread creation",
-	.usage =
-	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
-	"Time to create and reap a process (fork + _exit + waitpid), a\n"
-	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
-	"and a thread (pthread_create + pthread_join), in microseconds.\n",
-	.options = spawn_options,
-	.opts_size = sizeof(struct spawn_opts),
-	.flags = CMD_TABLE | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = spawn_run,
-};
+OSBENCH_COMMAND(spawn, "spawn", CMD_TABLE | CMD_ALL,
+		"process and thread creation",
+		COMMAND_OPTIONS(spawn_options, struct spawn_opts));

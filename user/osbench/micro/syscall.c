@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void loop_fopen_fclose(void *arg, uint64_t n)
+static int loop_fopen_fclose(void *arg, uint64_t n)
 {
 	const char *path = arg;
 	FILE *f;
@@ -29,13 +29,14 @@ static void loop_fopen_fclose(void *arg, uint64_t n)
 	while (n--) {
 		f = fopen(path, "r");
 		if (!f)
-			die_errno("fopen %s", path);
+			return fail_errno("fopen %s", path);
 		if (fclose(f))
-			die_errno("fclose %s", path);
+			return fail_errno("fclose %s", path);
 	}
+	return 0;
 }
 
-static void loop_create_delete(void *arg, uint64_t n)
+static int loop_create_delete(void *arg, uint64_t n)
 {
 	const char *path = arg;
 	int fd;
@@ -43,15 +44,16 @@ static void loop_create_delete(void *arg, uint64_t n)
 	while (n--) {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 		if (fd < 0)
-			die_errno("create %s", path);
+			return fail_errno("create %s", path);
 		if (close(fd))
-			die_errno("close %s", path);
+			return fail_errno("close %s", path);
 		if (unlink(path))
-			die_errno("unlink %s", path);
+			return fail_errno("unlink %s", path);
 	}
+	return 0;
 }
 
-static void loop_malloc_free(void *arg, uint64_t n)
+static int loop_malloc_free(void *arg, uint64_t n)
 {
 	void *p;
 
@@ -59,64 +61,50 @@ static void loop_malloc_free(void *arg, uint64_t n)
 	while (n--) {
 		p = malloc(16);
 		if (!p)
-			die(EXIT_FAIL, "malloc: out of memory");
+			return fail("malloc: out of memory");
 		keep(p);
 		free(p);
 	}
+	return 0;
 }
 
-static int syscall_run(const struct ctx *c, const void *opts)
+static const struct mb_loop tests[] = {
+	{ "getpid", FIG_SYSCALL, call_getpid },
+	{ "open+close", FIG_OPEN_CLOSE, call_open_close },
+	{ "fopen+fclose", FIG_FOPEN_FCLOSE, loop_fopen_fclose },
+	{ "create+delete", FIG_CREATE_DELETE, loop_create_delete },
+	{ "malloc+free", FIG_MALLOC_FREE, loop_malloc_free },
+	{ "fork+exit+wait", FIG_COUNT, call_fork },
+};
+
+/* The file open+close and fopen+fclose open; 0 or -1. */
+static int make_existing(const char *path)
 {
-	const struct {
-		const char *name;
-		enum figure fig;
-		measure_fn fn;
-	} tests[] = {
-		{ "getpid", FIG_SYSCALL, call_getpid },
-		{ "open+close", FIG_OPEN_CLOSE, call_open_close },
-		{ "fopen+fclose", FIG_FOPEN_FCLOSE, loop_fopen_fclose },
-		{ "create+delete", FIG_CREATE_DELETE, loop_create_delete },
-		{ "malloc+free", FIG_MALLOC_FREE, loop_malloc_free },
-		{ "fork+exit+wait", FIG_COUNT, call_fork },
-	};
-	const struct benchopt o = c->o;
-	struct measure m;
-	struct measure_result res;
-	struct report *r;
-	char existing[4096], fresh[4096];
-	size_t i;
-	int fd;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-	(void)opts;
-	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
-		 o.dir, (int)getpid());
-	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", o.dir,
-		 (int)getpid());
-	fd = open(existing, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
-		die_errno("create %s", existing);
-	if (close(fd))
-		die_errno("close %s", existing);
+		return fail_errno("create %s", path);
+	if (close(fd)) {
+		unlink(path);
+		return fail_errno("close %s", path);
+	}
+	return 0;
+}
 
-	benchopt_measure(&o, &m);
-	m.overhead_ns = measure_loop_overhead(&m);
-	r = mb_report_new(c, "syscall", &m);
-	report_note(r, "dir", "%s", o.dir);
-	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
-		    m.overhead_ns);
-	report_column(r, "test", NULL);
-	measure_columns(r);
-	report_column(r, "unit", NULL);
-	report_column(r, "calls_per_s", NULL);
+/* One row per test; 0, or -1 when one failed. */
+static int syscall_rows(const struct ctx *c, struct report *r,
+			const struct measure *m, char *existing, char *fresh)
+{
+	struct measure_result res;
+	size_t i;
+
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		void *arg = tests[i].fn == loop_create_delete ? fresh :
 			    existing;
 
-		mb_progress(&o, "%s", tests[i].name);
-		if (measure_run(&m, tests[i].fn, arg, &res)) {
-			unlink(existing);
-			die_errno("measure");
-		}
+		mb_progress(&c->o, "%s", tests[i].name);
+		if (measure_run(m, tests[i].fn, arg, &res))
+			return -1;
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "ns");
@@ -128,14 +116,10 @@ static int syscall_run(const struct ctx *c, const void *opts)
 			ctx_figure_st(c, tests[i].fig, &res.st, "ns");
 		measure_free(&res);
 	}
-	unlink(existing);
-	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+	return 0;
 }
 
-const struct command cmd_syscall = {
-	.name = "syscall",
-	.summary = "ns per getpid, open, fopen, create, malloc, fork (cf. syscall-rate)",
-	.usage =
+static const char usage[] =
 	"usage: osbench syscall [options]\n\n"
 	"Cost of a minimal system call (syscall(SYS_getpid)) and the rates of\n"
 	"getpid, open+close, fopen+fclose, create+delete, malloc+free (16 B)\n"
@@ -145,8 +129,41 @@ const struct command cmd_syscall = {
 	"subtracted).\n\n"
 	"See also osbench syscall-rate: the I/O experiment of calls per second\n"
 	"for read, write and lseek of one byte, open+close and getpid, with\n"
-	"the same getpid and open+close loops.\n",
-	.flags = CMD_TABLE | CMD_SCRATCH | CMD_ALL,
-	.reps_default = "11, --quick 7, --smoke 3",
-	.run = syscall_run,
-};
+	"the same getpid and open+close loops.\n";
+
+static int syscall_run(const struct ctx *c, const void *opts)
+{
+	struct measure m;
+	struct report *r;
+	char existing[4096], fresh[4096];
+	int rc;
+
+	(void)opts;
+	snprintf(existing, sizeof(existing), "%s/osbench-syscall.%d",
+		 c->o.dir, (int)getpid());
+	snprintf(fresh, sizeof(fresh), "%s/osbench-create.%d", c->o.dir,
+		 (int)getpid());
+	if (make_existing(existing))
+		return EXIT_FAIL;
+	benchopt_measure(&c->o, &m);
+	m.overhead_ns = measure_loop_overhead(&m);
+	r = mb_report_new(c, "syscall", &m);
+	report_note(r, "dir", "%s", c->o.dir);
+	report_note(r, "subtracted", "empty loop iteration, %.3g ns",
+		    m.overhead_ns);
+	report_column(r, "test", NULL);
+	measure_columns(r);
+	report_column(r, "unit", NULL);
+	report_column(r, "calls_per_s", NULL);
+	rc = syscall_rows(c, r, &m, existing, fresh);
+	unlink(existing);
+	unlink(fresh);
+	if (rc) {
+		report_free(r);
+		return EXIT_FAIL;
+	}
+	return report_end(r) ? EXIT_FAIL : EXIT_OK;
+}
+
+OSBENCH_COMMAND(syscall, "syscall", CMD_TABLE | CMD_SCRATCH | CMD_ALL,
+		"ns per getpid, open, fopen, create, malloc, fork (cf. syscall-rate)");
