@@ -58,6 +58,7 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 	const struct command *cmd = find(argv[0]);
 	char *path = xasprintf("%s/%s", r->dir, file), *plotpath = NULL;
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
+	struct summary figures = { 0 };
 	struct ctx c;
 	int argc = 0, rc;
 
@@ -69,7 +70,8 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 	c.o = base->o;
 	c.o.fmt = text ? REPORT_TEXT : REPORT_CSV;
 	c.o.plot = plotpath;
-	c.summary = &r->s;
+	/* Kept only when it succeeds, as runner_one does. */
+	c.summary = &figures;
 	c.out = fopen(path, "w");
 	if (!c.out)
 		die_errno("create %s", path);
@@ -82,6 +84,8 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 		msg("bad arguments for %s (a bug of report)", argv[0]);
 	if (rc)
 		failed(t, argv[0], rc, c.out);
+	else
+		keep_figures(&r->s, &figures);
 	if (fclose(c.out))
 		msg_errno("write %s", path);
 	free(opts);

@@ -31,8 +31,7 @@ static void count(struct tally *t, const struct command *cmd, int rc,
 		 len ? ", " : "", cmd->name);
 }
 
-/* The figures of an experiment that succeeded, into the report's. */
-static void keep_figures(struct summary *to, const struct summary *from)
+void keep_figures(struct summary *to, const struct summary *from)
 {
 	int f;
 
@@ -42,6 +41,8 @@ static void keep_figures(struct summary *to, const struct summary *from)
 		to->set[f] = true;
 		to->value[f] = from->value[f];
 		to->unit[f] = from->unit[f];
+		to->has_st[f] = from->has_st[f];
+		to->st[f] = from->st[f];
 	}
 }
 

@@ -24,6 +24,9 @@ struct tally {
 int runner_one(const struct command *cmd, const struct ctx *base,
 	       struct tally *t);
 
+/* The figures of an experiment that succeeded, into the report's. */
+void keep_figures(struct summary *to, const struct summary *from);
+
 /* EXIT_OK, or after the line "N of M experiments failed (...)" EXIT_FAIL. */
 int runner_done(const struct tally *t);
 
