@@ -11,6 +11,8 @@ check_exit "vm-run without a command is a usage error" 2 scripts/vm-run --
 check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm-run --net-role master -- true
 check_exit "vm-run rejects an unknown role" 2 scripts/vm-run --net-role boss --net-pair 4000 -- true
 check_exit "vm-run --timeout takes a number" 2 scripts/vm-run --timeout soon -- true
+check_exit "vm-run --disk takes a number" 2 scripts/vm-run --disk big -- true
+check_exit "vm-pair --disk takes a number" 2 scripts/vm-pair --disk big -- true
 check_output "SYNCDEV_KERNEL naming no built kernel is refused" "no built kernel in /nonexistent" \
 	env SYNCDEV_KERNEL=/nonexistent scripts/vm-run -- true
 check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, not '0'" \
