@@ -30,6 +30,43 @@ static void item(struct report *r, const char *key, const char *fmt, ...)
 	report_str(r, buf[0] ? buf : "unknown");
 }
 
+static void caches(struct report *r)
+{
+	struct cache_info ci[16];
+	int i, n = sysinfo_caches(ci, 16);
+	char key[32];
+
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "L%d_%s", ci[i].level,
+			 ci[i].type[0] == 'D' ? "data" :
+			 ci[i].type[0] == 'I' ? "instruction" : "unified");
+		item(r, key, "%llu bytes, %u-byte lines, %u-way, CPUs %s",
+		     (unsigned long long)ci[i].size, ci[i].line, ci[i].ways,
+		     ci[i].shared);
+	}
+}
+
+static void disks(struct report *r)
+{
+	struct disk_info d;
+	char key[48];
+	int i;
+
+	for (i = 0; sysinfo_disk(i, &d) == 0; i++) {
+		snprintf(key, sizeof(key), "disk_%s", d.name);
+		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
+		     (unsigned long long)d.size,
+		     d.rotational == 1 && !strncmp(d.name, "vd", 2) ?
+		     "rotational as the kernel flags it (a virtio disk is "
+		     "flagged so by default: the host's medium is not "
+		     "visible)" :
+		     d.rotational == 1 ? "rotational" :
+		     d.rotational == 0 ? "non-rotational" : "rotation unknown",
+		     d.model[0] ? d.model : "unknown",
+		     d.scheduler[0] ? d.scheduler : "none");
+	}
+}
+
 static const char usage[] =
 	"usage: osbench machine [--csv|--json]\n\n"
 	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
@@ -38,13 +75,9 @@ static const char usage[] =
 static int machine_run(const struct ctx *c, const void *opts)
 {
 	struct report *r;
-	struct cache_info ci[16];
-	struct disk_info d;
 	char buf[256];
 	double mhz = sysinfo_cpu_mhz(), tsc = tsc_ghz();
 	double tsc_cpuid = sysinfo_tsc_hz_cpuid();
-	int i, n;
-
 	(void)opts;
 	r = report_new("machine", c->o.fmt, c->out);
 	report_column(r, "item", NULL);
@@ -63,35 +96,11 @@ static int machine_run(const struct ctx *c, const void *opts)
 		item(r, "cpu_max_mhz", "%.0f MHz", mhz);
 	sysinfo_hypervisor(buf, sizeof(buf));
 	item(r, "hypervisor", "%s", buf[0] ? buf : "none (bare metal)");
-	n = sysinfo_caches(ci, 16);
-	for (i = 0; i < n; i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "L%d_%s", ci[i].level,
-			 ci[i].type[0] == 'D' ? "data" :
-			 ci[i].type[0] == 'I' ? "instruction" : "unified");
-		item(r, key, "%llu bytes, %u-byte lines, %u-way, CPUs %s",
-		     (unsigned long long)ci[i].size, ci[i].line, ci[i].ways,
-		     ci[i].shared);
-	}
+	caches(r);
 	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
 	memspeed_describe(buf, sizeof(buf));
 	item(r, "memory_speed", "%s", buf);
-	for (i = 0; sysinfo_disk(i, &d) == 0; i++) {
-		char key[48];
-
-		snprintf(key, sizeof(key), "disk_%s", d.name);
-		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
-		     (unsigned long long)d.size,
-		     d.rotational == 1 && !strncmp(d.name, "vd", 2) ?
-		     "rotational as the kernel flags it (a virtio disk is "
-		     "flagged so by default: the host's medium is not "
-		     "visible)" :
-		     d.rotational == 1 ? "rotational" :
-		     d.rotational == 0 ? "non-rotational" : "rotation unknown",
-		     d.model[0] ? d.model : "unknown",
-		     d.scheduler[0] ? d.scheduler : "none");
-	}
+	disks(r);
 	sysinfo_kernel(buf, sizeof(buf));
 	item(r, "kernel", "%s", buf);
 	sysinfo_os(buf, sizeof(buf));
