@@ -21,6 +21,8 @@ check_exit "grade: --module and --module-src exclude each other" 2 \
 check_exit "grade: --batch takes the programs from the students' directories" 2 \
 	scripts/grade --batch tests --master build/master
 check_exit "grade: --timeout takes a number" 2 scripts/grade --timeout soon
+check_exit "vm-run --disk takes a number" 2 scripts/vm-run --disk big -- true
+check_exit "vm-pair --disk takes a number" 2 scripts/vm-pair --disk big -- true
 check_output "SYNCDEV_KERNEL naming no built kernel is refused" "no built kernel in /nonexistent" \
 	env SYNCDEV_KERNEL=/nonexistent scripts/vm-run -- true
 check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, not '0'" \

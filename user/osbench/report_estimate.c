@@ -159,7 +159,7 @@ static void est_faults(const struct rep *r, enum figure f, struct rep_est *e)
 		else
 			rep_say(e, NAN, "no basis: no disk is described");
 	} else if (!rep_have(r, FIG_BW_WRITE_1) || !rep_have(r, FIG_SYSCALL)) {
-		needs(e, FIG_BW_WRITE_1);
+		needs(e, rep_have(r, FIG_SYSCALL) ? FIG_BW_WRITE_1 : FIG_SYSCALL);
 	} else {
 		rep_say(e, 4096 / (rep_val(r, FIG_BW_WRITE_1) * MIB) * 1e6 +
 		    2 * rep_val(r, FIG_SYSCALL) / 1e3, "builds on zeroing 4 KiB "

@@ -415,7 +415,7 @@ static int fa_run_all(const struct ctx *c, const struct fa_opts *a)
 			close(stream.fd);
 		report_free(run.r);
 		plot_free(run.plot);
-		free(run.side);
+		fa_side_free(run.side);
 		return rc;
 	}
 	/* The stream's rows, or as many as it gave before it failed. */

@@ -79,6 +79,8 @@ struct fa_side *fa_side_new(void);
 void fa_side_record(struct fa_side *s, const struct fa_run *run,
 		    const char *where, const char *fs, enum fop f,
 		    uint64_t chunk, const struct stats *st);
+/* Free s without printing (NULL is a no-op). */
+void fa_side_free(struct fa_side *s);
 /* Print the table as text on out and free s.  0, or -1 on a write error. */
 int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out);
 

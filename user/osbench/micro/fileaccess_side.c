@@ -82,6 +82,11 @@ static void cell(struct report *r, double v)
 		report_num(r, v);
 }
 
+void fa_side_free(struct fa_side *s)
+{
+	free(s);
+}
+
 int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out)
 {
 	struct report *r;
@@ -112,6 +117,6 @@ int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out)
 				     s->med[s->remote][f][k]);
 		}
 	}
-	free(s);
+	fa_side_free(s);
 	return report_end(r);
 }

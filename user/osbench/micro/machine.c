@@ -34,10 +34,9 @@ static void caches(struct report *r)
 {
 	struct cache_info ci[16];
 	int i, n = sysinfo_caches(ci, 16);
+	char key[32];
 
 	for (i = 0; i < n; i++) {
-		char key[32];
-
 		snprintf(key, sizeof(key), "L%d_%s", ci[i].level,
 			 ci[i].type[0] == 'D' ? "data" :
 			 ci[i].type[0] == 'I' ? "instruction" : "unified");
@@ -50,11 +49,10 @@ static void caches(struct report *r)
 static void disks(struct report *r)
 {
 	struct disk_info d;
+	char key[48];
 	int i;
 
 	for (i = 0; sysinfo_disk(i, &d) == 0; i++) {
-		char key[48];
-
 		snprintf(key, sizeof(key), "disk_%s", d.name);
 		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
 		     (unsigned long long)d.size,
@@ -80,7 +78,6 @@ static int machine_run(const struct ctx *c, const void *opts)
 	char buf[256];
 	double mhz = sysinfo_cpu_mhz(), tsc = tsc_ghz();
 	double tsc_cpuid = sysinfo_tsc_hz_cpuid();
-
 	(void)opts;
 	r = report_new("machine", c->o.fmt, c->out);
 	report_column(r, "item", NULL);

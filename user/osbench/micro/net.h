@@ -55,6 +55,18 @@ struct net_run {
 	int peer;		/* 1: against --peer, 0: loopback */
 };
 
+/*
+ * Round trips as a measure_fn: a size-byte message written to out and
+ * one read back from in (the same socket, or a request over TCP and the
+ * reply through the device).  0, or -1 after a message.
+ */
+struct net_trip {
+	int out, in;
+	unsigned char *buf;
+	size_t size;
+};
+int net_trips(void *arg, uint64_t n);
+
 /* A connected TCP socket to the run's server (TCP_NODELAY), or -1. */
 int net_connect(const struct net_run *run);
 
@@ -63,16 +75,6 @@ int net_connect(const struct net_run *run);
  * message (errno: the server's answer when it refused).
  */
 int net_request(int fd, char op, uint32_t size, uint64_t count);
-
-/* Round trips of size-byte messages: out the request, in the reply. */
-struct net_trip {
-	int out, in;
-	unsigned char *buf;
-	size_t size;
-};
-
-/* n round trips of a struct net_trip (a measure_fn): 0 or -1. */
-int net_trips(void *arg, uint64_t n);
 
 /* One row: transport, what, message bytes, samples in unit; st NULL: -. */
 void net_row(struct net_run *run, const char *transport, const char *what,
