@@ -200,21 +200,6 @@ static int child_errno(int ret)
 	return 0;
 }
 
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
-/* Handlers without SA_RESTART: an interrupted call returns EINTR. */
-static void catch_usr1(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, NULL);
-}
-
 static int refused_child(void)
 {
 	signal(SIGUSR1, SIG_IGN);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,24 @@ static int dt_pair_flags(int *m, int *s, int slave_flags)
 static int dt_pair(int *m, int *s)
 {
 	return dt_pair_flags(m, s, O_RDWR);
+}
+
+static inline void dt_on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * SIGUSR1 with a handler and without SA_RESTART: a blocking call it
+ * interrupts fails with EINTR instead of being restarted.
+ */
+static inline void catch_usr1(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = dt_on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
 }
 
 #endif /* DEVTEST_H */

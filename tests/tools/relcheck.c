@@ -61,21 +61,6 @@ static size_t first_bad(const unsigned char *p, size_t len, uint64_t pos,
 	return i;
 }
 
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
-/* SIGUSR1 with a handler and without SA_RESTART: calls fail with EINTR. */
-static void catch_usr1(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, NULL);
-}
-
 static pid_t spawn(int (*fn)(void))
 {
 	pid_t pid;
