@@ -11,10 +11,11 @@
 #
 # The kernel is the newest /boot/vmlinuz-*-amd64 whose headers are
 # installed, or, with SYNCDEV_KERNEL=debug, the one scripts/debug-kernel
-# built in build/debug-kernel (SYNCDEV_KERNEL=DIR: a built kernel source
-# tree anywhere).  Such a kernel must have virtio-net built in.  A debug
-# kernel (KASAN, lockdep) runs several times slower: timeouts grow by
-# SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock kernel).
+# built and cached for scripts/debug-kernel.config (SYNCDEV_KERNEL=DIR: a
+# built kernel source tree anywhere).  Such a kernel must have virtio-net
+# built in.  A debug kernel (KASAN, lockdep) runs several times slower:
+# timeouts grow by SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock
+# kernel).
 
 VM_DIR=build/vm
 VM_INITRD=$VM_DIR/initrd.img
@@ -33,7 +34,7 @@ vm_die() {
 vm_pick_kernel() {
 	case ${SYNCDEV_KERNEL:-} in
 	""|stock) vm_pick_stock_kernel ;;
-	debug) vm_pick_tree_kernel build/debug-kernel/linux-source-6.1 ;;
+	debug) vm_pick_debug_kernel ;;
 	*) vm_pick_tree_kernel "$SYNCDEV_KERNEL" ;;
 	esac
 	case $VM_TIME_SCALE in
@@ -57,6 +58,13 @@ vm_pick_stock_kernel() {
 	# Debian installs the bzImage mode 0600; QEMU only needs to read it.
 	[ -r "$VM_KERNEL" ] ||
 		vm_die "cannot read $VM_KERNEL (Debian makes it root-only: sudo chmod a+r $VM_KERNEL)"
+}
+
+# vm_pick_debug_kernel: the cached build of scripts/debug-kernel.
+vm_pick_debug_kernel() {
+	local tree
+	tree=$(scripts/debug-kernel --print-path) || exit 1
+	vm_pick_tree_kernel "$tree"
 }
 
 # vm_pick_tree_kernel DIR: a kernel built in the source tree DIR.

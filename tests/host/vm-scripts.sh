@@ -3,7 +3,7 @@
 # log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel; do
+for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel debug-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
@@ -30,6 +30,12 @@ check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, 
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+check_output "debug-kernel --key is a hash of the inputs" '^[0-9a-f]{16}$' scripts/debug-kernel --key
+check_exit "debug-kernel --print-path fails when nothing is cached" 1 \
+	env SYNCDEV_CACHE="$tmp/cache" scripts/debug-kernel --print-path
+check_output "SYNCDEV_KERNEL=debug with nothing cached says how to build it" \
+	"no debug kernel for this configuration in $tmp/cache/debug-kernel/.*run scripts/debug-kernel" \
+	env SYNCDEV_CACHE="$tmp/cache" SYNCDEV_KERNEL=debug scripts/vm-run -- true
 # Console log of a guest whose test printed "BUG:" itself (not a kernel
 # line) and whose kernel log holds a WARNING; then a clean one; then a
 # guest that panicked before the dump.
