@@ -55,11 +55,24 @@ syncdev-vm: command starts
 syncdev-vm: test vm/20-y.sh
 [    3.352081] Kernel panic - not syncing: sysrq triggered crash
 LOG
+# What the debug kernel's checkers print first, each alone in a log.
+for report in \
+	'BUG: KASAN: slab-use-after-free in syncdev_release+0x1/0x2 [syncdev]' \
+	'UBSAN: shift-out-of-bounds in kernel/x.c:10:5' \
+	'WARNING: possible circular locking dependency detected' \
+	'BUG: sleeping function called from invalid context at kernel/x.c:10' \
+	'kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' \
+	'ODEBUG: free active (active state 0) object: 00000000 object type: timer_list' \
+	'INFO: trying to register non-static key.' \
+	'kernel BUG at lib/list_debug.c:30!'; do
+	printf 'syncdev-vm: kernel log begins\n[    9.000000] %s\nsyncdev-vm: kernel log ends\n' "$report"
+done >"$tmp/debug.log"
 
 # shellcheck source=/dev/null
 . scripts/vm-common.sh
 check_equal "kernel WARNING found, test text ignored" "$(vm_log_problems "$tmp/warn.log")" \
 	"[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2"
+check_equal "every debug-kernel report found" "$(vm_log_problems "$tmp/debug.log" | wc -l)" 8
 check_equal "clean kernel log has no problems" "$(vm_log_problems "$tmp/clean.log")" ""
 check_equal "panic on the console found" "$(vm_log_problems "$tmp/panic.log")" \
 	"[    3.352081] Kernel panic - not syncing: sysrq triggered crash"
