@@ -34,6 +34,30 @@ void outfile_split_path(const char *path, char *dir, size_t dirlen,
 	*base = slash + 1;
 }
 
+/*
+ * Allocation steps.  tmpfs gives up a fallocate() with EINTR on any
+ * signal, even a stop/continue, and frees what that call allocated: one
+ * call for the whole file, retried, never finished on a slow machine
+ * whose slave was stopped and continued every 90 ms (tests/vm/80-stopcont
+ * under the debug kernel).  A step is redone alone; the others stay.
+ */
+#define ALLOC_STEP (1u << 20)
+
+/* posix_fallocate() of [0, size) in steps; 0 or an errno value. */
+static int allocate(int fd, uint64_t size)
+{
+	uint64_t off, n;
+	int err = 0;
+
+	for (off = 0; off < size && !err; off += n) {
+		n = size - off < ALLOC_STEP ? size - off : ALLOC_STEP;
+		do
+			err = posix_fallocate(fd, (off_t)off, (off_t)n);
+		while (err == EINTR);
+	}
+	return err;
+}
+
 /* Allocate size bytes and map them for writing: 0, or -1 after a message. */
 static int map_output(struct outfile *f)
 {
@@ -44,10 +68,7 @@ static int map_output(struct outfile *f)
 	 * Allocate before mapping: a full disk then fails here with ENOSPC
 	 * instead of killing us with SIGBUS in the middle of a memcpy.
 	 */
-	/* tmpfs gives up with EINTR on any signal, even a stop/continue. */
-	do
-		err = posix_fallocate(f->fd, 0, (off_t)f->size);
-	while (err == EINTR);
+	err = allocate(f->fd, f->size);
 	if (err) {
 		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",
