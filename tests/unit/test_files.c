@@ -32,6 +32,12 @@ static void test_outfile(void)
 	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
 	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
 	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
+	/* Allocated in steps (outfile.c): every step, the odd tail too. */
+	CHECK(outfile_create(&f, path("outs"), (3u << 20) + 5, 1) == 0 &&
+	      fstat(f.fd, &st) == 0 && st.st_size == (3 << 20) + 5 &&
+	      (uint64_t)st.st_blocks * 512 >= (3u << 20) + 5,
+	      "outfile mmap: 3 MiB + 5 bytes allocated before the mapping");
+	outfile_abort(&f);
 	CHECK(outfile_create(&f, path("oute"), 0, 1) == 0 && !f.map &&
 	      outfile_commit(&f) == 0 && stat(path("oute"), &st) == 0 &&
 	      st.st_size == 0, "outfile empty file in mmap mode");
