@@ -11,6 +11,13 @@ WAIT_MS=20000
 # The module's buffer size: mmap mode moves at most this much per ioctl.
 buf_size() { cat /sys/module/syncdev/parameters/buf_size; }
 
+# bulk BYTES: the size of a transfer that is there for its volume, not
+# for a boundary: BYTES, divided by SYNCDEV_SIZE_DIV under a debug kernel
+# (scripts/vm-common.sh), which moves data tens of times slower.  Sizes
+# that sit at a boundary (a page, a buffer, more than the socket buffers
+# hold) are never passed through it.
+bulk() { echo $(($1 / ${SYNCDEV_SIZE_DIV:-1})); }
+
 # klog_count ERE: kernel log lines matching (the log is never cleared:
 # the harness reads all of it at the end, so compare counts).
 klog_count() { dmesg | grep -Ec "$1"; }

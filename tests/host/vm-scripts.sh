@@ -27,6 +27,12 @@ check_output "SYNCDEV_KERNEL naming no built kernel is refused" "no built kernel
 	env SYNCDEV_KERNEL=/nonexistent scripts/vm-run -- true
 check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, not '0'" \
 	env SYNCDEV_TIME_SCALE=0 scripts/vm-run -- true
+check_output "SYNCDEV_SIZE_DIV must be a positive integer" "SYNCDEV_SIZE_DIV must be a positive integer, not 'x'" \
+	env SYNCDEV_SIZE_DIV=x scripts/vm-run -- true
+check_equal "bulk: a bulk size is whole under the stock kernel" \
+	"$(sh -c '. tests/lib-xfer.sh; bulk 67108864')" 67108864
+check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
+	"$(SYNCDEV_SIZE_DIV=4 sh -c '. tests/lib-xfer.sh; bulk 67108864')" 16777216
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,7 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-sets="0 1 4097 $COURSE_LARGE 67108864"
+sets="0 1 4097 $COURSE_LARGE $(bulk 67108864)"
 for s in $sets; do
 	gen "f$s" "$s"
 done

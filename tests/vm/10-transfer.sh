@@ -1,13 +1,14 @@
 # shellcheck shell=sh
 # vm-timeout: 900
 # master -> slave over 127.0.0.1 in all four method combinations, for the
-# sizes around a page, the course's two data sets, 64 MiB and a file larger
-# than the mmap buffer; every copy compared byte for byte.
+# sizes around a page, the course's two data sets, 64 MiB (bulk) and a file
+# larger than the mmap buffer; every copy compared byte for byte.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 big=$(( $(buf_size) * 2 + 1 ))
-for s in 0 1 4095 4096 4097 $COURSE_LARGE 67108864 $big; do
+large=$(bulk 67108864)
+for s in 0 1 4095 4096 4097 $COURSE_LARGE $large $big; do
 	gen "f$s" "$s"
 done
 small=""
@@ -25,7 +26,7 @@ for mm in fcntl mmap; do
 		# shellcheck disable=SC2086
 		transfer "$mm->$sm course ten files" $mm $sm $small
 		transfer "$mm->$sm course $COURSE_LARGE bytes" $mm $sm "f$COURSE_LARGE"
-		transfer "$mm->$sm 64 MiB" $mm $sm f67108864
+		transfer "$mm->$sm $large bytes" $mm $sm "f$large"
 		transfer "$mm->$sm $big bytes (2 buffers + 1)" $mm $sm "f$big"
 	done
 done

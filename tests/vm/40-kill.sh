@@ -8,7 +8,8 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-gen big 67108864 11
+size=$(bulk 67108864)
+gen big "$size" 11
 
 for victim in master slave; do
 	for m in fcntl mmap; do
@@ -56,10 +57,10 @@ for victim in master slave; do
 			pass "$name: no incomplete output"
 		fi
 		[ $victim = master ] && check_output "$name: slave says why" \
-			"closed the connection in the middle of out|receiving out \(after [0-9]+ of 67108864 bytes\) \(the master is gone\)" \
+			"closed the connection in the middle of out|receiving out \(after [0-9]+ of $size bytes\) \(the master is gone\)" \
 			cat slave.log
 		[ $victim = slave ] && check_output "$name: master says why" \
-			"sending big \(after [0-9]+ of 67108864 bytes\) \(the slave is gone\)" \
+			"sending big \(after [0-9]+ of $size bytes\) \(the slave is gone\)" \
 			cat master.log
 		rm -f out .out.*
 	done
