@@ -7,6 +7,7 @@
 #   VM_KDIR       the kernel build tree the module is built against
 #   VM_TIME_SCALE how much slower than the stock kernel it runs (timeouts)
 #   VM_SIZE_DIV   what the tests' bulk transfers are divided by on it
+#   VM_SMP        the guest's CPUs (SYNCDEV_SMP, default 2)
 #   VM_APPEND     what its command line needs beyond the console settings
 #   VM_INITRD     the base initramfs built by scripts/vm-build
 #   VM_LOGS       console logs, one per guest boot
@@ -18,7 +19,7 @@
 # built in.  A debug kernel (KASAN, lockdep) runs several times slower:
 # timeouts grow by SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock
 # kernel), and the tests' bulk transfers (tens of MiB, there for volume,
-# not for a boundary) shrink by SYNCDEV_SIZE_DIV (default 4 for it, 1 for
+# not for a boundary) shrink by SYNCDEV_SIZE_DIV (default 8 for it, 1 for
 # the stock kernel; tests/lib.sh bulk).
 
 VM_DIR=build/vm
@@ -47,6 +48,10 @@ vm_pick_kernel() {
 	case $VM_SIZE_DIV in
 	""|*[!0-9]*|0) vm_die "SYNCDEV_SIZE_DIV must be a positive integer, not '$VM_SIZE_DIV'" ;;
 	esac
+	VM_SMP=${SYNCDEV_SMP:-$VM_SMP}
+	case $VM_SMP in
+	""|*[!0-9]*|0) vm_die "SYNCDEV_SMP must be a positive integer, not '$VM_SMP'" ;;
+	esac
 }
 
 vm_pick_stock_kernel() {
@@ -63,6 +68,7 @@ vm_pick_stock_kernel() {
 	VM_KDIR=/lib/modules/$VM_KVER/build
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-1}
 	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-1}
+	VM_SMP=2
 	VM_APPEND=""
 	# Debian installs the bzImage mode 0600; QEMU only needs to read it.
 	[ -r "$VM_KERNEL" ] ||
@@ -84,7 +90,8 @@ vm_pick_tree_kernel() {
 		vm_die "no built kernel in $VM_KDIR (SYNCDEV_KERNEL=${SYNCDEV_KERNEL:-}; scripts/debug-kernel builds one)"
 	VM_KVER=$(cat "$VM_KDIR/include/config/kernel.release")
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-4}
-	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-4}
+	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-8}
+	VM_SMP=2
 	# A debug kernel interprets ACPI so slowly under TCG that evaluating
 	# the PCI interrupt routing (QEMU's _PRT, a loop) hits ACPICA's 30 s
 	# loop timeout, and virtio devices get no interrupt: route PCI

@@ -11,12 +11,16 @@ WAIT_MS=20000
 # The module's buffer size: mmap mode moves at most this much per ioctl.
 buf_size() { cat /sys/module/syncdev/parameters/buf_size; }
 
-# bulk BYTES: the size of a transfer that is there for its volume, not
-# for a boundary: BYTES, divided by SYNCDEV_SIZE_DIV under a debug kernel
-# (scripts/vm-common.sh), which moves data tens of times slower.  Sizes
-# that sit at a boundary (a page, a buffer, more than the socket buffers
-# hold) are never passed through it.
-bulk() { echo $(($1 / ${SYNCDEV_SIZE_DIV:-1})); }
+# bulk BYTES [FLOOR]: the size of a transfer that is there for its volume,
+# not for a boundary: BYTES, divided by SYNCDEV_SIZE_DIV under a debug
+# kernel (scripts/vm-common.sh), which moves data tens of times slower,
+# but not below FLOOR.  Sizes that sit at a boundary (a page, a buffer,
+# more than the socket buffers hold) are never passed through it.
+bulk() {
+	_b=$(($1 / ${SYNCDEV_SIZE_DIV:-1}))
+	[ "$_b" -ge "${2:-0}" ] || _b=$2
+	echo "$_b"
+}
 
 # klog_count ERE: kernel log lines matching (the log is never cleared:
 # the harness reads all of it at the end, so compare counts).
@@ -130,25 +134,32 @@ wait_syscall() {
 }
 
 ACCEPTED='syncdev: master#[0-9]+: accepted connection'
+CONNECTED='syncdev: slave#[0-9]+: connected to'
 
-# wait_connected N: until the kernel logged more than N accepted
-# connections, i.e. a transfer is under way (at most 30 s).
-wait_connected() {
+# wait_klog_more ERE N: until the kernel logged more than N lines matching
+# ERE (at most 30 s).
+wait_klog_more() {
 	i=0
-	while [ "$(klog_count "$ACCEPTED")" -le "$1" ] && [ $i -lt 300 ]; do
+	while [ "$(klog_count "$1")" -le "$2" ] && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	[ $i -lt 300 ]
 }
 
+# wait_connected N: more than N accepted connections, i.e. a transfer is
+# under way; wait_slave_connected N: more than N slave connections.
+wait_connected() { wait_klog_more "$ACCEPTED" "$1"; }
+wait_slave_connected() { wait_klog_more "$CONNECTED" "$1"; }
+
 # check_pair NAME MPID SPID IN OUT: wait for a master and a slave started
 # in the background; both exit 0 and OUT is IN (their logs: master.log,
-# slave.log, or MLOG SLOG as 6th and 7th arguments).
+# slave.log, or MLOG SLOG as 6th and 7th arguments).  One still running
+# after wait_gone's bound is killed and counts as exit 255 (hung).
 check_pair() {
-	wait "$2"
+	wait_gone "$2"
 	mrc=$?
-	wait "$3"
+	wait_gone "$3"
 	src=$?
 	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s "$4" "$5"; then
 		pass "$1"

@@ -33,6 +33,8 @@ check_equal "bulk: a bulk size is whole under the stock kernel" \
 	"$(sh -c '. tests/lib-xfer.sh; bulk 67108864')" 67108864
 check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
 	"$(SYNCDEV_SIZE_DIV=4 sh -c '. tests/lib-xfer.sh; bulk 67108864')" 16777216
+check_equal "bulk: never below its floor" \
+	"$(SYNCDEV_SIZE_DIV=8 sh -c '. tests/lib-xfer.sh; bulk 67108864 16777216')" 16777216
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,8 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-sets="0 1 4097 $COURSE_LARGE $(bulk 67108864)"
+# Across the virtual link the course's large file is volume too.
+sets="0 1 4097 $(bulk $COURSE_LARGE) $(bulk 67108864)"
 for s in $sets; do
 	gen "f$s" "$s"
 done

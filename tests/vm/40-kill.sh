@@ -8,7 +8,9 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-size=$(bulk 67108864)
+# At least 16 MiB: far more than the socket buffers, so that the master
+# is still sending when its slave dies.
+size=$(bulk 67108864 16777216)
 gen big "$size" 11
 
 for victim in master slave; do

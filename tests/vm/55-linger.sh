@@ -8,6 +8,9 @@
 
 ko=$SYNCDEV_ROOT/kernel/syncdev.ko
 linger=/sys/module/syncdev/parameters/listen_linger_ms
+# A slave must connect within a short linger after the previous run: the
+# short lingers and the delays grow with a slower (debug) kernel.
+scale=${SYNCDEV_TIME_SCALE:-1}
 gen a 5000 1
 gen b 7000 2
 
@@ -39,16 +42,20 @@ slave_first "slave connected during the linger gets the next master's file" 1
 
 # A master that comes after the linger while a slave waits in the backlog:
 # the listener stays for it.
-echo 300 >$linger
+echo $((300 * scale)) >$linger
 one_run a out.g || fail "run before the late master" "$(cat master.log slave.log)"
-slave_first "a waiting slave keeps the listener for a late master" 2
+slave_first "a waiting slave keeps the listener for a late master" $((2 * scale))
 
 # A slave that gave up while it waited is skipped by the next ACCEPT, which
-# serves the live slave queued behind it.
+# serves the live slave queued behind it.  A long linger: both slaves must
+# find the listener, however long they take to start.
+echo 10000 >$linger
 one_run a out.i || fail "run before the dead slave" "$(cat master.log slave.log)"
-slave 1 out.dead fcntl 127.0.0.1 >/dev/null 2>&1 &
+n=$(klog_count "$CONNECTED")
+slave 1 out.dead fcntl 127.0.0.1 >slave.dead.log 2>&1 &
 dead=$!
-sleep 0.5
+wait_slave_connected "$n" ||
+	fail "the slave that will die connects" "$(cat slave.dead.log)"
 kill -9 $dead
 wait $dead 2>/dev/null
 skipped0=$(klog_count 'skipped a connection whose slave had gone')
@@ -58,6 +65,7 @@ check_equal "the skip is logged" \
 
 # A slave that waits for a master that never comes is reset after
 # listen_wait_ms, and the listener closes.
+echo $((300 * scale)) >$linger
 echo 1500 >/sys/module/syncdev/parameters/listen_wait_ms
 one_run a out.k || fail "run before the lonely slave" "$(cat master.log slave.log)"
 check_exit "slave nobody serves: exit 1 after listen_wait_ms" 1 \
