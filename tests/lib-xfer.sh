@@ -22,9 +22,17 @@ bulk() {
 	echo "$_b"
 }
 
-# klog_count ERE: kernel log lines matching (the log is never cleared:
-# the harness reads all of it at the end, so compare counts).
-klog_count() { dmesg | grep -Ec "$1"; }
+# klog_mark: write a unique line into the kernel log and print it;
+# klog_since MARK ERE: how many lines matching ERE were logged after it.
+# The log is never cleared (the harness reads all of it at the end) and it
+# wraps (128 KiB in Debian's kernel): counts taken before and after are
+# not comparable, lines after a mark are.
+klog_mark() {
+	_m="syncdev-test mark $(cat /proc/sys/kernel/random/uuid)"
+	echo "$_m" >/dev/kmsg
+	echo "$_m"
+}
+klog_since() { dmesg | sed -n "/$1/,\$p" | grep -Ec "$2"; }
 PAGE_LINE='syncdev: (master|slave)#[0-9]+: page vaddr=0x[0-9a-f]+ pfn=0x[0-9a-f]+ '
 
 # wait_no_listener: the master's listener, which lingers after the last
@@ -136,21 +144,21 @@ wait_syscall() {
 ACCEPTED='syncdev: master#[0-9]+: accepted connection'
 CONNECTED='syncdev: slave#[0-9]+: connected to'
 
-# wait_klog_more ERE N: until the kernel logged more than N lines matching
-# ERE (at most 30 s).
-wait_klog_more() {
+# wait_klog_since MARK ERE: until the kernel logged a line matching ERE
+# after MARK (klog_mark; at most 30 s).
+wait_klog_since() {
 	i=0
-	while [ "$(klog_count "$1")" -le "$2" ] && [ $i -lt 300 ]; do
+	while [ "$(klog_since "$1" "$2")" -eq 0 ] && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	[ $i -lt 300 ]
 }
 
-# wait_connected N: more than N accepted connections, i.e. a transfer is
-# under way; wait_slave_connected N: more than N slave connections.
-wait_connected() { wait_klog_more "$ACCEPTED" "$1"; }
-wait_slave_connected() { wait_klog_more "$CONNECTED" "$1"; }
+# wait_connected MARK: a connection accepted after MARK, i.e. a transfer
+# is under way; wait_slave_connected MARK: a slave connected after MARK.
+wait_connected() { wait_klog_since "$1" "$ACCEPTED"; }
+wait_slave_connected() { wait_klog_since "$1" "$CONNECTED"; }
 
 # check_pair NAME MPID SPID IN OUT: wait for a master and a slave started
 # in the background; both exit 0 and OUT is IN (their logs: master.log,

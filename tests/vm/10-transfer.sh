@@ -12,7 +12,7 @@ for s in 0 1 4095 4096 4097 $COURSE_LARGE $large $big; do
 	gen "f$s" "$s"
 done
 small=""
-pages0=$(klog_count "$PAGE_LINE")
+pages0=$(klog_mark)
 for s in $COURSE_SMALL; do
 	gen "s$s" "$s" 1
 	small="$small s$s"
@@ -50,7 +50,7 @@ check_output "slave -v names each file with its CRC32C" \
 # Each program in mmap mode logs its page descriptors once per transfer:
 # the device buffer and the file mapping, only the buffer when all files
 # are empty.  4 mmap sides x (8 transfers x 2 + 1) + the mixed slave's 2.
-pages=$(( $(klog_count "$PAGE_LINE") - pages0 ))
+pages=$(klog_since "$pages0" "$PAGE_LINE")
 if [ $pages -eq 70 ]; then
 	pass "mmap mode logged 70 page descriptor lines"
 else

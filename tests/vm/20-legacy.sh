@@ -6,7 +6,7 @@
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 ins="" outs=""
-pages0=$(klog_count 'syncdev: master#[0-9]+: page vaddr=')
+pages0=$(klog_mark)
 for s in 0 1 8191 8192 8193 $COURSE_SMALL 1000000; do
 	gen "in$s" "$s" 3
 	ins="$ins in$s"
@@ -34,7 +34,7 @@ for s in 0 1 8191 8192 8193 $COURSE_SMALL 1000000; do
 done
 
 # The legacy print ioctl logged a line per file from each side.
-n=$(( $(klog_count 'syncdev: master#[0-9]+: page vaddr=') - pages0 ))
+n=$(klog_since "$pages0" 'syncdev: master#[0-9]+: page vaddr=')
 [ "$n" -eq 16 ] && pass "legacy print: one master page line per file" ||
 	fail "legacy print: one master page line per file" "$n lines, want 16"
 

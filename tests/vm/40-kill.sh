@@ -17,7 +17,7 @@ for victim in master slave; do
 	for m in fcntl mmap; do
 		name="kill -9 $victim ($m)"
 		# Small buffers: many round trips, so there is a middle to hit.
-		n=$(klog_count "$ACCEPTED")
+		n=$(klog_mark)
 		master 1 big $m -b 64K >master.log 2>&1 &
 		mpid=$!
 		slave 1 out $m 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
@@ -81,7 +81,7 @@ for t in $(seq $trials); do
 	mm=fcntl; [ $((RANDOM % 2)) = 1 ] && mm=mmap
 	sm=fcntl; [ $((RANDOM % 2)) = 1 ] && sm=mmap
 	delay=$((RANDOM % 1500))
-	n=$(klog_count "$ACCEPTED")
+	n=$(klog_mark)
 	master 1 big $mm -b 64K >master.log 2>&1 &
 	mpid=$!
 	slave 1 out $sm 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &

@@ -28,7 +28,7 @@ done
 # The programs: a master blocked in an mmap SEND (its slave is stopped)
 # is stopped and continued 8 times; the transfer completes, byte-exact.
 gen big 33554432 12
-n=$(klog_count "$ACCEPTED")
+n=$(klog_mark)
 master 1 big mmap >master.log 2>&1 &
 mpid=$!
 slave 1 out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
@@ -53,11 +53,11 @@ check_output "the refused stranger is logged" \
 	'refused a connection from 127\.0\.0\.5: the allowed peer is 127\.0\.0\.1' dmesg
 
 # Page dumps: at most 100 lines per 5 s, then a line that counts the rest.
-n0=$(klog_count "$PAGE_LINE")
+n0=$(klog_mark)
 out=$(relcheck dumps 2000)
 echo "$out" | grep -E '^(PASS|FAIL) '
 ms=$(echo "$out" | sed -n 's/^# elapsed_ms //p')
-n=$(( $(klog_count "$PAGE_LINE") - n0 ))
+n=$(klog_since "$n0" "$PAGE_LINE")
 allowed=$(( 100 * (${ms:-0} / 5000 + 1) ))
 [ "$n" -ge 1 ] && [ "$n" -le "$allowed" ] &&
 	pass "2000 page dumps in $ms ms log $n lines (at most $allowed)" ||
