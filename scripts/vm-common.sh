@@ -42,15 +42,17 @@ vm_pick_kernel() {
 	debug) vm_pick_debug_kernel ;;
 	*) vm_pick_tree_kernel "$SYNCDEV_KERNEL" ;;
 	esac
-	case $VM_TIME_SCALE in
-	""|*[!0-9]*|0) vm_die "SYNCDEV_TIME_SCALE must be a positive integer, not '$VM_TIME_SCALE'" ;;
-	esac
-	case $VM_SIZE_DIV in
-	""|*[!0-9]*|0) vm_die "SYNCDEV_SIZE_DIV must be a positive integer, not '$VM_SIZE_DIV'" ;;
-	esac
-	VM_SMP=${SYNCDEV_SMP:-$VM_SMP}
-	case $VM_SMP in
-	""|*[!0-9]*|0) vm_die "SYNCDEV_SMP must be a positive integer, not '$VM_SMP'" ;;
+	VM_SMP=${SYNCDEV_SMP:-2}
+	vm_positive SYNCDEV_TIME_SCALE "$VM_TIME_SCALE"
+	vm_positive SYNCDEV_SIZE_DIV "$VM_SIZE_DIV"
+	vm_positive SYNCDEV_SMP "$VM_SMP"
+}
+
+# vm_positive NAME VALUE: die unless VALUE (of the setting NAME) is a
+# positive integer.
+vm_positive() {
+	case $2 in
+	""|*[!0-9]*|0) vm_die "$1 must be a positive integer, not '$2'" ;;
 	esac
 }
 
@@ -68,7 +70,6 @@ vm_pick_stock_kernel() {
 	VM_KDIR=/lib/modules/$VM_KVER/build
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-1}
 	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-1}
-	VM_SMP=2
 	VM_APPEND=""
 	# Debian installs the bzImage mode 0600; QEMU only needs to read it.
 	[ -r "$VM_KERNEL" ] ||
@@ -91,7 +92,6 @@ vm_pick_tree_kernel() {
 	VM_KVER=$(cat "$VM_KDIR/include/config/kernel.release")
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-4}
 	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-8}
-	VM_SMP=2
 	# A debug kernel interprets ACPI so slowly under TCG that evaluating
 	# the PCI interrupt routing (QEMU's _PRT, a loop) hits ACPICA's 30 s
 	# loop timeout, and virtio devices get no interrupt: route PCI
