@@ -22,6 +22,17 @@ bulk() {
 	echo "$_b"
 }
 
+# small_buffer_if_slow KO: under a debug kernel (SYNCDEV_SIZE_DIV above 1)
+# reload the module KO with a 2 MiB buffer instead of 8, for a test whose
+# sizes follow the buffer (one buffer, two and a byte): each boundary
+# stays, with a quarter of the data.
+small_buffer_if_slow() {
+	[ "${SYNCDEV_SIZE_DIV:-1}" -gt 1 ] || return 0
+	_sb=$(bulk "$(buf_size)" 2097152)
+	rmmod syncdev
+	check "insmod buf_size=$_sb (debug kernel)" insmod "$1" buf_size="$_sb"
+}
+
 # klog_mark: write a unique line into the kernel log and print it;
 # klog_since MARK ERE: how many lines matching ERE were logged after it.
 # The log is never cleared (the harness reads all of it at the end) and it
@@ -128,7 +139,7 @@ no_output() {
 # in_syscall PID NR: PID is blocked in system call NR (x86-64 numbers:
 # 0 read, 1 write, 16 ioctl), so a test knows where a program waits.
 in_syscall() {
-	read -r _nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$_nr" = "$2" ]
+	read -r _nr _ 2>/dev/null <"/proc/$1/syscall" && [ "$_nr" = "$2" ]
 }
 
 # wait_syscall PID NR: until PID is blocked in system call NR (30 s).

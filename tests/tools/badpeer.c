@@ -65,6 +65,7 @@ static const char *const slave_cases[] = {
 	"noanswer",	/* reads everything, closes without answering */
 	"stall",	/* reads everything, never answers, connected */
 	"stallread",	/* reads nothing at all, connected */
+	"lateread",	/* reads nothing for --stall S, then as ok */
 	"reset",	/* reads a little, then a reset */
 	"earlynack",	/* reads the first bytes, answers "count", then
 			 * reads and drops the rest (as slave does) */
@@ -289,8 +290,11 @@ static int play_master(char **paths, unsigned int n, const struct opts *o)
 	return EXIT_OK;
 }
 
-/* Read and drop n bytes; what arrived before the stream ended. */
-static uint64_t drain(int fd, uint64_t n)
+/*
+ * Read and drop n bytes, adding them to *crc unless crc is NULL; what
+ * arrived before the stream ended.
+ */
+static uint64_t drain(int fd, uint64_t n, uint32_t *crc)
 {
 	static unsigned char buf[1 << 16];
 	uint64_t got = 0;
@@ -303,9 +307,32 @@ static uint64_t drain(int fd, uint64_t n)
 			continue;
 		if (r <= 0)
 			break;
+		if (crc)
+			*crc = crc32c(*crc, buf, (size_t)r);
 		got += (uint64_t)r;
 	}
 	return got;
+}
+
+/*
+ * File i of the master's stream: header, data and trailer, the data
+ * checked against the trailer's CRC32C.
+ */
+static void read_framed_file(int fd, uint32_t i)
+{
+	unsigned char h[FRAME_FILE_HDR_LEN], t[FRAME_TRAILER_LEN];
+	uint32_t crc = 0, want;
+	uint64_t size;
+
+	if (read_full(fd, h, FRAME_FILE_HDR_LEN) != FRAME_FILE_HDR_LEN ||
+	    frame_get_file_hdr(h, FRAME_FILE_HDR_LEN, i, &size) ||
+	    drain(fd, size, &crc) != size ||
+	    read_full(fd, t, FRAME_TRAILER_LEN) != FRAME_TRAILER_LEN ||
+	    frame_get_trailer(t, FRAME_TRAILER_LEN, &want))
+		die(EXIT_FAIL, "the master's stream ended in file %u", i + 1);
+	if (crc != want)
+		die(EXIT_FAIL, "file %u: the data's CRC32C is %08x, the trailer says %08x",
+		    i + 1, crc, want);
 }
 
 /* The whole stream of the master (or tcpcopy send); the file count. */
@@ -319,21 +346,15 @@ static unsigned int read_stream(int fd, const struct opts *o)
 		if (read_full(fd, h, 8) != 8)
 			die(EXIT_FAIL, "no size from the sender");
 		size = get_le(h, 8);
-		if (drain(fd, size + (o->crc ? 4 : 0)) != size + (o->crc ? 4 : 0))
+		if (drain(fd, size + (o->crc ? 4 : 0), NULL) != size + (o->crc ? 4 : 0))
 			die(EXIT_FAIL, "the sender's stream ended early");
 		return 1;
 	}
 	if (read_full(fd, h, FRAME_STREAM_HDR_LEN) != FRAME_STREAM_HDR_LEN ||
 	    frame_get_stream_hdr(h, FRAME_STREAM_HDR_LEN, &n))
 		die(EXIT_FAIL, "no stream header from the master");
-	for (i = 0; i < n; i++) {
-		if (read_full(fd, h, FRAME_FILE_HDR_LEN) != FRAME_FILE_HDR_LEN ||
-		    frame_get_file_hdr(h, FRAME_FILE_HDR_LEN, i, &size) ||
-		    drain(fd, size + FRAME_TRAILER_LEN) !=
-		    size + FRAME_TRAILER_LEN)
-			die(EXIT_FAIL, "the master's stream ended in file %u",
-			    i + 1);
-	}
+	for (i = 0; i < n; i++)
+		read_framed_file(fd, i);
 	return n;
 }
 
@@ -376,13 +397,17 @@ static int play_slave(struct in_addr addr, uint16_t port,
 		return EXIT_FAIL;
 	if (is(o, "stallread"))
 		stall(fd, o);
+	if (is(o, "lateread")) {
+		msg("not reading for %u s", o->stall_s);
+		sleep(o->stall_s);
+	}
 	if (is(o, "reset") || is(o, "earlynack") || is(o, "nackreset")) {
-		drain(fd, 4096);
+		drain(fd, 4096, NULL);
 		if (is(o, "reset"))
 			cut(fd, o);
 		answer(fd, 0, o);
 		if (is(o, "earlynack"))
-			drain(fd, UINT64_MAX);
+			drain(fd, UINT64_MAX, NULL);
 		close(fd);
 		return EXIT_OK;
 	}

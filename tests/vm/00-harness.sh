@@ -1,4 +1,5 @@
 #!/bin/sh
+# vm-cost: 3
 # The guest harness itself: the module is loaded and its devices exist, the
 # guest has the tools and the loopback network the other tests rely on.
 . "$SYNCDEV_ROOT/tests/lib.sh"

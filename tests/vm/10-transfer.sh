@@ -1,14 +1,17 @@
 # shellcheck shell=sh
 # vm-timeout: 900
+# vm-cost: 92
 # master -> slave over 127.0.0.1 in all four method combinations, for the
 # sizes around a page, the course's two data sets, 64 MiB (bulk) and a file
 # larger than the mmap buffer; every copy compared byte for byte.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
+small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
 big=$(( $(buf_size) * 2 + 1 ))
 large=$(bulk 67108864)
-for s in 0 1 4095 4096 4097 $COURSE_LARGE $large $big; do
+course_large=$(bulk $COURSE_LARGE)
+for s in 0 1 4095 4096 4097 $course_large $large $big; do
 	gen "f$s" "$s"
 done
 small=""
@@ -25,7 +28,7 @@ for mm in fcntl mmap; do
 		done
 		# shellcheck disable=SC2086
 		transfer "$mm->$sm course ten files" $mm $sm $small
-		transfer "$mm->$sm course $COURSE_LARGE bytes" $mm $sm "f$COURSE_LARGE"
+		transfer "$mm->$sm course $course_large bytes" $mm $sm "f$course_large"
 		transfer "$mm->$sm $large bytes" $mm $sm "f$large"
 		transfer "$mm->$sm $big bytes (2 buffers + 1)" $mm $sm "f$big"
 	done

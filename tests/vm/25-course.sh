@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
+# vm-cost: 179
 # Course programs written against other modules (issue 9): both legacy
 # styles (tests/tools/course_2page.c: 2 pages mapped at offset 0, length
 # passed to receive; course_128page.c: 128 pages mapped at the file's own
@@ -13,8 +14,12 @@
 
 ko=$SYNCDEV_ROOT/kernel/syncdev.ko
 sizes="0 1 4095 4096 4097 1048577"
+# Still more than the 1 MiB + 1 file, which one 128-page mapping holds.
+small_buffer_if_slow "$ko"
 buf=$(buf_size)
-for s in $sizes $buf $COURSE_LARGE; do
+# More than a buffer: the course's large data set, or less of it.
+large=$(bulk $COURSE_LARGE $((buf + 1048577)))
+for s in $sizes $buf $large; do
 	gen "f$s" "$s" 21
 done
 small=""
@@ -71,11 +76,11 @@ for c in course_2page course_128page; do
 		# shellcheck disable=SC2086
 		course "$c $method course ten files" $c $c $method $small
 	done
-	for s in $buf $COURSE_LARGE; do
+	for s in $buf $large; do
 		course "$c fcntl $s bytes" $c $c fcntl "f$s"
 	done
 done
-for s in $buf $COURSE_LARGE; do
+for s in $buf $large; do
 	course "course_2page mmap $s bytes" course_2page course_2page mmap "f$s"
 done
 course "128-page master, 2-page slave, mmap" course_128page course_2page mmap f1048577 f4097
@@ -86,7 +91,7 @@ COURSE_RECV_ARG=0 course "128-page slave passing 0 as its length" \
 # A 128-page program maps the device at its file's offset: a file larger
 # than the buffer reaches an offset the buffer does not have.  Both sides
 # must say so and fail; with a buffer large enough the same run works.
-"$(as master course_128page)" 1 "f$COURSE_LARGE" mmap >master.log 2>&1 &
+"$(as master course_128page)" 1 "f$large" mmap >master.log 2>&1 &
 mpid=$!
 "$(as slave course_128page)" 1 out.1 mmap 127.0.0.1 >slave.log 2>&1
 src=$?
@@ -125,8 +130,8 @@ rm -f out.1
 
 rmmod syncdev
 check "insmod buf_size=16 MiB" insmod "$ko" buf_size=16777216
-course "course_128page mmap $COURSE_LARGE bytes, 16 MiB buffer" \
-	course_128page course_128page mmap "f$COURSE_LARGE"
+course "course_128page mmap $large bytes, 16 MiB buffer" \
+	course_128page course_128page mmap "f$large"
 rmmod syncdev
 insmod "$ko"
 finish

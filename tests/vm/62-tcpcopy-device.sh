@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
+# vm-cost: 86
 # tcpcopy --device: the benchmark baseline's copy through syncdev (send on
 # /dev/master_device, recv on /dev/slave_device), with tcpcopy's own wire
 # format (the size first, the data, the CRC32C with --crc) and the
@@ -9,6 +10,7 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
+small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
 big=$(( $(buf_size) * 2 + 1 ))
 for s in 0 1 4097 3000001 $big; do
 	gen "f$s" "$s"

@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 400
+# vm-cost: 85
 # The reliability guarantees of the module (issue 8): the two-way stream,
 # the progress timeout and keepalive, transfers and connects that survive
 # stop/continue and handlers, the peer filter, mappings that survive
@@ -25,29 +26,8 @@ for part in twoway timeout signals connect peer mmap legacy; do
 	relcheck_part $part
 	wait_no_listener >/dev/null
 done
-# The programs: a master blocked in an mmap SEND (its slave is stopped)
-# is stopped and continued 8 times; the transfer completes, byte-exact.
-gen big 33554432 12
-n=$(klog_mark)
-master 1 big mmap >master.log 2>&1 &
-mpid=$!
-slave 1 out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
-spid=$!
-wait_connected "$n" || fail "the transfer starts" "$(tail -n 2 master.log slave.log)"
-kill -STOP $spid
-sleep 1
-i=0
-while [ $i -lt 8 ]; do
-	kill -STOP $mpid
-	sleep 0.2
-	kill -CONT $mpid
-	sleep 0.2
-	i=$((i + 1))
-done
-kill -CONT $spid
-check_pair "master stopped and continued 8 times in an mmap SEND: both exit 0, identical" \
-	$mpid $spid big out
-rm -f big out
+# The programs' side of a master stopped and continued in a blocked SEND
+# is tests/vm/80-stopcont.sh.
 
 check_output "the refused stranger is logged" \
 	'refused a connection from 127\.0\.0\.5: the allowed peer is 127\.0\.0\.1' dmesg

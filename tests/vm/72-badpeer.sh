@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
+# vm-cost: 140
 # slave and master against a broken or malicious peer (tests/tools/badpeer)
 # on the device: crafted headers, a bad CRC, a huge size, truncated frames,
 # stalls, resets and wrong answers.  Each fails cleanly with the right
@@ -13,7 +14,10 @@
 # to any TCP listener).
 BP_PORT=2400
 gen in 100000 3
-gen big 33554432 4
+# More than the socket buffers of both ends hold (a few MiB each), so that
+# a stalled reader stops the master, also under a debug kernel.
+bigsize=$(bulk 33554432 16777216)
+gen big "$bigsize" 4
 
 # vs_master CASE METHOD WANT PATTERN [SLAVE_OPTION...]: badpeer plays the
 # master; the slave must exit WANT saying PATTERN, and leave no output
@@ -96,9 +100,9 @@ for m in fcntl mmap; do
 	vs_slave ok $m in ok
 	vs_slave nack $m in "the slave failed with file 1 of 1 \(in\): disk full \(badpeer\)"
 	vs_slave stallread $m big \
-		"sending big \(after [0-9]+ of 33554432 bytes\) \(nothing moved within the progress timeout.*\): Connection timed out" \
+		"sending big \(after [0-9]+ of $bigsize bytes\) \(nothing moved within the progress timeout.*\): Connection timed out" \
 		--progress-timeout 2
-	vs_slave reset $m big "sending big \(after [0-9]+ of 33554432 bytes\) \(the slave is gone\)"
+	vs_slave reset $m big "sending big \(after [0-9]+ of $bigsize bytes\) \(the slave is gone\)"
 	# A slave that fails answers at once and drains the rest: the
 	# master stops early and prints its reason.
 	vs_slave earlynack $m big "the slave failed: disk full \(badpeer\)"
@@ -106,7 +110,7 @@ for m in fcntl mmap; do
 	# master sees the answer if it looks before the reset arrives;
 	# after it, the module keeps the error and the answer is lost.
 	vs_slave nackreset $m big \
-		"the slave failed: disk full \(badpeer\)|sending big \(after [0-9]+ of 33554432 bytes\) \(the slave is gone\)"
+		"the slave failed: disk full \(badpeer\)|sending big \(after [0-9]+ of $bigsize bytes\) \(the slave is gone\)"
 done
 vs_slave wrongcount fcntl in "the slave confirmed 0 files, but 1 were sent"
 vs_slave garbage mmap in "malformed confirmation from the slave: bad magic number"

@@ -1,10 +1,11 @@
 # shellcheck shell=sh
 # vm-timeout: 900
+# vm-cost: 129
 # Stop/continue never aborts a transfer (issue 8, row 4): master and slave
 # are stopped and continued over and over while they move a file, in all
 # four method combinations, and the copy is byte-exact; the course's
 # reproducer (the master stopped and continued while it waits in SEND for
-# a stopped slave); and a slave stopped while its CONNECT waits.  The mmap
+# a slave that does not read); and a slave stopped while its CONNECT waits.  The mmap
 # cases (SEND, RECV) and CONNECT need the kernel's restartable calls
 # (issue 8, kernel side); fcntl read()/write() restart already.
 . "$SYNCDEV_ROOT/tests/lib.sh"
@@ -52,27 +53,40 @@ for victim in master slave; do
 	done
 done
 
-# The reproducer of row 4: the slave is stopped, so the master waits in
-# SEND; the master is stopped and continued there (Ctrl-Z, fg); then the
-# slave goes on.  The transfer must complete.
+# The reproducer of row 4: the master waits in SEND because its slave
+# does not read (a slave stopped by Ctrl-Z; here badpeer's lateread, which
+# reads nothing for a few seconds and then all of it, checking each CRC,
+# so that the master is surely blocked whatever the speed); the master is
+# stopped and continued there (Ctrl-Z, fg) five times.  The transfer must
+# complete: the master exits 0 on the peer's confirmation.
+late=$((4 * ${SYNCDEV_TIME_SCALE:-1}))
 for round in 1 2 3; do
-	what="master stopped in SEND while the slave is stopped (round $round)"
+	what="master stopped in SEND while its slave does not read (round $round)"
+	n=$(klog_mark)
 	master 1 big mmap >master.log 2>&1 &
 	mpid=$!
-	slave 1 out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
-	spid=$!
-	wait_syscall $mpid 16
-	usleep 300000
-	kill -STOP $spid
-	usleep 300000
+	badpeer slave --stall $late --wait $WAIT_MS 127.0.0.1 lateread >peer.log 2>&1 &
+	ppid=$!
+	if wait_klog_since "$n" "$ACCEPTED" && wait_syscall $mpid 16; then
+		pass "$what: the master is blocked in SEND"
+	else
+		fail "$what: the master is blocked in SEND" "$(cat /proc/$mpid/syscall 2>&1)"
+	fi
 	for i in 1 2 3 4 5; do
 		kill -STOP $mpid
 		usleep 100000
 		kill -CONT $mpid
 		usleep 100000
 	done
-	kill -CONT $spid
-	finished "$what"
+	wait_gone $mpid 300
+	mrc=$?
+	wait_gone $ppid 300
+	prc=$?
+	if [ $mrc = 0 ] && [ $prc = 0 ] && grep -q '^received 1 files$' peer.log; then
+		pass "$what: the master exits 0, the data arrived with its CRC"
+	else
+		fail "$what" "master exit $mrc, badpeer exit $prc: $(cat master.log peer.log | tail -n 4)"
+	fi
 done
 
 # CONNECT with a finite timeout, stopped and continued while it waits: it
