@@ -1,13 +1,29 @@
 #!/bin/sh
 # scripts/grade, for real (boots guests): our own programs in one VM and
-# two, the course-style clients of tests/tools in one VM and two, then a
-# batch of "students" that go wrong on purpose, each of which must be
+# two, the course-style clients of tests/tools in one VM and two, and
+# beside them a batch of "students" that go wrong on purpose, each of which must be
 # reported with the right reason, and a good student after a guest that
 # panicked.  About 10 guest boots (the two-VM ones boot two at once).
 . tests/lib.sh
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The batch of students that go wrong mostly waits (for a hang's time
+# limit, a panicked guest): it runs beside the other two grades, which
+# boot their guests meanwhile.  Each grade has its own output and shared
+# directory; scripts/vm-build packs the image under a lock.
+sub=$tmp/submissions
+mkdir -p "$sub/a-broken" "$sub/b-nobuild" "$sub/c-panic" "$sub/d-good"
+cp tests/grade/broken/master tests/grade/broken/slave "$sub/a-broken/"
+for s in b-nobuild c-panic d-good; do
+	cp build/master build/slave "$sub/$s/"
+done
+cp -r tests/grade/broken-module "$sub/b-nobuild/module"
+cp -r tests/grade/panic-module "$sub/c-panic/module"
+scripts/grade --batch "$sub" --out "$tmp/batch" --vms 1 --data small,4097 \
+	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 >"$tmp/batch.log" 2>&1 &
+batch=$!
 
 # grep_csv NAME FILE CASE VMS PATTERN: the row of CASE (VMS: 1 or 2) in a
 # results.csv matches the ERE PATTERN.
@@ -62,18 +78,9 @@ for c in $clients; do
 		cat "$tmp/course-out/summary.csv"
 done
 
-# --- a batch of students that go wrong ---------------------------------
-sub=$tmp/submissions
-mkdir -p "$sub/a-broken" "$sub/b-nobuild" "$sub/c-panic" "$sub/d-good"
-cp tests/grade/broken/master tests/grade/broken/slave "$sub/a-broken/"
-for s in b-nobuild c-panic d-good; do
-	cp build/master build/slave "$sub/$s/"
-done
-cp -r tests/grade/broken-module "$sub/b-nobuild/module"
-cp -r tests/grade/panic-module "$sub/c-panic/module"
+# --- a batch of students that go wrong (started above) -----------------
 gout=$tmp/batch
-scripts/grade --batch "$sub" --out "$gout" --vms 1 --data small,4097 \
-	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 >"$tmp/batch.log" 2>&1
+wait $batch
 check_equal "a batch with failures exits 1" "$?" 1
 check_output "a progress line per student on stderr" \
 	'^grade: \[4/4\] d-good: 6/6 cases passed' cat "$tmp/batch.log"

@@ -65,7 +65,8 @@ static const char *const slave_cases[] = {
 	"noanswer",	/* reads everything, closes without answering */
 	"stall",	/* reads everything, never answers, connected */
 	"stallread",	/* reads nothing at all, connected */
-	"lateread",	/* reads nothing for --stall S, then as ok */
+	"lateread",	/* reads nothing for --stall S or until SIGUSR1,
+			 * then as ok */
 	"reset",	/* reads a little, then a reset */
 	"earlynack",	/* reads the first bytes, answers "count", then
 			 * reads and drops the rest (as slave does) */
@@ -387,18 +388,40 @@ static void answer(int fd, unsigned int n, const struct opts *o)
 	put(fd, b, len);
 }
 
+static void wake(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * lateread: silence for --stall S, cut short by SIGUSR1 (the test sends it
+ * once it has seen the master blocked), so that the wait costs only what
+ * the test needs on a fast or a slow machine.  The handler is in place
+ * before the connection exists, so no SIGUSR1 can kill us.
+ */
+static void catch_usr1(void)
+{
+	struct sigaction sa = { .sa_handler = wake };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
 static int play_slave(struct in_addr addr, uint16_t port,
 		      const struct opts *o)
 {
-	int fd = tcp_connect(addr, port, o->wait_ms);
 	unsigned int n;
+	int fd;
 
+	if (is(o, "lateread"))
+		catch_usr1();
+	fd = tcp_connect(addr, port, o->wait_ms);
 	if (fd < 0 || tcp_set_timeout(fd, 600))
 		return EXIT_FAIL;
 	if (is(o, "stallread"))
 		stall(fd, o);
 	if (is(o, "lateread")) {
-		msg("not reading for %u s", o->stall_s);
+		msg("not reading for %u s or until SIGUSR1", o->stall_s);
 		sleep(o->stall_s);
 	}
 	if (is(o, "reset") || is(o, "earlynack") || is(o, "nackreset")) {

@@ -55,11 +55,11 @@ done
 
 # The reproducer of row 4: the master waits in SEND because its slave
 # does not read (a slave stopped by Ctrl-Z; here badpeer's lateread, which
-# reads nothing for a few seconds and then all of it, checking each CRC,
-# so that the master is surely blocked whatever the speed); the master is
+# reads nothing until SIGUSR1 and then all of it, checking each CRC, so
+# that the master is surely blocked whatever the speed); the master is
 # stopped and continued there (Ctrl-Z, fg) five times.  The transfer must
 # complete: the master exits 0 on the peer's confirmation.
-late=$((4 * ${SYNCDEV_TIME_SCALE:-1}))
+late=$((60 * ${SYNCDEV_TIME_SCALE:-1}))
 for round in 1 2 3; do
 	what="master stopped in SEND while its slave does not read (round $round)"
 	n=$(klog_mark)
@@ -78,6 +78,7 @@ for round in 1 2 3; do
 		kill -CONT $mpid
 		usleep 100000
 	done
+	kill -USR1 $ppid
 	wait_gone $mpid 300
 	mrc=$?
 	wait_gone $ppid 300
