@@ -16,8 +16,9 @@ command -v python3 >/dev/null 2>&1 && have_py=1
 # csv_ok FILE: every data row has the header's field count; the summary
 # columns (n, mean, median, min, max) hold positive finite numbers.  A
 # cell may be empty only where the experiment flags the figure as not
-# trustworthy, which these tiny runs allow for pagefault's major faults
-# (tmpfs scratch dirs) only, passed as $2.
+# trustworthy: a row whose "untrusted" column says why (a subtracted
+# overhead as large as the effect, as a loaded or slow machine gives),
+# and pagefault's major faults (tmpfs scratch dirs), passed as $2.
 csv_ok() {
 	if [ $have_py = 1 ]; then
 		python3 - "$1" "${2:-}" <<'PY'
@@ -29,11 +30,14 @@ if not data:
 for r in data:
     if len(r) != len(hdr):
         sys.exit("row has %d fields, header %d: %s" % (len(r), len(hdr), r))
+why = hdr.index("untrusted") if "untrusted" in hdr else None
 for col in ("n", "mean", "median", "min", "max"):
     if col not in hdr:
         continue
     i = hdr.index(col)
     for r in data:
+        if r[i] == "" and why is not None and r[why]:
+            continue
         if r[i] == "" and sys.argv[2] and sys.argv[2] in ",".join(r):
             continue
         v = float(r[i])

@@ -175,6 +175,19 @@ void measure_cells(struct report *r, const struct stats *st, int trusted)
 	}
 }
 
+void measure_column_why(struct report *r)
+{
+	report_column(r, "untrusted", NULL);
+}
+
+void measure_why(struct report *r, const char *why)
+{
+	if (why)
+		report_str(r, why);
+	else
+		report_none(r);
+}
+
 void measure_cells_none(struct report *r)
 {
 	size_t i;

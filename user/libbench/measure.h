@@ -89,5 +89,11 @@ void measure_columns(struct report *r);
 void measure_cells(struct report *r, const struct stats *st, int trusted);
 /* The same cells, all empty, for a figure that does not apply at all. */
 void measure_cells_none(struct report *r);
+/*
+ * The last column of a table whose rows may be untrusted, "untrusted":
+ * why a row's figures are empty (measure_why()), empty when they are not.
+ */
+void measure_column_why(struct report *r);
+void measure_why(struct report *r, const char *why);
 
 #endif

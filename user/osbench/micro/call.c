@@ -95,6 +95,7 @@ static int call_run(const struct ctx *c, const void *opts)
 	report_column(r, "unit", NULL);
 	report_column(r, "cycles", NULL);
 	report_column(r, "extra_vs_0", NULL);
+	measure_column_why(r);
 	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		if (measure_run(&m, loops[i], NULL, &res)) {
 			report_free(r);
@@ -113,6 +114,7 @@ static int call_run(const struct ctx *c, const void *opts)
 			report_num(r, res.st.median - base);
 			ctx_figure_st(c, FIG_CALL0 + i, &res.st, "ns");
 		}
+		measure_why(r, res.why);
 		measure_free(&res);
 	}
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;

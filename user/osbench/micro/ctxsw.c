@@ -325,6 +325,7 @@ static int ctxsw_rows(const struct ctx *ctx, struct report *r,
 			report_str(r, "ns");
 			report_num(r, res.raw_median_ns);
 			report_num(r, alone);
+			measure_why(r, res.why);
 			if (i == 0 && res.trusted)
 				ctx_figure_st(ctx, kind ? FIG_CTXSW_THREAD :
 							  FIG_CTXSW_PROCESS,
@@ -359,6 +360,7 @@ static int ctxsw_run(const struct ctx *ctx, const void *opts)
 	report_column(r, "unit", NULL);
 	report_column(r, "raw", NULL);
 	report_column(r, "token_cost", NULL);
+	measure_column_why(r);
 	if (ctxsw_rows(ctx, r, &m, why, sizeof(why))) {
 		report_free(r);
 		return EXIT_FAIL;

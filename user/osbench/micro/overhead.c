@@ -81,6 +81,7 @@ static void row(struct report *r, const char *name,
 		report_num(r, res->st.median * tsc_ghz());
 	else
 		report_none(r);
+	measure_why(r, res->why);
 }
 
 /* A clock this CPU has not: a row without figures, and a note. */
@@ -90,8 +91,7 @@ static void row_absent(struct report *r, const char *name)
 	measure_cells_none(r);
 	report_str(r, "ns");
 	report_none(r);
-	report_note(r, name, "not measured: this CPU does not run it "
-		    "(SIGILL)");
+	measure_why(r, "not measured: this CPU does not run it (SIGILL)");
 }
 
 static const char usage[] =
@@ -121,6 +121,7 @@ static int overhead_run(const struct ctx *c, const void *opts)
 	measure_columns(r);
 	report_column(r, "unit", NULL);
 	report_column(r, "cycles", NULL);
+	measure_column_why(r);
 
 	/* The empty loop itself, with nothing subtracted. */
 	if (measure_run(&m, measure_empty_loop, NULL, &res)) {

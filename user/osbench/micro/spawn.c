@@ -110,6 +110,7 @@ static int spawn_run(const struct ctx *c, const void *opts)
 	report_column(r, "test", NULL);
 	measure_columns(r);
 	report_column(r, "unit", NULL);
+	measure_column_why(r);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		mb_progress(&o, "%s", tests[i].name);
 		if (measure_run(&m, tests[i].fn, (void *)exe, &res)) {
@@ -120,7 +121,9 @@ static int spawn_run(const struct ctx *c, const void *opts)
 		report_str(r, tests[i].name);
 		measure_cells(r, &res.st, res.trusted);
 		report_str(r, "us");
-		ctx_figure_st(c, tests[i].fig, &res.st, "us");
+		measure_why(r, res.why);
+		if (res.trusted)
+			ctx_figure_st(c, tests[i].fig, &res.st, "us");
 		measure_free(&res);
 	}
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;

@@ -112,6 +112,7 @@ static int syscall_rows(const struct ctx *c, struct report *r,
 			report_num(r, 1e9 / res.st.median);
 		else
 			report_none(r);
+		measure_why(r, res.why);
 		if (res.trusted)
 			ctx_figure_st(c, tests[i].fig, &res.st, "ns");
 		measure_free(&res);
@@ -155,6 +156,7 @@ static int syscall_run(const struct ctx *c, const void *opts)
 	measure_columns(r);
 	report_column(r, "unit", NULL);
 	report_column(r, "calls_per_s", NULL);
+	measure_column_why(r);
 	rc = syscall_rows(c, r, &m, existing, fresh);
 	unlink(existing);
 	unlink(fresh);
