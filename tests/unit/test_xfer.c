@@ -312,7 +312,7 @@ static void test_answers(void)
 static int master_exit(unsigned int nin, unsigned int nout, size_t limit)
 {
 	char names[6][320], *in[3], *out[3];
-	struct rlimit old, lim = { limit, limit };
+	struct rlimit old, lim;
 	struct xfer_report r;
 	int i, st;
 
@@ -324,6 +324,8 @@ static int master_exit(unsigned int nin, unsigned int nout, size_t limit)
 		out[i] = names[3 + i];
 	}
 	getrlimit(RLIMIT_FSIZE, &old);
+	/* The soft limit only: a lowered hard limit could not be raised again. */
+	lim = (struct rlimit){ limit, old.rlim_max };
 	if (limit)
 		setrlimit(RLIMIT_FSIZE, &lim);
 	transfer(in, nin, out, nout, 4096, 4096, 0, &r, &st);
