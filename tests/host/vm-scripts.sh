@@ -36,6 +36,20 @@ check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
 check_equal "bulk: never below its floor" \
 	"$(SYNCDEV_SIZE_DIV=8 sh -c '. tests/lib-xfer.sh; bulk 67108864 16777216')" 16777216
 
+# vm-test --plan: how tests/vm is shared out among guests side by side.
+all=$(cd tests/vm && ls -- *.sh | sort | paste -sd ' ')
+plan_scripts() { sed 's/^guest [0-9]* ([^)]*): //' | tr ' ' '\n' | sort | paste -sd ' '; }
+check_equal "vm-test --plan: two guests for two CPUs" \
+	"$(SYNCDEV_VM_JOBS=2 scripts/vm-test --plan | wc -l)" 2
+check_equal "vm-test --plan: every script once among them" \
+	"$(SYNCDEV_VM_JOBS=2 scripts/vm-test --plan | plan_scripts)" "$all"
+check_equal "vm-test --plan: one guest runs them all" \
+	"$(SYNCDEV_VM_JOBS=1 scripts/vm-test --plan | plan_scripts)" "$all"
+check_equal "vm-test --plan: never more guests than scripts" \
+	"$(SYNCDEV_VM_JOBS=99 scripts/vm-test --plan | wc -l)" "$(echo "$all" | wc -w)"
+check_output "vm-test: SYNCDEV_VM_JOBS must be a positive integer" \
+	"SYNCDEV_VM_JOBS must be a positive integer, not '0'" env SYNCDEV_VM_JOBS=0 scripts/vm-test --plan
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check_output "debug-kernel --key is a hash of the inputs" '^[0-9a-f]{16}$' scripts/debug-kernel --key

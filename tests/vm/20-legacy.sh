@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# vm-cost: 11
+# vm-cost: 18
 # A client written like the 2020 course programs (legacy ioctl numbers,
 # one connection per file, a 2-page mapping: course_2page) moves files
 # byte-exact.  tests/vm/25-course.sh has both course styles in full.

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# vm-cost: 10
+# vm-cost: 11
 # Every error of the device contract with its exact errno (devcheck), and
 # the programs' errors that need the device: refused, unreachable, count
 # mismatch.

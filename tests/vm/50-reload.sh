@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 10
+# vm-cost: 14
 # Unload and reload the module 20 times, transferring now and then; rmmod
 # is refused while a device is open or mapped.
 . "$SYNCDEV_ROOT/tests/lib.sh"

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 126
+# vm-cost: 164
 # The ioctl/mmap fuzzer (tests/tools/fuzz.c), 64-bit and 32-bit (the
 # compat ioctl path), with a small buffer so that its edges are hit
 # often.  A new seed each run, printed, so a failure can be replayed:

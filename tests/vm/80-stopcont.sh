@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 129
+# vm-cost: 150
 # Stop/continue never aborts a transfer (issue 8, row 4): master and slave
 # are stopped and continued over and over while they move a file, in all
 # four method combinations, and the copy is byte-exact; the course's
