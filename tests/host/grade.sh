@@ -1,9 +1,10 @@
 #!/bin/sh
 # scripts/grade, for real (boots guests): our own programs in one VM and
 # two, the course-style clients of tests/tools in one VM and two, and
-# beside them a batch of "students" that go wrong on purpose, each of which must be
-# reported with the right reason, and a good student after a guest that
-# panicked.  About 10 guest boots (the two-VM ones boot two at once).
+# beside them a batch of "students" that go wrong on purpose, each of
+# which must be reported with the right reason, and a good student after
+# a guest that panicked.  About 10 guest boots (the two-VM ones boot two
+# at once).
 . tests/lib.sh
 
 tmp=$(mktemp -d)
