@@ -397,6 +397,34 @@ static void test_ack_io(void)
 	close(sv[0]);
 }
 
+/*
+ * Placement of the mapped device buffer (devio.h): page-aligned, inside
+ * the spare DEVBUF_SKEW, and half of it away from the peer modulo it, for
+ * every page offset of map and peer and a misaligned peer.
+ */
+static void test_placement(void)
+{
+	const uintptr_t map0 = (uintptr_t)1 << 40, peer0 = (uintptr_t)3 << 36;
+	uintptr_t m, p, buf, dist;
+	int bad = 0, n = 0;
+	size_t off;
+
+	for (m = map0; m < map0 + 2 * DEVBUF_SKEW; m += 5 * DEVBUF_PAGE)
+		for (p = peer0; p < peer0 + 2 * DEVBUF_SKEW; p += 3 * DEVBUF_PAGE + 8) {
+			off = devbuf_place_offset((void *)m, (void *)p);
+			buf = m + off;
+			dist = (buf - p) & (DEVBUF_SKEW - 1);
+			n++;
+			if (off % DEVBUF_PAGE || off >= DEVBUF_SKEW ||
+			    dist + DEVBUF_PAGE <= DEVBUF_SKEW / 2 ||
+			    dist > DEVBUF_SKEW / 2)
+				bad++;
+		}
+	CHECK(n > 1000 && !bad,
+	      "placement: %d of %d offsets outside the page, the skew or half of it",
+	      bad, n);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -407,6 +435,7 @@ int main(void)
 	test_answers();
 	test_master_exit();
 	test_ack_io();
+	test_placement();
 	tmpdir_remove();
 	return check_done();
 }

@@ -59,4 +59,22 @@ if [ $pages -eq 70 ]; then
 else
 	fail "mmap mode logged 70 page descriptor lines" "$pages lines"
 fi
+
+# mmap buffers that fill the device buffer (no room to move them: devio.h,
+# "Placement") and of three pages (moved at every refill), both sides.
+for b in "$(buf_size)" 12K; do
+	master 1 "f$big" mmap -b "$b" >master.log 2>&1 &
+	mpid=$!
+	slave 1 o1 mmap 127.0.0.1 -b "$b" -w $WAIT_MS >slave.log 2>&1
+	src=$?
+	wait $mpid
+	mrc=$?
+	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s "f$big" o1; then
+		pass "mmap -> mmap, -b $b on both sides: identical"
+	else
+		fail "mmap -> mmap, -b $b on both sides" \
+			"master exit $mrc, slave exit $src: $(tail -n 3 master.log slave.log)"
+	fi
+	rm -f o1
+done
 finish

@@ -13,6 +13,15 @@
  * small frame headers share a buffer with the data instead of costing a
  * system call each.  All functions return -1 with errno on failure; the
  * caller, who knows which file was being moved, prints the message.
+ *
+ * Placement (mmap): the bytes are copied between a mapped file and the
+ * mapped device buffer, and a copy whose source and destination pages
+ * share their low page-number bits is slow where the TLB is
+ * direct-mapped, as QEMU's software TLB is (TCG: each load evicts the
+ * store's entry and back).  So the device buffer is mapped a little larger
+ * than cap, and each time it is empty and about to be filled from or
+ * copied to a given address (the peer of tx_space and rx_peek), it moves
+ * to where its pages are half of DEVBUF_SKEW away from the peer's.
  */
 #ifndef SYNCDEV_DEVIO_H
 #define SYNCDEV_DEVIO_H
@@ -23,11 +32,18 @@
 
 enum xfer_method { METHOD_FCNTL, METHOD_MMAP };
 
+/* How much larger than cap the mapping is, for placement (a power of 2). */
+#define DEVBUF_SKEW (256u << 10)
+/* The smallest page of the machines we run on; placement rounds to it. */
+#define DEVBUF_PAGE 4096u
+
 struct devbuf {
 	int fd;
 	enum xfer_method method;
-	unsigned char *buf;
+	unsigned char *buf;	/* the buffer: map + an offset (mmap) */
 	size_t cap;
+	unsigned char *map;	/* mmap: the mapping, cap + skew bytes */
+	size_t skew;		/* mmap: how far buf may move in map */
 	size_t pos;		/* rx: next byte to hand out */
 	size_t end;		/* tx: bytes queued; rx: bytes received */
 	uint64_t moved;		/* tx: bytes the device took, in all */
@@ -40,9 +56,15 @@ struct devbuf {
 int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		size_t size);
 void devbuf_close(struct devbuf *b);
+/* Placement: the buffer's offset in a mapping at map for a copy with peer. */
+size_t devbuf_place_offset(const void *map, const void *peer);
 
-/* Free space for at least one byte (flushing a full buffer); *room set. */
-unsigned char *tx_space(struct devbuf *b, size_t *room);
+/*
+ * Free space for at least one byte (flushing a full buffer); *room set.
+ * peer: where the caller will copy the bytes from (NULL: nowhere in
+ * particular), see devbuf_place().
+ */
+unsigned char *tx_space(struct devbuf *b, const void *peer, size_t *room);
 /* n bytes of the space were filled. */
 void tx_commit(struct devbuf *b, size_t n);
 int tx_put(struct devbuf *b, const void *data, size_t n);
@@ -53,9 +75,11 @@ int tx_flush(struct devbuf *b);
  * Up to max received bytes at *p, waiting for more only when none are
  * buffered.  max must be bytes the stream is sure to bring next (or end):
  * mmap mode waits for all of them (up to the buffer's size) in one call.
+ * peer: where the caller will copy them to (or NULL), see devbuf_place().
  * Returns the count, 0 at end of stream, -1 on error.
  */
-ssize_t rx_peek(struct devbuf *b, size_t max, const unsigned char **p);
+ssize_t rx_peek(struct devbuf *b, size_t max, const void *peer,
+		const unsigned char **p);
 void rx_consume(struct devbuf *b, size_t n);
 /* Copy n bytes out; returns fewer only at end of stream. */
 ssize_t rx_read(struct devbuf *b, void *dst, size_t n);

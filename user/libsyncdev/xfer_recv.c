@@ -64,7 +64,8 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 	*crc = 0;
 	while (off < f->size) {
 		n = rx_peek(b, f->size - off < SIZE_MAX ?
-			       (size_t)(f->size - off) : SIZE_MAX, &p);
+			       (size_t)(f->size - off) : SIZE_MAX,
+			    f->map ? f->map + off : NULL, &p);
 		if (n < 0)
 			return recv_failed(r, f->path, off, f->size);
 		if (n == 0) {

@@ -66,7 +66,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	if (tx_put(c->b, hdr, sizeof(hdr)))
 		return send_failed(f->path, 0, f->size);
 	while (off < f->size) {
-		dst = tx_space(c->b, &room);
+		dst = tx_space(c->b, f->map ? f->map + off : NULL, &room);
 		if (!dst)
 			return send_failed(f->path, data_moved(c, f->size),
 					   f->size);
