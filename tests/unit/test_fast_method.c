@@ -117,6 +117,82 @@ static void test_residency(void)
 	unlink(path);
 }
 
+/* A fake engine that counts its thread states and XORs the offsets. */
+static int fake_starts, fake_stops;
+static int fake_token;
+
+static size_t fake_chunk(const struct fast_file *f, uint64_t len)
+{
+	(void)f;
+	(void)len;
+	return 1u << 20;
+}
+
+static void *fake_start(struct fast_file *f)
+{
+	(void)f;
+	__atomic_add_fetch(&fake_starts, 1, __ATOMIC_RELAXED);
+	return &fake_token;
+}
+
+static int fake_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
+		    uint32_t *xor)
+{
+	(void)f;
+	*xor ^= (uint32_t)(off >> 20) * 2654435761u ^ (uint32_t)len;
+	return ts == &fake_token ? 0 : -1;
+}
+
+static void fake_stop(void *ts)
+{
+	(void)ts;
+	fake_stops++;
+}
+
+static const struct fast_engine fake_engine = {
+	.name = "fake",
+	.method = FAST_MMAP,
+	.chunk = fake_chunk,
+	.thread_start = fake_start,
+	.xor_chunk = fake_xor,
+	.thread_stop = fake_stop,
+};
+
+/*
+ * Thread states are made once per thread and kept from phase to phase
+ * (the probes and the rest), and stopped once at the end; the phases'
+ * XORs combine to that of one run over the whole range.
+ */
+static void test_kept_state(void)
+{
+	struct fast_file f;
+	uint32_t whole = 0, parts = 0, x;
+	int ok = 1;
+
+	fast_file_init(&f, -1, 64u << 20);
+	f.threads = 2;
+	ok &= fast_run_range(&fake_engine, &f, 0, 64u << 20, &whole) == 0;
+	fast_release(&f);
+	CHECK(ok && fake_starts == 2 && fake_stops == 2,
+	      "one phase: %d states made, %d stopped (want 2, 2)",
+	      fake_starts, fake_stops);
+	fake_starts = fake_stops = 0;
+	ok &= fast_prepare(&fake_engine, &f) == 0;
+	ok &= fast_run_range(&fake_engine, &f, 0, 2u << 20, &x) == 0;
+	parts ^= x;
+	ok &= fast_run_range(&fake_engine, &f, 2u << 20, 10u << 20, &x) == 0;
+	parts ^= x;
+	ok &= fast_run_range(&fake_engine, &f, 10u << 20, 64u << 20, &x) == 0;
+	parts ^= x;
+	CHECK(ok && fake_starts == 2 && fake_stops == 0,
+	      "prepared, three phases: %d states made, %d stopped (want 2, 0)",
+	      fake_starts, fake_stops);
+	fast_release(&f);
+	CHECK(fake_stops == 2, "released: %d stopped (want 2)", fake_stops);
+	CHECK(parts == whole, "three phases XOR to one run's: %08x, %08x",
+	      parts, whole);
+}
+
 int main(void)
 {
 	test_pick();
@@ -124,5 +200,6 @@ int main(void)
 	test_candidates();
 	test_block();
 	test_residency();
+	test_kept_state();
 	return check_done();
 }

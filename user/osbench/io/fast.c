@@ -21,7 +21,6 @@
 
 /* The plateau of the sweep (docs/io.md): pipes and the device. */
 #define FAST_READ_BLOCK (256u << 10)
-#define FAST_MAX_THREADS 256
 
 /* Pipes and devices: one thread, read() and XOR.  The bytes, or -1. */
 static int64_t fast_stream(int fd, const char *name, uint32_t *xor)

@@ -158,18 +158,27 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 	return 0;
 }
 
-/* Open every engine in *mask, dropping those this file refuses. */
+/*
+ * Open every engine in *mask and make its threads' states, dropping the
+ * engines this file refuses.
+ */
 static int open_all(struct fast_file *f, unsigned int *mask)
 {
 	int m, k;
 
 	for (m = FAST_READ; m < FAST_NMETHODS; m++) {
-		if (!(*mask & (1u << m)) || engine_open(m, f) == 0)
+		if (!(*mask & (1u << m)))
 			continue;
+		if (engine_open(m, f) == 0) {
+			if (fast_prepare(fast_engine(m), f) == 0)
+				continue;
+			engine_close(m, f);
+		}
 		if (unsupported(m, errno)) {
 			*mask &= ~(1u << m);
 			continue;
 		}
+		fast_release(f);
 		for (k = FAST_READ; k < m; k++)
 			if (*mask & (1u << k))
 				engine_close(k, f);
@@ -182,6 +191,7 @@ static void close_all(struct fast_file *f, unsigned int mask)
 {
 	int m;
 
+	fast_release(f);
 	for (m = FAST_READ; m < FAST_NMETHODS; m++)
 		if (mask & (1u << m))
 			engine_close(m, f);

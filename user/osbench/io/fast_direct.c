@@ -80,6 +80,7 @@ static void *direct_start(struct fast_file *f)
 		errno = ENOMEM;
 		return NULL;
 	}
+	fast_touch(t->buf, f->request * f->depth);
 	if (syscall(SYS_io_setup, f->depth, &t->ctx)) {
 		free(t->buf);
 		free(t);
@@ -180,6 +181,7 @@ static int direct_xor(void *ts, struct fast_file *f, uint64_t off,
 
 const struct fast_engine fast_engine_direct = {
 	.name = "direct",
+	.method = FAST_DIRECT,
 	.open = direct_open,
 	.close = direct_close,
 	.chunk = direct_chunk,

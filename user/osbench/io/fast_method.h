@@ -39,6 +39,9 @@ enum fast_method {
 int fast_method_parse(const char *name);
 const char *fast_method_name(enum fast_method m);
 
+/* Threads of one phase, at most (fast --threads). */
+#define FAST_MAX_THREADS 256
+
 /* Everything an engine needs; set by fast_file_init(), tunable after. */
 struct fast_file {
 	int fd;			/* O_RDONLY, the caller's */
@@ -53,11 +56,20 @@ struct fast_file {
 	int dfd;		/* direct: the O_DIRECT descriptor, or -1 */
 	bool cold;		/* mostly not in the page cache: prefetch */
 	uint64_t end;		/* the running phase's end: no hint past it */
+	/*
+	 * Each engine's per-thread state (buffers, descriptors), by thread
+	 * number, kept from one phase to the next: the probes and the rest
+	 * are separate phases, and new buffers cost a page fault per page
+	 * each time (about 10 us each on the second machine, docs/io.md).
+	 */
+	void *ts[FAST_NMETHODS][FAST_MAX_THREADS];
+	const struct fast_engine *ts_engine[FAST_NMETHODS];	/* their stop */
 };
 
 /* One I/O method.  Every hook returns 0, or -1 with errno. */
 struct fast_engine {
 	const char *name;
+	enum fast_method method;
 	/* File-wide set-up (the O_DIRECT descriptor); NULL: none. */
 	int (*open)(struct fast_file *f);
 	void (*close)(struct fast_file *f);
@@ -66,7 +78,10 @@ struct fast_engine {
 	 * multiple (direct: of f->align).
 	 */
 	size_t (*chunk)(const struct fast_file *f, uint64_t len);
-	/* Per-thread state (buffers, descriptors); NULL with errno. */
+	/*
+	 * Per-thread state (buffers, descriptors), made ready to use (its
+	 * pages touched) so that no phase pays for it; NULL with errno.
+	 */
 	void *(*thread_start)(struct fast_file *f);
 	/* XOR len bytes at off into *xor; len == 0 never happens. */
 	int (*xor_chunk)(void *ts, struct fast_file *f, uint64_t off,
@@ -110,6 +125,16 @@ int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor,
 		   uint64_t *cpu_ns);
+/*
+ * Make e's per-thread states for every thread a phase can have, before
+ * any phase is timed (a phase makes those it lacks itself).  0, or -1
+ * with errno.
+ */
+int fast_prepare(const struct fast_engine *e, struct fast_file *f);
+/* Stop every engine's kept per-thread state. */
+void fast_release(struct fast_file *f);
+/* Give len bytes of a new buffer their pages now (thread_start). */
+void fast_touch(void *buf, size_t len);
 
 /* Fraction of the file's pages in the page cache (sampled), 0..1. */
 double fast_residency(int fd, uint64_t size);

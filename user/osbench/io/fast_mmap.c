@@ -60,6 +60,7 @@ static int mmap_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
 
 const struct fast_engine fast_engine_mmap = {
 	.name = "mmap",
+	.method = FAST_MMAP,
 	.chunk = mmap_chunk,
 	.thread_start = mmap_start,
 	.xor_chunk = mmap_xor,

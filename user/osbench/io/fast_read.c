@@ -51,6 +51,7 @@ static void *read_start(struct fast_file *f)
 		errno = ENOMEM;
 		return NULL;
 	}
+	fast_touch(t->buf, f->block);
 	t->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	t->own_fd = t->fd >= 0;
 	if (!t->own_fd)
@@ -128,6 +129,7 @@ static int read_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
 
 const struct fast_engine fast_engine_read = {
 	.name = "read",
+	.method = FAST_READ,
 	.chunk = read_chunk,
 	.thread_start = read_start,
 	.xor_chunk = read_xor,

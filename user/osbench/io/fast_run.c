@@ -10,11 +10,11 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <time.h>
 #include <stdatomic.h>
-
-#define FAST_MAX_THREADS 256
 
 struct phase {
 	const struct fast_engine *e;
@@ -28,6 +28,7 @@ struct phase {
 
 struct runner {
 	struct phase *p;
+	unsigned int index;	/* the thread's number: its kept state */
 	pthread_t tid;
 	uint32_t xor;
 	uint64_t cpu_ns;	/* the thread's CPU time in the phase */
@@ -52,11 +53,13 @@ static void *runner_main(void *arg)
 {
 	struct runner *r = arg;
 	struct phase *p = r->p;
+	void **ts = &p->f->ts[p->e->method][r->index];
 	uint64_t i, off, cpu0 = thread_cpu_ns();
-	void *ts = p->e->thread_start(p->f);
 	size_t len;
 
-	if (!ts) {
+	if (!*ts)
+		*ts = p->e->thread_start(p->f);
+	if (!*ts) {
 		phase_fail(p, errno);
 		return NULL;
 	}
@@ -67,12 +70,11 @@ static void *runner_main(void *arg)
 			break;
 		len = p->end - off < p->chunk ? (size_t)(p->end - off) :
 						 p->chunk;
-		if (p->e->xor_chunk(ts, p->f, off, len, &r->xor)) {
+		if (p->e->xor_chunk(*ts, p->f, off, len, &r->xor)) {
 			phase_fail(p, errno);
 			break;
 		}
 	}
-	p->e->thread_stop(ts);
 	r->cpu_ns = thread_cpu_ns() - cpu0;
 	return NULL;
 }
@@ -87,7 +89,7 @@ static void run_threads(struct phase *p, struct runner *r, unsigned int n)
 	unsigned int i, started = 0;
 
 	for (i = 0; i < n; i++)
-		r[i] = (struct runner){ .p = p };
+		r[i] = (struct runner){ .p = p, .index = i };
 	for (i = 0; i + 1 < n; i++) {
 		if (pthread_create(&r[i].tid, NULL, runner_main, &r[i]))
 			break;
@@ -96,6 +98,53 @@ static void run_threads(struct phase *p, struct runner *r, unsigned int n)
 	runner_main(&r[n - 1]);
 	for (i = 0; i < started; i++)
 		pthread_join(r[i].tid, NULL);
+}
+
+static unsigned int phase_threads(const struct fast_file *f)
+{
+	if (f->threads == 0)
+		return 1;
+	return f->threads < FAST_MAX_THREADS ? f->threads : FAST_MAX_THREADS;
+}
+
+int fast_prepare(const struct fast_engine *e, struct fast_file *f)
+{
+	unsigned int i, n = phase_threads(f);
+	void **ts = f->ts[e->method];
+
+	f->ts_engine[e->method] = e;
+	for (i = 0; i < n; i++) {
+		if (!ts[i])
+			ts[i] = e->thread_start(f);
+		if (!ts[i])
+			return -1;
+	}
+	return 0;
+}
+
+void fast_release(struct fast_file *f)
+{
+	unsigned int i;
+	int m;
+
+	for (m = FAST_READ; m < FAST_NMETHODS; m++)
+		for (i = 0; i < FAST_MAX_THREADS; i++)
+			if (f->ts[m][i]) {
+				f->ts_engine[m]->thread_stop(f->ts[m][i]);
+				f->ts[m][i] = NULL;
+			}
+}
+
+void fast_touch(void *buf, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	/* One call for all pages; before Linux 5.14, a write per page. */
+	if (madvise(buf, len, MADV_POPULATE_WRITE) == 0)
+		return;
+	for (i = 0; i < len; i += (size_t)(page > 0 ? page : 4096))
+		((volatile unsigned char *)buf)[i] = 0;
 }
 
 size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
@@ -126,12 +175,11 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		return 0;
 	p.chunk = e->chunk(f, end - start);
 	chunks = (end - start + p.chunk - 1) / p.chunk;
-	n = f->threads < FAST_MAX_THREADS ? f->threads : FAST_MAX_THREADS;
+	n = phase_threads(f);
 	if (n > chunks)
 		n = (unsigned int)chunks;
-	if (n == 0)
-		n = 1;
 	f->end = end;
+	f->ts_engine[e->method] = e;
 	run_threads(&p, r, n);
 	if (p.failed) {
 		errno = p.err;
