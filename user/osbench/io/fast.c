@@ -118,7 +118,7 @@ static int64_t fast_regular(const struct fast_opts *o, int fd, uint64_t size,
 	if (o->depth)
 		f.depth = (unsigned int)o->depth;
 	if (o->block)
-		f.block = (size_t)o->block;
+		f.block = f.cold_block = (size_t)o->block;
 	if (o->window)
 		f.window = (size_t)o->window;
 	if (o->request)

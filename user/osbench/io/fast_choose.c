@@ -259,6 +259,7 @@ out:
 void fast_choice_describe(const struct fast_file *f,
 			  const struct fast_choice *c, char *buf, size_t len)
 {
+	size_t block = f->cold ? f->cold_block : f->block;
 	size_t n;
 	int m;
 
@@ -270,7 +271,7 @@ void fast_choice_describe(const struct fast_file *f,
 				     f->threads, f->depth, f->request >> 10);
 	else
 		n = (size_t)snprintf(buf, len, "read, threads: %u, block: %zu KiB",
-				     f->threads, f->block >> 10);
+				     f->threads, block >> 10);
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, "; %s, %.0f%% cached",
 				      c->forced ? "forced" :

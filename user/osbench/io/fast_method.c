@@ -55,6 +55,7 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size)
 		.size = size,
 		.threads = (unsigned int)sysinfo_cpus(),
 		.block = fast_block_for_l2(sysinfo_cache_size(2)),
+		.cold_block = 1u << 20,
 		.window = 64u << 20,
 		.request = 1u << 20,
 		.depth = 8,
@@ -118,7 +119,7 @@ unsigned int fast_candidates(double cached)
 {
 	if (cached >= 0.5)
 		return 1u << FAST_READ | 1u << FAST_MMAP;
-	return 1u << FAST_DIRECT | 1u << FAST_READ;
+	return 1u << FAST_READ;
 }
 
 enum fast_method fast_rule(double cached, uint64_t size)

@@ -49,6 +49,7 @@ struct fast_file {
 	uint64_t size;		/* bytes to XOR: the size at open */
 	unsigned int threads;	/* at most, per phase */
 	size_t block;		/* read: bytes per pread(), from the caches */
+	size_t cold_block;	/* read: bytes per pread() of a cold file */
 	size_t window;		/* mmap: bytes per mapping, a page multiple */
 	size_t request;		/* direct: bytes per request */
 	unsigned int depth;	/* direct: requests in flight per thread */
@@ -159,14 +160,19 @@ enum fast_method fast_pick(const double rate[FAST_NMETHODS],
 			   unsigned int mask, enum fast_method forced);
 /*
  * The candidates auto measures for a file with this cached fraction:
- * read and mmap when mostly cached, direct and read when mostly not
- * (mmap's faults are the slowest way to wait for a disk, docs/io.md).
+ * read and mmap when mostly cached; read alone, by rule, when mostly not.
+ * Cold, buffered reads with the kernel's read-ahead matched or beat
+ * O_DIRECT on both machines measured (docs/io.md), and measuring direct
+ * cost a third of a cold GiB's time on the second (its buffers, its
+ * slice at a third of read's rate, the read-ahead restarted by every
+ * phase); --method direct still forces it.
  */
 unsigned int fast_candidates(double cached);
 
 /*
  * The method for a file too small to measure (a few MiB: any method reads
- * it in milliseconds, and a probe would be mostly start-up): read().
+ * it in milliseconds, and a probe would be mostly start-up), and for a
+ * cold file: read().
  */
 enum fast_method fast_rule(double cached, uint64_t size);
 

@@ -8,6 +8,14 @@
  * Each thread opens the file again: the kernel keeps its read-ahead
  * state per open file, and threads sharing one would reset each other's
  * at every jump between their chunks.
+ *
+ * Cold, each thread reads one contiguous share in f->cold_block pieces
+ * (1 MiB) and lets the kernel's read-ahead run ahead of it.  Announcing
+ * 64 MiB ahead with POSIX_FADV_WILLNEED, as this engine did until session
+ * 6, made the reader allocate and submit the pages itself: on the idle
+ * second machine a cold GiB took 350-565 ms that way and 203-283 ms with
+ * plain read-ahead and 1 MiB reads, and 286-504 against 265-307 (one
+ * outlier 738) with a busy core and another disk reader (docs/io.md).
  */
 #include "fast_method.h"
 #include "xor32.h"
@@ -19,15 +27,12 @@
 
 /* Warm: large enough to amortise the shared counter, small enough to share. */
 #define READ_CHUNK_WARM (8u << 20)
-/* Cold: announced ahead of the reader, in steps. */
-#define READ_AHEAD_COLD (64u << 20)
-#define READ_STEP_COLD (8u << 20)
 
 struct read_thread {
 	int fd;
 	bool own_fd;
 	unsigned char *buf;
-	uint64_t hinted;	/* cold: announced up to here */
+	size_t block;		/* bytes per pread() */
 };
 
 /*
@@ -46,12 +51,13 @@ static void *read_start(struct fast_file *f)
 
 	if (!t)
 		return NULL;
-	if (posix_memalign((void **)&t->buf, 4096, f->block)) {
+	t->block = f->cold ? f->cold_block : f->block;
+	if (posix_memalign((void **)&t->buf, 4096, t->block)) {
 		free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
-	fast_touch(t->buf, f->block);
+	fast_touch(t->buf, t->block);
 	t->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	t->own_fd = t->fd >= 0;
 	if (!t->own_fd)
@@ -91,23 +97,6 @@ int fast_pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/*
- * Cold: keep READ_AHEAD_COLD bytes announced (WILLNEED) ahead of pos, so
- * that the disk has more in flight than the kernel's read-ahead window.
- */
-static void hint(struct read_thread *t, uint64_t pos, uint64_t end)
-{
-	uint64_t n;
-
-	while (t->hinted < end && t->hinted < pos + READ_AHEAD_COLD) {
-		n = end - t->hinted < READ_STEP_COLD ? end - t->hinted :
-						       READ_STEP_COLD;
-		posix_fadvise(t->fd, (off_t)t->hinted, (off_t)n,
-			      POSIX_FADV_WILLNEED);
-		t->hinted += n;
-	}
-}
-
 static int read_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
 		    uint32_t *xor)
 {
@@ -115,11 +104,9 @@ static int read_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
 	uint64_t end = off + len;
 	size_t n;
 
-	t->hinted = off;
+	(void)f;
 	for (; off < end; off += n) {
-		if (f->cold)
-			hint(t, off, end);
-		n = end - off < f->block ? (size_t)(end - off) : f->block;
+		n = end - off < t->block ? (size_t)(end - off) : t->block;
 		if (fast_pread_full(t->fd, t->buf, n, off))
 			return -1;
 		*xor ^= xor32(t->buf, n, off);
