@@ -95,6 +95,8 @@ check_output "bench-io: the tools alternate" \
 	"^# method: .*median of 1 runs, the tools taken in turn" cat "$T/b.csv"
 check_output "bench-io notes the load average" \
 	"^# load: 1-minute load average [0-9.]* before, [0-9.]* after" cat "$T/b.csv"
+check_output "bench-io: the XOR check is one whole note" \
+	"^# check: every timed run of fast printed XOR value: [0-9a-f]{8}, as an untimed fast --method read did$" cat "$T/b.csv"
 check_output "bench-io: cold dd iflag=direct row" \
 	"^cold,dd bs=1M iflag=direct," cat "$T/b.csv"
 check_exit "bench-io --reps above 100" 2 $B/osbench bench-io --reps 101 "$T/data"

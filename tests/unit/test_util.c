@@ -74,7 +74,7 @@ static void test_stats(void)
 	      "stats rejects NaN");
 }
 
-static char *render(enum report_format fmt)
+static char *render(enum report_format fmt, double v)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -85,7 +85,7 @@ static char *render(enum report_format fmt)
 	report_column(r, "rate", "MiB/s");
 	report_note(r, "file", "%s", "a,b");
 	report_str(r, "x\"y");
-	report_num(r, 1.5);
+	report_num(r, v);
 	report_str(r, "z");
 	report_none(r);
 	report_end(r);
@@ -95,9 +95,11 @@ static char *render(enum report_format fmt)
 
 static void test_report(void)
 {
-	char *t = render(REPORT_TEXT);
-	char *c = render(REPORT_CSV);
-	char *j = render(REPORT_JSON);
+	char *t = render(REPORT_TEXT, 1.5);
+	char *c = render(REPORT_CSV, 1.5);
+	char *j = render(REPORT_JSON, 1.5);
+	char *big_t = render(REPORT_TEXT, 20394.6);
+	char *big_c = render(REPORT_CSV, 20394.6);
 
 	CHECK(strstr(t, "# file: a,b\n") && strstr(t, "rate (MiB/s)") &&
 	      strstr(t, "1.5"), "report text has notes, units, values");
@@ -109,6 +111,11 @@ static void test_report(void)
 			 "\"rows\":[{\"name\":\"x\\\"y\",\"rate\":1.5},"
 			 "{\"name\":\"z\",\"rate\":null}]}\n"),
 	      "report json exact");
+	CHECK(strstr(big_t, " 20395") && !strstr(big_t, "e+"),
+	      "report text: a rate of thousands in whole units, no exponent");
+	CHECK(strstr(big_c, ",20394.6\n"), "report csv: full precision");
+	free(big_t);
+	free(big_c);
 	free(t);
 	free(c);
 	free(j);

@@ -384,9 +384,9 @@ static int print_report(struct bench *b, const struct ctx *c,
 		report_note(r, "fio", "not installed (scripts/deps --bench installs it): no fio rows");
 	report_note(r, "load", "1-minute load average %.2f before, %.2f after (other work on the machine lowers every rate, fast's most: it needs all cores)",
 		    load[0], load[1]);
-	report_note(r, "check", "every timed run of fast printed %.*s; %s",
+	report_note(r, "check", "every timed run of fast printed %.*s, as an untimed fast --method read did%s",
 		    (int)strcspn(b->expect, "\n"), b->expect,
-		    b->expect[0] && strstr(b->expect, "XOR") ? "the file's" : "?");
+		    b->is_pattern ? ", and the pattern's XOR computed without reading" : "");
 	report_note(r, "targets", "%u of %u met (warm: fast >= %.1f x dd bs=1M, >= %.1f x the best reference, >= %.1f x membw; cold: >= %.1f x the best reference)",
 		    met, n, WANT_DD, WANT_BEST, WANT_MEMBW, WANT_BEST);
 	if (report_end(r)) {
@@ -436,6 +436,7 @@ static int bench_states(struct bench_run *br, const struct ctx *c)
 
 	if (rc < 0)
 		return EXIT_FAIL;
+	b->is_pattern = rc == 1;
 	if (rc == 0)
 		br->s[ST_WRITTEN].skipped = "not measured: the file is not the pattern file, and bench-io writes only its own";
 	br->load[0] = bench_loadavg();

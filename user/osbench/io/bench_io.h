@@ -20,6 +20,7 @@ struct bench {
 	uint64_t size;
 	unsigned int cpus;
 	char expect[64];	/* fast's stdout, from an untimed run */
+	bool is_pattern;	/* expect is the pattern's XOR of size bytes */
 };
 
 enum tool_kind {
