@@ -48,9 +48,13 @@ check_output "master sends 2, slave expects 3: master prints the slave's reason"
 
 mkdir small
 mount -t tmpfs -o size=1m tmpfs small
-for sm in fcntl mmap; do
+# mmap-ahead: the mmap slave's allocation thread (outalloc.c) meets the
+# full disk, and its error reaches the copy.
+for sm in fcntl mmap mmap-ahead; do
 	what="no space on the slave ($sm)"
-	pair 2 a big4m fcntl -- 2 small/x small/out $sm
+	[ $sm = mmap-ahead ] && export SYNCDEV_ALLOC_AHEAD=1
+	pair 2 a big4m fcntl -- 2 small/x small/out ${sm%-ahead}
+	unset SYNCDEV_ALLOC_AHEAD
 	check_equal "$what: slave exit 1" "$src" 1
 	check_equal "$what: master exit 1" "$mrc" 1
 	check_output "$what: slave says why" "small/out.*No space left on device" cat slave.log

@@ -9,6 +9,8 @@
 #ifndef SYNCDEV_OUTFILE_H
 #define SYNCDEV_OUTFILE_H
 
+#include "outalloc.h"
+
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@ struct outfile {
 	int fd;
 	uint64_t size;
 	unsigned char *map;	/* mmap mode, size > 0 only */
+	struct outalloc alloc;	/* map's storage */
 };
 
 /*
