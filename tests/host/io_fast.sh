@@ -59,8 +59,8 @@ same_xor "auto measures a cached file" "$T/big"
 check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [0-9]+ MiB/s, mmap [0-9]+ MiB/s" \
 	$B/fast "$T/big"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
-check_output "auto on a dropped file reads by rule, 1 MiB at a time" \
-	"\(read, threads: [0-9]+, block: 1024 KiB; rule, [0-9]% cached\)" $B/fast "$T/big"
+check_output "auto on a dropped file measures read and direct by the clock" \
+	"; measured \(wall clock\), [0-9]% cached, read [0-9]+ MiB/s, direct [0-9]+ MiB/s\)" $B/fast "$T/big"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 same_xor "auto on a dropped file" "$T/big"
 for m in read mmap direct; do

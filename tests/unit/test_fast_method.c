@@ -68,13 +68,13 @@ static void test_candidates(void)
 {
 	CHECK(fast_candidates(1.0) == (1u << FAST_READ | 1u << FAST_MMAP),
 	      "cached file: read and mmap are measured");
-	CHECK(fast_candidates(0.0) == 1u << FAST_READ,
-	      "cold file: read by rule, nothing measured");
+	CHECK(fast_candidates(0.0) == (1u << FAST_READ | 1u << FAST_DIRECT),
+	      "cold file: read and direct are measured");
 	CHECK(fast_candidates(-1) == fast_candidates(0.0),
 	      "residency unknown: treated as cold");
 	CHECK(fast_rule(1.0, 1 << 20) == FAST_READ &&
 	      fast_rule(0.0, 1 << 20) == FAST_READ,
-	      "small files and cold ones: read by rule");
+	      "files too small to measure: read by rule");
 }
 
 static void test_block(void)

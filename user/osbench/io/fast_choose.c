@@ -11,9 +11,13 @@
  * sits the second round out: a slow candidate costs its slice at its own
  * speed (a mapped just-written file, 8x slower than read on the second
  * machine, cost 18 % of a whole run with full slices), and a short look
- * is enough to know it is slow.  Cold files too: O_DIRECT's 32 MiB slice
- * at a third of read()'s rate cost a fifth of a cold GiB on the second
- * machine, whose virtual disk is faster through the page cache.
+ * is enough to know it is slow.  Cold files: read and direct, one round
+ * of 32 MiB each, by the wall clock.  Which is faster depends on the
+ * storage and on what caches it below this system: buffered reads won
+ * on the second machine (203-283 ms for a cold GiB against 394-885), and
+ * on the first O_DIRECT with 16 requests in flight at some times
+ * (1.7-2.1 GB/s against 0.9-1.0) and buffered reads at others (2.2
+ * against 1.5), within the hour, on the same file (docs/io.md).
  */
 #include "fast_method.h"
 #include "util.h"
@@ -25,8 +29,12 @@
 #define MIB_B (1ull << 20)
 
 /*
- * Slices: warm ones are over in a millisecond or two; cold ones must
- * fill the disk's queue (the direct engine has 16 MiB in flight).
+ * Slices: warm ones are over in a millisecond or two, and take two
+ * rounds (a screen first).  Cold ones take one round: each slice restarts
+ * the read-ahead or drains the queue.  32 MiB: each of two threads fills
+ * the direct engine's queue (16 MiB) once; with 16 MiB slices the two
+ * engines' probes differed by 10-25 % where whole runs differed by 60 %
+ * (first machine), and a close call chose the slow one once in five.
  */
 #define PROBE_SLICE_WARM (8 * MIB_B)
 #define PROBE_SLICE_COLD (32 * MIB_B)
@@ -84,7 +92,7 @@ static bool probe_plan(const struct fast_file *f, unsigned int mask,
 	unsigned int n = (unsigned int)__builtin_popcount(mask);
 	uint64_t most;
 
-	*rounds = 2;
+	*rounds = f->cold ? 1 : 2;
 	*slice = f->cold ? PROBE_SLICE_COLD : PROBE_SLICE_WARM;
 	if (n < 2)
 		return false;

@@ -58,7 +58,7 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size)
 		.cold_block = 1u << 20,
 		.window = 64u << 20,
 		.request = 1u << 20,
-		.depth = 8,
+		.depth = 16,
 		.align = 4096,
 		.dfd = -1,
 	};
@@ -119,7 +119,7 @@ unsigned int fast_candidates(double cached)
 {
 	if (cached >= 0.5)
 		return 1u << FAST_READ | 1u << FAST_MMAP;
-	return 1u << FAST_READ;
+	return 1u << FAST_READ | 1u << FAST_DIRECT;
 }
 
 enum fast_method fast_rule(double cached, uint64_t size)

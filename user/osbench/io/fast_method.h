@@ -160,19 +160,16 @@ enum fast_method fast_pick(const double rate[FAST_NMETHODS],
 			   unsigned int mask, enum fast_method forced);
 /*
  * The candidates auto measures for a file with this cached fraction:
- * read and mmap when mostly cached; read alone, by rule, when mostly not.
- * Cold, buffered reads with the kernel's read-ahead matched or beat
- * O_DIRECT on both machines measured (docs/io.md), and measuring direct
- * cost a third of a cold GiB's time on the second (its buffers, its
- * slice at a third of read's rate, the read-ahead restarted by every
- * phase); --method direct still forces it.
+ * read and mmap when mostly cached, read and direct when mostly not.
+ * Which cold reader wins depends on the storage and on what caches it
+ * below this system, and changed within the hour on the first machine
+ * (docs/io.md), so it is measured, not ruled.
  */
 unsigned int fast_candidates(double cached);
 
 /*
  * The method for a file too small to measure (a few MiB: any method reads
- * it in milliseconds, and a probe would be mostly start-up), and for a
- * cold file: read().
+ * it in milliseconds, and a probe would be mostly start-up): read().
  */
 enum fast_method fast_rule(double cached, uint64_t size);
 
