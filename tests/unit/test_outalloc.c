@@ -172,6 +172,17 @@ static void test_never(void)
 	map_free(&m);
 }
 
+static void test_room(void)
+{
+	int fd = open(path("room"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0 && outalloc_room(fd, 4096) == 0,
+	      "room: a page fits");
+	CHECK(outalloc_room(fd, 1ull << 62) == ENOSPC,
+	      "room: 4 EiB does not (ENOSPC before anything is mapped)");
+	close(fd);
+}
+
 /* Stopped at once: the thread ends, whatever it had allocated. */
 static void test_stop_early(void)
 {
@@ -203,6 +214,7 @@ int main(void)
 	test_fails();
 	test_stop_early();
 	test_never();
+	test_room();
 	tmpdir_remove();
 	return check_done();
 }

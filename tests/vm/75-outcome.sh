@@ -48,8 +48,9 @@ check_output "master sends 2, slave expects 3: master prints the slave's reason"
 
 mkdir small
 mount -t tmpfs -o size=1m tmpfs small
-# mmap-ahead: the mmap slave's allocation thread (outalloc.c) meets the
-# full disk, and its error reaches the copy.
+# mmap-ahead: the same with the mmap slave's allocation thread forced
+# (outalloc.c): the full disk is still refused before a byte is copied
+# (the thread's own errors reaching the copy: tests/unit/test_outalloc.c).
 for sm in fcntl mmap mmap-ahead; do
 	what="no space on the slave ($sm)"
 	[ $sm = mmap-ahead ] && export SYNCDEV_ALLOC_AHEAD=1

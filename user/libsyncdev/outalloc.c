@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /*
@@ -127,6 +128,15 @@ static bool want_thread(uint64_t size)
 	if (force && *force)
 		return strcmp(force, "0") != 0;
 	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+int outalloc_room(int fd, uint64_t size)
+{
+	struct statvfs v;
+
+	if (fstatvfs(fd, &v) || v.f_frsize == 0)
+		return 0;	/* not known: the allocation will tell */
+	return size / v.f_frsize > v.f_bfree ? ENOSPC : 0;
 }
 
 int outalloc_start(struct outalloc *a, int fd, unsigned char *map,

@@ -11,6 +11,7 @@
  * the whole file is allocated at once and each piece mapped just before
  * its copy (docs/results.md, "The mmap receiver").
  *
+ *	outalloc_room(fd, size);		// ENOSPC: refuse now
  *	outalloc_start(&a, fd, map, size);	// fd's size is set already
  *	for each piece [off, off + n), in order:
  *		if ((err = outalloc_wait(&a, off, off + n)))
@@ -41,6 +42,12 @@ struct outalloc {
 	bool stop;		/* outalloc_stop: the thread ends */
 };
 
+/*
+ * Before mapping: ENOSPC when fd's file system has fewer free blocks than
+ * size bytes need (a full disk, or a size no disk has, is refused before
+ * a byte is sent: the allocation ahead would find it later), else 0.
+ */
+int outalloc_room(int fd, uint64_t size);
 /*
  * Allocate [0, size) of fd, mapped for writing at map.  0 when it is
  * allocated, or being allocated ahead; an errno value when allocating at

@@ -46,7 +46,10 @@ static int map_output(struct outfile *f)
 	void *p;
 	int err;
 
-	if (ftruncate(f->fd, (off_t)f->size)) {
+	err = ftruncate(f->fd, (off_t)f->size) ? errno :
+	      outalloc_room(f->fd, f->size);
+	if (err) {
+		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",
 			  (unsigned long long)f->size, f->path);
 		return -1;
