@@ -32,7 +32,7 @@ static void test_outfile(void)
 	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
 	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
 	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
-	/* Allocated in steps (outalloc.c): every step, the odd tail too. */
+	/* Allocated in steps (outfile.c): every step, the odd tail too. */
 	CHECK(outfile_create(&f, path("outs"), (3u << 20) + 5, 1) == 0 &&
 	      fstat(f.fd, &st) == 0 && st.st_size == (3 << 20) + 5 &&
 	      (uint64_t)st.st_blocks * 512 >= (3u << 20) + 5,

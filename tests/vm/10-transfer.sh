@@ -60,37 +60,21 @@ else
 	fail "mmap mode logged 70 page descriptor lines" "$pages lines"
 fi
 
-# mmap_buffers NAME B: f$big mmap -> mmap with -b B on both sides.
-mmap_buffers() {
-	master 1 "f$big" mmap -b "$2" >master.log 2>&1 &
+# mmap buffers that fill the device buffer (no room to move them: devio.h,
+# "Placement") and of three pages (moved at every refill), both sides.
+for b in "$(buf_size)" 12K; do
+	master 1 "f$big" mmap -b "$b" >master.log 2>&1 &
 	mpid=$!
-	slave 1 o1 mmap 127.0.0.1 -b "$2" -w $WAIT_MS >slave.log 2>&1
+	slave 1 o1 mmap 127.0.0.1 -b "$b" -w $WAIT_MS >slave.log 2>&1
 	src=$?
 	wait $mpid
 	mrc=$?
 	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s "f$big" o1; then
-		pass "$1: identical"
+		pass "mmap -> mmap, -b $b on both sides: identical"
 	else
-		fail "$1" "master exit $mrc, slave exit $src: $(tail -n 3 master.log slave.log)"
+		fail "mmap -> mmap, -b $b on both sides" \
+			"master exit $mrc, slave exit $src: $(tail -n 3 master.log slave.log)"
 	fi
 	rm -f o1
-}
-
-# mmap buffers that fill the device buffer (no room to move them: devio.h,
-# "Placement") and of three pages (moved at every refill), both sides.
-for b in "$(buf_size)" 12K; do
-	mmap_buffers "mmap -> mmap, -b $b on both sides" "$b"
 done
-
-# The mmap slave's storage allocated ahead by a thread (outalloc.c), which
-# it does by itself only with a second CPU: these guests have one.  Last,
-# pieces larger than the distance the thread keeps ahead (-b 8M; 2M
-# under a debug kernel).
-export SYNCDEV_ALLOC_AHEAD=1
-for mm in fcntl mmap; do
-	transfer "$mm->mmap $large bytes, allocated ahead" $mm mmap "f$large"
-	transfer "$mm->mmap $big bytes, allocated ahead" $mm mmap "f$big"
-done
-mmap_buffers "allocated ahead, pieces of the whole device buffer" "$(buf_size)"
-unset SYNCDEV_ALLOC_AHEAD
 finish

@@ -48,14 +48,9 @@ check_output "master sends 2, slave expects 3: master prints the slave's reason"
 
 mkdir small
 mount -t tmpfs -o size=1m tmpfs small
-# mmap-ahead: the same with the mmap slave's allocation thread forced
-# (outalloc.c): the full disk is still refused before a byte is copied
-# (the thread's own errors reaching the copy: tests/unit/test_outalloc.c).
-for sm in fcntl mmap mmap-ahead; do
+for sm in fcntl mmap; do
 	what="no space on the slave ($sm)"
-	[ $sm = mmap-ahead ] && export SYNCDEV_ALLOC_AHEAD=1
-	pair 2 a big4m fcntl -- 2 small/x small/out ${sm%-ahead}
-	unset SYNCDEV_ALLOC_AHEAD
+	pair 2 a big4m fcntl -- 2 small/x small/out $sm
 	check_equal "$what: slave exit 1" "$src" 1
 	check_equal "$what: master exit 1" "$mrc" 1
 	check_output "$what: slave says why" "small/out.*No space left on device" cat slave.log

@@ -9,8 +9,6 @@
 #ifndef SYNCDEV_OUTFILE_H
 #define SYNCDEV_OUTFILE_H
 
-#include "outalloc.h"
-
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +19,6 @@ struct outfile {
 	int fd;
 	uint64_t size;
 	unsigned char *map;	/* mmap mode, size > 0 only */
-	struct outalloc alloc;	/* map's storage */
 };
 
 /*
