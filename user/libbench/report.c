@@ -107,9 +107,8 @@ void report_num(struct report *r, double v)
 	 * for people (whole numbers from 1000 up: 20395, not 2.04e+04) and
 	 * full precision for machines.
 	 */
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, sizeof(buf), "%.0f", v);
-	else if (r->fmt == REPORT_TEXT && fabs(v) >= 1000 && fabs(v) < 1e15)
+	if ((v == floor(v) || (r->fmt == REPORT_TEXT && fabs(v) >= 1000)) &&
+	    fabs(v) < 1e15)
 		snprintf(buf, sizeof(buf), "%.0f", v);
 	else if (r->fmt == REPORT_TEXT)
 		snprintf(buf, sizeof(buf), "%.4g", v);

@@ -212,9 +212,9 @@ static int time_state(struct bench *b, struct state *s, int st)
 
 /*
  * fast's XOR, from an untimed run with --method read: every timed run of
- * fast must print the same.  Whether the file is the pattern file
- * (which bench-io may rewrite) or someone else's (which it must not):
- * 1 or 0, or -1 when fast failed.
+ * fast must print the same.  b->is_pattern: whether the file is the
+ * pattern file (which bench-io may rewrite) or someone else's (which it
+ * must not).  0, or -1 when fast failed.
  */
 static int check_fast(struct bench *b)
 {
@@ -225,7 +225,8 @@ static int check_fast(struct bench *b)
 		return fail("fast failed on '%s'", b->file);
 	snprintf(want, sizeof(want), "XOR value: %08x\n",
 		 pattern_xor(b->size));
-	return !strcmp(b->expect, want);
+	b->is_pattern = !strcmp(b->expect, want);
+	return 0;
 }
 
 /*
@@ -432,12 +433,11 @@ static int bench_prepare(struct bench *b)
 static int bench_states(struct bench_run *br, const struct ctx *c)
 {
 	struct bench *b = &br->b;
-	int st, rc = check_fast(b);
+	int st, rc;
 
-	if (rc < 0)
+	if (check_fast(b))
 		return EXIT_FAIL;
-	b->is_pattern = rc == 1;
-	if (rc == 0)
+	if (!b->is_pattern)
 		br->s[ST_WRITTEN].skipped = "not measured: the file is not the pattern file, and bench-io writes only its own";
 	br->load[0] = bench_loadavg();
 	br->mem = bench_membw(b, &c->o);

@@ -23,13 +23,10 @@
 #include <linux/aio_abi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #define DIRECT_MAX_DEPTH 64
-/* Buffers this large get huge pages (MADV_HUGEPAGE). */
-#define HUGE_PAGE (2u << 20)
 
 struct direct_thread {
 	aio_context_t ctx;
@@ -71,25 +68,6 @@ static size_t direct_chunk(const struct fast_file *f, uint64_t len)
 	return fast_share(f, len, f->request);
 }
 
-/*
- * depth x request bytes (16 MiB), in 2 MiB pages where the kernel gives
- * them: 8 page faults instead of 4096 (about 10 us each on the second
- * machine: 40 ms of a cold GiB's 200-300 per thread).
- */
-static void *alloc_buffers(size_t len, size_t align)
-{
-	if (len >= HUGE_PAGE && align < HUGE_PAGE)
-		align = HUGE_PAGE;
-	void *p;
-
-	if (posix_memalign(&p, align, len))
-		return NULL;
-	if (len >= HUGE_PAGE)
-		madvise(p, len, MADV_HUGEPAGE);	/* a hint: may do nothing */
-	fast_touch(p, len);
-	return p;
-}
-
 static void *direct_start(struct fast_file *f)
 {
 	struct direct_thread *t = calloc(1, sizeof(*t));
@@ -97,10 +75,10 @@ static void *direct_start(struct fast_file *f)
 
 	if (!t)
 		return NULL;
-	t->buf = alloc_buffers(f->request * f->depth, f->align);
+	/* depth x request bytes (16 MiB): huge pages, fast_buffer(). */
+	t->buf = fast_buffer(f->request * f->depth);
 	if (!t->buf) {
 		free(t);
-		errno = ENOMEM;
 		return NULL;
 	}
 	if (syscall(SYS_io_setup, f->depth, &t->ctx)) {

@@ -52,12 +52,11 @@ static void *read_start(struct fast_file *f)
 	if (!t)
 		return NULL;
 	t->block = f->cold ? f->cold_block : f->block;
-	if (posix_memalign((void **)&t->buf, 4096, t->block)) {
+	t->buf = fast_buffer(t->block);
+	if (!t->buf) {
 		free(t);
-		errno = ENOMEM;
 		return NULL;
 	}
-	fast_touch(t->buf, t->block);
 	t->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	t->own_fd = t->fd >= 0;
 	if (!t->own_fd)

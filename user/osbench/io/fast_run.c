@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -135,7 +136,11 @@ void fast_release(struct fast_file *f)
 			}
 }
 
-void fast_touch(void *buf, size_t len)
+/* Buffers this large get huge pages, where the kernel gives them. */
+#define HUGE_PAGE (2u << 20)
+
+/* Give len bytes of a new buffer their pages now. */
+static void touch(void *buf, size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t i;
@@ -145,6 +150,21 @@ void fast_touch(void *buf, size_t len)
 		return;
 	for (i = 0; i < len; i += (size_t)(page > 0 ? page : 4096))
 		((volatile unsigned char *)buf)[i] = 0;
+}
+
+void *fast_buffer(size_t len)
+{
+	size_t align = len >= HUGE_PAGE ? HUGE_PAGE : 4096;
+	void *p;
+
+	if (posix_memalign(&p, align, len)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (len >= HUGE_PAGE)
+		madvise(p, len, MADV_HUGEPAGE);	/* a hint: may do nothing */
+	touch(p, len);
+	return p;
 }
 
 size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
