@@ -61,6 +61,9 @@ static void *read_start(struct fast_file *f)
 	t->own_fd = t->fd >= 0;
 	if (!t->own_fd)
 		t->fd = f->fd;	/* /proc/self/fd/N of a deleted file, ... */
+	/* Cold: twice the read-ahead window, a hint that may do nothing. */
+	if (f->cold && t->own_fd)
+		posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return t;
 }
 
