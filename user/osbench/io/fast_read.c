@@ -11,12 +11,12 @@
  *
  * Cold, each thread reads one contiguous share in f->cold_block pieces
  * (1 MiB) and lets the kernel's read-ahead run ahead of it, its window
- * doubled by POSIX_FADV_SEQUENTIAL.  Announcing
- * 64 MiB ahead with POSIX_FADV_WILLNEED, as this engine did until session
- * 6, made the reader allocate and submit the pages itself: on the idle
- * second machine a cold GiB took 350-565 ms that way and 203-283 ms with
- * plain read-ahead and 1 MiB reads, and 286-504 against 265-307 (one
- * outlier 738) with a busy core and another disk reader (docs/io.md).
+ * doubled by POSIX_FADV_SEQUENTIAL.  Announcing 64 MiB ahead with
+ * POSIX_FADV_WILLNEED, as this engine did until session 6, made the
+ * reader allocate and submit the pages itself: on the idle second
+ * machine a cold GiB took 350-565 ms that way and 203-283 ms with plain
+ * read-ahead and 1 MiB reads, and 286-504 against 265-307 (one outlier
+ * 738) with a busy core and another disk reader (docs/io.md).
  */
 #include "fast_method.h"
 #include "xor32.h"
@@ -62,7 +62,7 @@ static void *read_start(struct fast_file *f)
 	t->own_fd = t->fd >= 0;
 	if (!t->own_fd)
 		t->fd = f->fd;	/* /proc/self/fd/N of a deleted file, ... */
-	/* Cold: twice the read-ahead window, a hint that may do nothing. */
+	/* Only on a descriptor of its own: the caller's keeps its advice. */
 	if (f->cold && t->own_fd)
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return t;
