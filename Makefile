@@ -113,6 +113,8 @@ $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uap
 $(OBJDIR)/tests/unit/test_fast_method.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o \
 	$(OBJDIR)/user/osbench/io/fast_run.o
+$(OBJDIR)/tests/unit/test_readq.o: INCS += -Iuser/osbench/io
+$(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

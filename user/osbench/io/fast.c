@@ -11,6 +11,7 @@
  */
 #include "fast_method.h"
 #include "io.h"
+#include "readq.h"
 #include "util.h"
 #include "xor32.h"
 
@@ -46,6 +47,7 @@ static int64_t fast_stream(int fd, const char *name, uint32_t *xor)
 struct fast_opts {
 	uint64_t method;	/* enum fast_method */
 	uint64_t threads, depth;	/* 0: the machine's default */
+	uint64_t queue;			/* enum readq_kind */
 	uint64_t block, window, request;
 	bool use_read;
 	struct io_source src;
@@ -64,6 +66,18 @@ static int page_multiple(const char *what, const char *v, void *dst)
 		return -1;
 	}
 	*(uint64_t *)dst = w;
+	return 0;
+}
+
+static int queue_value(const char *what, const char *v, void *dst)
+{
+	int k = readq_kind_parse(v);
+
+	if (k < 0 || k == READQ_ANY) {
+		msg("bad %s '%s' (io_uring, aio)", what, v);
+		return -1;
+	}
+	*(uint64_t *)dst = (uint64_t)k;
 	return 0;
 }
 
@@ -99,6 +113,10 @@ static const struct opt fast_options[] = {
 	{ .name = "request", .kind = OPT_CALL, .arg = "BYTES",
 	  .parse = page_multiple, FAST_OPT(request),
 	  .help = "direct: bytes per request" },
+	{ .name = "queue", .kind = OPT_CALL, .arg = "KIND",
+	  .parse = queue_value, FAST_OPT(queue),
+	  .help = "direct: io_uring or aio (default: io_uring, aio where "
+		  "io_uring is refused)" },
 	{ .name = "read", .kind = OPT_FLAG, FAST_OPT(use_read),
 	  .help = "--method read" },
 	IO_SOURCE_OPTIONS(struct fast_opts, src),
@@ -123,9 +141,12 @@ static int64_t fast_regular(const struct fast_opts *o, int fd, uint64_t size,
 		f.window = (size_t)o->window;
 	if (o->request)
 		f.request = (size_t)o->request;
+	if (o->queue)
+		f.queue = (int)o->queue;
 	if (fast_xor_file(&f, o->use_read ? FAST_READ :
 			  (enum fast_method)o->method, &c, xor)) {
-		msg_errno("reading '%s' failed", io_source_name(&o->src));
+		msg_errno("reading '%s' failed%s", io_source_name(&o->src),
+			  o->queue == READQ_URING ? " (--queue io_uring)" : "");
 		return -1;
 	}
 	fast_choice_describe(&f, &c, how, howlen);
@@ -146,6 +167,7 @@ static const char usage[] =
 	"  read     threads x pread() into cache-sized buffers\n"
 	"  mmap     threads x mapped windows (MAP_POPULATE)\n"
 	"  direct   threads x O_DIRECT, several requests in flight each\n"
+	"           (io_uring, or Linux AIO where io_uring is refused)\n"
 	"The file's size at open is what is read: bytes appended later are\n"
 	"not.  Pipes and devices use read() in 256 KiB blocks.\n";
 

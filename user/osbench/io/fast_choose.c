@@ -20,6 +20,7 @@
  * against 1.5), within the hour, on the same file (docs/io.md).
  */
 #include "fast_method.h"
+#include "readq.h"
 #include "util.h"
 
 #include <errno.h>
@@ -275,8 +276,9 @@ void fast_choice_describe(const struct fast_file *f,
 		n = (size_t)snprintf(buf, len, "mmap, threads: %u, window: %zu KiB",
 				     f->threads, f->window >> 10);
 	else if (c->method == FAST_DIRECT)
-		n = (size_t)snprintf(buf, len, "direct, threads: %u, %u x %zu KiB in flight each",
-				     f->threads, f->depth, f->request >> 10);
+		n = (size_t)snprintf(buf, len, "direct, threads: %u, %u x %zu KiB in flight each (%s)",
+				     f->threads, f->depth, f->request >> 10,
+				     readq_kind_name((enum readq_kind)f->queue));
 	else
 		n = (size_t)snprintf(buf, len, "read, threads: %u, block: %zu KiB",
 				     f->threads, block >> 10);

@@ -2,9 +2,8 @@
 /*
  * fast's direct engine, for files that are not in the page cache: each
  * thread keeps f->depth requests of f->request bytes in flight on an
- * O_DIRECT descriptor (Linux native AIO, io_submit(2), called directly:
- * libc has no wrapper and libaio is not needed for four system calls),
- * and XORs each buffer as it completes.  The disk sees threads x depth
+ * O_DIRECT descriptor (readq.h: io_uring, or Linux native AIO where
+ * io_uring is refused), and XORs each buffer as it completes.  The disk sees threads x depth
  * requests at once, where a buffered reader has only the read-ahead
  * window in flight; the page cache is neither filled nor searched.
  *
@@ -16,35 +15,40 @@
  * reports EIO when the bytes are gone.
  */
 #include "fast_method.h"
+#include "readq.h"
 #include "xor32.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/aio_abi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define DIRECT_MAX_DEPTH 64
 
 struct direct_thread {
-	aio_context_t ctx;
+	struct readq q;
 	unsigned char *buf;		/* depth buffers of f->request */
-	struct iocb cb[DIRECT_MAX_DEPTH];
-	struct iocb *list[DIRECT_MAX_DEPTH];
-	struct io_event ev[DIRECT_MAX_DEPTH];
+	struct readq_done done[DIRECT_MAX_DEPTH];
+	uint64_t off[DIRECT_MAX_DEPTH];	/* where slot i reads */
 	size_t want[DIRECT_MAX_DEPTH];	/* bytes of the file in slot i */
 	unsigned int free[DIRECT_MAX_DEPTH], nfree;
 };
 
 static int direct_open(struct fast_file *f)
 {
+	int kind;
+
 	if (f->depth == 0 || f->depth > DIRECT_MAX_DEPTH ||
 	    f->request % f->align) {
 		errno = EINVAL;
 		return -1;
 	}
+	/* Once for all threads, so that stderr can say which. */
+	kind = readq_resolve((enum readq_kind)f->queue);
+	if (kind < 0)
+		return -1;
+	f->queue = kind;
 	f->dfd = open(f->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	return f->dfd < 0 ? -1 : 0;
 }
@@ -81,7 +85,7 @@ static void *direct_start(struct fast_file *f)
 		free(t);
 		return NULL;
 	}
-	if (syscall(SYS_io_setup, f->depth, &t->ctx)) {
+	if (readq_init(&t->q, f->depth, (enum readq_kind)f->queue)) {
 		free(t->buf);
 		free(t);
 		return NULL;
@@ -95,7 +99,7 @@ static void direct_stop(void *ts)
 {
 	struct direct_thread *t = ts;
 
-	syscall(SYS_io_destroy, t->ctx);
+	readq_free(&t->q);	/* first: reads in flight fill t->buf */
 	free(t->buf);
 	free(t);
 }
@@ -104,54 +108,41 @@ static void direct_stop(void *ts)
 static int submit(struct direct_thread *t, struct fast_file *f,
 		  uint64_t *next, uint64_t end)
 {
-	unsigned int n = 0, s;
+	unsigned int s, n = 0;
 	size_t len;
-	long r;
 
 	while (t->nfree && *next < end) {
 		s = t->free[--t->nfree];
 		len = end - *next < f->request ? (size_t)(end - *next) :
 						  f->request;
 		t->want[s] = len;
-		t->cb[s] = (struct iocb){
-			.aio_data = s,
-			.aio_lio_opcode = IOCB_CMD_PREAD,
-			.aio_fildes = (uint32_t)f->dfd,
-			.aio_buf = (uint64_t)(uintptr_t)(t->buf + s * f->request),
-			.aio_nbytes = (len + f->align - 1) / f->align * f->align,
-			.aio_offset = (int64_t)*next,
-		};
-		t->list[n++] = &t->cb[s];
+		t->off[s] = *next;
+		readq_add(&t->q, f->dfd, t->buf + s * f->request,
+			  (len + f->align - 1) / f->align * f->align, *next, s);
 		*next += len;
+		n++;
 	}
-	for (s = 0; s < n; s += (unsigned int)r) {
-		r = syscall(SYS_io_submit, t->ctx, (long)(n - s), t->list + s);
-		if (r < 0 && errno == EINTR)
-			r = 0;
-		else if (r <= 0)
-			return -1;
-	}
-	return 0;
+	return n ? readq_submit(&t->q) : 0;
 }
 
 /* XOR one completed request (finishing a short one); frees its slot. */
 static int complete(struct direct_thread *t, struct fast_file *f,
-		    const struct io_event *e, uint32_t *xor)
+		    const struct readq_done *d, uint32_t *xor)
 {
-	unsigned int s = (unsigned int)e->data;
+	unsigned int s = (unsigned int)d->tag;
 	unsigned char *buf = t->buf + s * f->request;
-	uint64_t off = (uint64_t)t->cb[s].aio_offset;
 	size_t got;
 
-	if (e->res < 0) {
-		errno = (int)-e->res;
+	if (d->res < 0) {
+		errno = (int)-d->res;
 		return -1;
 	}
-	got = (size_t)e->res;
+	got = (size_t)d->res;
 	if (got < t->want[s] &&
-	    fast_pread_full(f->fd, buf + got, t->want[s] - got, off + got))
+	    fast_pread_full(f->fd, buf + got, t->want[s] - got,
+			    t->off[s] + got))
 		return -1;
-	*xor ^= xor32(buf, t->want[s], off);
+	*xor ^= xor32(buf, t->want[s], t->off[s]);
 	t->free[t->nfree++] = s;
 	return 0;
 }
@@ -161,15 +152,12 @@ static int direct_xor(void *ts, struct fast_file *f, uint64_t off,
 {
 	struct direct_thread *t = ts;
 	uint64_t next = off, end = off + len;
-	long n, i;
+	int n, i;
 
 	while (next < end || t->nfree < f->depth) {
 		if (submit(t, f, &next, end))
 			return -1;
-		n = syscall(SYS_io_getevents, t->ctx, 1L, (long)f->depth,
-			    t->ev, NULL);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = readq_wait(&t->q, 1, t->done, f->depth);
 		if (n < 0)
 			return -1;
 		/*
@@ -177,7 +165,7 @@ static int direct_xor(void *ts, struct fast_file *f, uint64_t off,
 		 * not after the whole batch: the queue stays full.
 		 */
 		for (i = 0; i < n; i++)
-			if (complete(t, f, &t->ev[i], xor) ||
+			if (complete(t, f, &t->done[i], xor) ||
 			    (i + 1 < n && submit(t, f, &next, end)))
 				return -1;
 	}

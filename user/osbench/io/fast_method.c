@@ -5,6 +5,7 @@
  * in docs/io.md ("What fast does, and why").
  */
 #include "fast_method.h"
+#include "readq.h"
 #include "sysinfo.h"
 
 #include <errno.h>
@@ -59,6 +60,7 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size)
 		.window = 64u << 20,
 		.request = 1u << 20,
 		.depth = 16,
+		.queue = READQ_ANY,
 		.align = 4096,
 		.dfd = -1,
 	};

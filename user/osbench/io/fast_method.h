@@ -53,6 +53,7 @@ struct fast_file {
 	size_t window;		/* mmap: bytes per mapping, a page multiple */
 	size_t request;		/* direct: bytes per request */
 	unsigned int depth;	/* direct: requests in flight per thread */
+	int queue;		/* direct: enum readq_kind; open() resolves */
 	size_t align;		/* direct: offset and length alignment */
 	int dfd;		/* direct: the O_DIRECT descriptor, or -1 */
 	bool cold;		/* mostly not in the page cache: prefetch */
