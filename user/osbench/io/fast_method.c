@@ -38,7 +38,7 @@ const char *fast_method_name(enum fast_method m)
 
 size_t fast_block_for_l2(uint64_t l2)
 {
-	uint64_t b = l2 / 4;
+	uint64_t b = l2 / 2;
 
 	if (l2 == 0)
 		return 256u << 10;

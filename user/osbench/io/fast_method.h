@@ -110,9 +110,12 @@ size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit);
 /* Defaults from this machine (threads: online CPUs; block: the caches). */
 void fast_file_init(struct fast_file *f, int fd, uint64_t size);
 /*
- * The pread() block: a quarter of one core's L2 (so that the buffer, the
- * page-cache lines being copied and the XOR's reads stay in it), within
- * 64 KiB .. 1 MiB; 256 KiB when the caches are unknown.
+ * The pread() block: half of one core's L2 (the buffer is written by the
+ * kernel's copy and read back by the XOR while it is still there; half
+ * leaves room for the page-cache lines passing through), within 64 KiB ..
+ * 1 MiB; 256 KiB when the caches are unknown.  Half, not a quarter: on
+ * the second machine, a read-back GiB took 35.4-35.9 ms with 512 KiB and
+ * 37.9-39.7 with 256 KiB, and 768 KiB was slower again (docs/io.md).
  */
 size_t fast_block_for_l2(uint64_t l2);
 
