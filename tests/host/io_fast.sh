@@ -72,6 +72,7 @@ for q in $queues; do
 	same_xor "direct, $q, cold" "$f" --method direct --queue "$q"
 done
 check_exit "bad --queue" 2 $B/fast --queue any "$f"
+check_exit "--request over 1 GiB" 2 $B/fast --method direct --request 2G "$f"
 # Where io_uring is refused (a container's seccomp profile, as here by
 # no_io_uring), direct falls back to AIO by itself; --queue io_uring fails.
 nou=$B/tests/tools/no_io_uring

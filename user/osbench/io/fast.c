@@ -69,6 +69,21 @@ static int page_multiple(const char *what, const char *v, void *dst)
 	return 0;
 }
 
+/*
+ * --request: a page multiple the kernel reads in one call (a read moves
+ * at most 2 GiB less a page, and io_uring's length is 32 bits).
+ */
+static int request_size(const char *what, const char *v, void *dst)
+{
+	if (page_multiple(what, v, dst))
+		return -1;
+	if (*(uint64_t *)dst > (1u << 30)) {
+		msg("bad %s '%s': at most 1 GiB", what, v);
+		return -1;
+	}
+	return 0;
+}
+
 static int queue_value(const char *what, const char *v, void *dst)
 {
 	int k = readq_kind_parse(v);
@@ -111,7 +126,7 @@ static const struct opt fast_options[] = {
 	{ .name = "depth", .kind = OPT_UINT, .arg = "N", .min = 1, .max = 64,
 	  FAST_OPT(depth), .help = "direct: requests in flight per thread" },
 	{ .name = "request", .kind = OPT_CALL, .arg = "BYTES",
-	  .parse = page_multiple, FAST_OPT(request),
+	  .parse = request_size, FAST_OPT(request),
 	  .help = "direct: bytes per request" },
 	{ .name = "queue", .kind = OPT_CALL, .arg = "KIND",
 	  .parse = queue_value, FAST_OPT(queue),
