@@ -15,9 +15,9 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BLK 4096
 #define NREADS 4
