@@ -112,7 +112,8 @@ $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uap
 # A unit test of a program's pure part links that part's object too.
 $(OBJDIR)/tests/unit/test_fast_method.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o \
-	$(OBJDIR)/user/osbench/io/fast_run.o
+	$(OBJDIR)/user/osbench/io/fast_run.o \
+	$(OBJDIR)/user/osbench/io/fast_read.o
 $(OBJDIR)/tests/unit/test_readq.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
 

@@ -2,11 +2,15 @@
 /*
  * fast's method choice (user/osbench/io/fast_method.c) on synthetic
  * timings: the fastest candidate wins, --method overrides, and the
- * residency probe tells a cached file from a dropped one.
+ * residency probe tells a cached file from a dropped one.  And the
+ * runner (fast_run.c): thread states kept across phases, and a phase cut
+ * short at its deadline accounts for every byte, read or left.
  */
 #include "check.h"
 #include "fast_method.h"
+#include "xor32.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,9 +140,10 @@ static void *fake_start(struct fast_file *f)
 }
 
 static int fake_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
-		    uint32_t *xor)
+		    uint32_t *xor, size_t *done)
 {
 	(void)f;
+	(void)done;
 	*xor ^= (uint32_t)(off >> 20) * 2654435761u ^ (uint32_t)len;
 	return ts == &fake_token ? 0 : -1;
 }
@@ -193,6 +198,138 @@ static void test_kept_state(void)
 	      parts, whole);
 }
 
+/*
+ * A fake engine whose XOR adds up over any split at 64 KiB (a hash per
+ * 64 KiB unit), and which, while a deadline is set, reads only the
+ * first half of every chunk, as an engine cut short does.
+ */
+#define UNIT (64u << 10)
+
+static uint32_t unit_hash(uint64_t off)
+{
+	return (uint32_t)(off / UNIT + 1) * 2654435761u;
+}
+
+static int halving_xor(void *ts, struct fast_file *f, uint64_t off,
+		       size_t len, uint32_t *xor, size_t *done)
+{
+	size_t n = f->deadline ? len / 2 / UNIT * UNIT : len, i;
+
+	(void)ts;
+	for (i = 0; i < n; i += UNIT)
+		*xor ^= unit_hash(off + i);
+	*done = n;
+	return 0;
+}
+
+static const struct fast_engine halving_engine = {
+	.name = "halving",
+	.method = FAST_READ,
+	.chunk = fake_chunk,
+	.thread_start = fake_start,
+	.xor_chunk = halving_xor,
+	.thread_stop = fake_stop,
+};
+
+/* XOR of [start, end) run whole, and of the gaps of *left. */
+static uint32_t whole_xor(struct fast_file *f, uint64_t start, uint64_t end)
+{
+	uint32_t x = 0;
+
+	if (fast_run_range(&halving_engine, f, start, end, &x))
+		CHECK(0, "cut: a whole run failed");
+	return x;
+}
+
+/*
+ * A phase stopped at its deadline: what it read and the gaps it left
+ * are the whole range, each byte once, whether it stopped before any
+ * chunk (deadline passed) or inside chunks (an engine cut short).
+ */
+static void test_cut(void)
+{
+	const uint64_t start = 3u << 20, end = 11u << 20;
+	struct fast_left left;
+	struct fast_file f;
+	uint32_t want, x, gaps;
+	unsigned int i;
+	int ret;
+
+	fast_file_init(&f, -1, end);
+	f.threads = 2;
+	want = whole_xor(&f, start, end);
+
+	f.deadline = 1;	/* long past */
+	ret = fast_run_timed(&halving_engine, &f, start, end, &x, NULL, &left);
+	CHECK(ret == 0 && x == 0 && left.n == 1 && left.gap[0].start == start &&
+	      left.gap[0].end == end,
+	      "cut: a past deadline reads nothing and leaves the range (%u gaps)",
+	      left.n);
+
+	f.deadline = UINT64_MAX;	/* the engine cuts, the clock never */
+	ret = fast_run_timed(&halving_engine, &f, start, end, &x, NULL, &left);
+	f.deadline = 0;
+	gaps = 0;
+	for (i = 0; i < left.n; i++)
+		gaps ^= whole_xor(&f, left.gap[i].start, left.gap[i].end);
+	CHECK(ret == 0 && left.n >= 2 && left.n <= 3,
+	      "cut: two threads cut short leave their halves and the untaken chunks (%u gaps)",
+	      left.n);
+	CHECK(fast_left_bytes(&left) > 0 && fast_left_bytes(&left) < end - start,
+	      "cut: some read, some left (%llu of %llu bytes left)",
+	      (unsigned long long)fast_left_bytes(&left),
+	      (unsigned long long)(end - start));
+	CHECK((x ^ gaps) == want,
+	      "cut: what was read and the gaps read after XOR to the whole (%08x, %08x)",
+	      x ^ gaps, want);
+
+	f.deadline = 5;
+	CHECK(fast_run_range(&halving_engine, &f, start, end, &x) == -1 &&
+	      errno == EINVAL, "cut: a deadline needs somewhere to put the gaps");
+	fast_release(&f);
+}
+
+/*
+ * The read engine itself, cold, past its deadline: it reads one block
+ * (FAST_ALIGN) of its chunk, says so, and XORs just that.
+ */
+static void test_read_cut(void)
+{
+	char path[] = "build/test_fast_method.XXXXXX";
+	static unsigned char buf[3 << 20];
+	struct fast_file f;
+	uint32_t x = 0, first;
+	size_t i, done = sizeof(buf);
+	int fd = mkstemp(path);
+	uint32_t seed = 1;
+	void *ts;
+
+	for (i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (unsigned char)(seed >> 16);
+	}
+	if (fd < 0 || write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+		CHECK(0, "read cut: scratch file");
+		return;
+	}
+	fast_file_init(&f, fd, sizeof(buf));
+	f.cold = true;
+	ts = fast_engine_read.thread_start(&f);
+	f.deadline = 1;
+	CHECK(ts && fast_engine_read.xor_chunk(ts, &f, 0, sizeof(buf), &x,
+					       &done) == 0,
+	      "read cut: the engine reads past its deadline without error");
+	first = xor32(buf, FAST_ALIGN, 0);
+	CHECK(done == FAST_ALIGN && x == first &&
+	      first != xor32(buf, sizeof(buf), 0),
+	      "read cut: one block read and XORed (%zu bytes, %08x, want %08x)",
+	      done, x, first);
+	if (ts)
+		fast_engine_read.thread_stop(ts);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_pick();
@@ -201,5 +338,7 @@ int main(void)
 	test_block();
 	test_residency();
 	test_kept_state();
+	test_cut();
+	test_read_cut();
 	return check_done();
 }

@@ -38,7 +38,7 @@ struct tool {
 	bool missing;		/* not installed: no rows measured */
 	double *rate;
 	double out[3];		/* median, min, max; 0 when not measured */
-	char how[256];		/* fast: the method it reported */
+	char how[384];		/* fast: the method it reported */
 };
 
 /*

@@ -176,9 +176,10 @@ static const char usage[] =
 	"file, auto finds the page-cache share (mincore on a sample).  A\n"
 	"cached file: it times read and mmap (by CPU time) on the first\n"
 	"slices of the file, which count towards the result, and the\n"
-	"faster reads the rest; a file mostly not cached: read and direct\n"
-	"(by the clock).  Files too small to measure (under 64 MiB cached,\n"
-	"32 MiB cold): read (docs/io.md).\n"
+	"faster reads the rest; a file mostly not cached: direct, then read\n"
+	"(by the clock), read cut short once it has taken as long as direct.\n"
+	"Files too small to measure (under 64 MiB cached, 32 MiB cold):\n"
+	"read (docs/io.md).\n"
 	"  read     threads x pread() into cache-sized buffers\n"
 	"  mmap     threads x mapped windows (MAP_POPULATE)\n"
 	"  direct   threads x O_DIRECT, several requests in flight each\n"
@@ -190,7 +191,7 @@ static int fast_run(const struct ctx *c, const void *opts)
 {
 	const struct fast_opts *o = opts;
 	struct fast_opts oo = *o;
-	char how[256] = "read()";
+	char how[384] = "read()";
 	struct stat st;
 	uint64_t t0;
 	int64_t bytes;

@@ -59,6 +59,12 @@ struct fast_file {
 	bool cold;		/* mostly not in the page cache: prefetch */
 	uint64_t end;		/* the running phase's end: no hint past it */
 	/*
+	 * A probe's time limit (now_ns(); 0: none): past it, the phase
+	 * takes no more chunks and an engine may stop inside one, and the
+	 * phase says what it left unread (struct fast_left).
+	 */
+	uint64_t deadline;
+	/*
 	 * Each engine's per-thread state (buffers, descriptors), by thread
 	 * number, kept from one phase to the next: the probes and the rest
 	 * are separate phases, and new buffers cost a page fault per page
@@ -85,9 +91,14 @@ struct fast_engine {
 	 * pages touched) so that no phase pays for it; NULL with errno.
 	 */
 	void *(*thread_start)(struct fast_file *f);
-	/* XOR len bytes at off into *xor; len == 0 never happens. */
+	/*
+	 * XOR len bytes at off into *xor; len == 0 never happens.  *done is
+	 * len on entry: an engine that stops early because f->deadline has
+	 * passed sets it to the bytes XORed, a multiple of FAST_ALIGN, after
+	 * at least one block.
+	 */
 	int (*xor_chunk)(void *ts, struct fast_file *f, uint64_t off,
-			 size_t len, uint32_t *xor);
+			 size_t len, uint32_t *xor, size_t *done);
 	void (*thread_stop)(void *ts);
 };
 
@@ -120,16 +131,36 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size);
 size_t fast_block_for_l2(uint64_t l2);
 
 /*
+ * What a phase stopped at f->deadline left unread: at most a piece of
+ * each thread's last chunk and the chunks nobody took.
+ */
+struct fast_left {
+	unsigned int n;
+	struct fast_gap {
+		uint64_t start, end;
+	} gap[FAST_MAX_THREADS + 1];
+};
+
+/* Bytes in the gaps of *left. */
+uint64_t fast_left_bytes(const struct fast_left *left);
+
+/*
  * Run e over [start, end) with up to f->threads threads taking chunks
  * from a shared counter; *xor gets the XOR of those bytes.  0, or -1
  * with errno from the first failure (the other threads stop early).
+ * f->deadline must be 0.
  */
 int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor);
-/* The same, adding the threads' CPU time (user and system) to *cpu_ns. */
+/*
+ * The same, adding the threads' CPU time (user and system) to *cpu_ns
+ * (NULL: not wanted), and with f->deadline set, stopping at it: *xor is
+ * then the XOR of the bytes read, and *left (required) gets the gaps
+ * between them, in no order.
+ */
 int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor,
-		   uint64_t *cpu_ns);
+		   uint64_t *cpu_ns, struct fast_left *left);
 /*
  * Make e's per-thread states for every thread a phase can have, before
  * any phase is timed (a phase makes those it lacks itself).  0, or -1
@@ -158,6 +189,10 @@ struct fast_choice {
 	double cached;			/* fast_residency(), -1: not asked */
 	double probe_mib_s[FAST_NMETHODS];	/* best probe, 0: none */
 	uint64_t probe_bytes;		/* read by the probes */
+	/* A probe cut short (cold only): which, and how far it got. */
+	enum fast_method cut;		/* FAST_AUTO: none */
+	uint64_t cut_done, cut_slice;
+	struct fast_left left;		/* what it left, for the winner */
 	char fallback[96];		/* why a forced method was replaced */
 };
 

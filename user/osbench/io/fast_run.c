@@ -7,6 +7,7 @@
  * for its share.  Threads are not pinned (docs/io.md measured it).
  */
 #include "fast_method.h"
+#include "util.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@ struct phase {
 	size_t chunk;
 	atomic_uint_fast64_t next;	/* index of the next chunk */
 	atomic_int failed;
+	atomic_bool stopped;		/* f->deadline passed */
 	int err;			/* errno of the first failure */
 };
 
@@ -33,6 +35,7 @@ struct runner {
 	pthread_t tid;
 	uint32_t xor;
 	uint64_t cpu_ns;	/* the thread's CPU time in the phase */
+	struct fast_gap cut;	/* what its last chunk left unread */
 };
 
 static uint64_t thread_cpu_ns(void)
@@ -56,7 +59,7 @@ static void *runner_main(void *arg)
 	struct phase *p = r->p;
 	void **ts = &p->f->ts[p->e->method][r->index];
 	uint64_t i, off, cpu0 = thread_cpu_ns();
-	size_t len;
+	size_t len, done;
 
 	if (!*ts)
 		*ts = p->e->thread_start(p->f);
@@ -64,15 +67,30 @@ static void *runner_main(void *arg)
 		phase_fail(p, errno);
 		return NULL;
 	}
-	while (!atomic_load(&p->failed)) {
+	/*
+	 * Every chunk taken from the counter is read, all or (deadline) a
+	 * part: so what the phase left is the parts' rest and the chunks
+	 * from the counter's final value on.
+	 */
+	while (!atomic_load(&p->failed) && !atomic_load(&p->stopped)) {
+		if (p->f->deadline && now_ns() >= p->f->deadline) {
+			atomic_store(&p->stopped, true);
+			break;
+		}
 		i = atomic_fetch_add(&p->next, 1);
 		off = p->start + i * p->chunk;
 		if (off >= p->end)
 			break;
 		len = p->end - off < p->chunk ? (size_t)(p->end - off) :
 						 p->chunk;
-		if (p->e->xor_chunk(*ts, p->f, off, len, &r->xor)) {
+		done = len;
+		if (p->e->xor_chunk(*ts, p->f, off, len, &r->xor, &done)) {
 			phase_fail(p, errno);
+			break;
+		}
+		if (done < len) {
+			r->cut = (struct fast_gap){ off + done, off + len };
+			atomic_store(&p->stopped, true);
 			break;
 		}
 	}
@@ -175,22 +193,44 @@ size_t fast_share(const struct fast_file *f, uint64_t len, size_t unit)
 	return share < SIZE_MAX ? (size_t)share : SIZE_MAX / unit * unit;
 }
 
+uint64_t fast_left_bytes(const struct fast_left *left)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < left->n; i++)
+		sum += left->gap[i].end - left->gap[i].start;
+	return sum;
+}
+
+static void left_add(struct fast_left *left, uint64_t start, uint64_t end)
+{
+	if (start < end)
+		left->gap[left->n++] = (struct fast_gap){ start, end };
+}
+
 int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor)
 {
-	return fast_run_timed(e, f, start, end, xor, NULL);
+	return fast_run_timed(e, f, start, end, xor, NULL, NULL);
 }
 
 int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor,
-		   uint64_t *cpu_ns)
+		   uint64_t *cpu_ns, struct fast_left *left)
 {
 	struct runner r[FAST_MAX_THREADS];
 	struct phase p = { .e = e, .f = f, .start = start, .end = end };
-	uint64_t chunks;
+	uint64_t chunks, taken;
 	unsigned int n, i;
 
 	*xor = 0;
+	if (left)
+		left->n = 0;
+	if (f->deadline && !left) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (start >= end)
 		return 0;
 	p.chunk = e->chunk(f, end - start);
@@ -209,6 +249,13 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		*xor ^= r[i].xor;
 		if (cpu_ns)
 			*cpu_ns += r[i].cpu_ns;
+		if (left)
+			left_add(left, r[i].cut.start, r[i].cut.end);
+	}
+	if (left && p.stopped) {
+		taken = atomic_load(&p.next);
+		left_add(left, taken < chunks ? start + taken * p.chunk : end,
+			 end);
 	}
 	return 0;
 }
