@@ -74,8 +74,8 @@ done
 check_exit "bad --queue" 2 $B/fast --queue any "$f"
 check_exit "--request over 1 GiB" 2 $B/fast --method direct --request 2G "$f"
 # Where io_uring is refused (a container's seccomp profile, as here by
-# no_io_uring), direct falls back to AIO by itself; --queue io_uring fails.
-nou=$B/tests/tools/no_io_uring
+# refuse io_uring_setup), direct falls back to AIO by itself; --queue io_uring fails.
+nou="$B/tests/tools/refuse io_uring_setup"
 check_output "io_uring refused: direct says it uses AIO" "in flight each \(aio\)" \
 	$nou $B/fast --method direct "$f"
 want=$(ref "$f")

@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 /* The temporary file that exists now, for the signal handler. */
@@ -58,22 +61,64 @@ static int allocate(int fd, uint64_t size)
 	return err;
 }
 
+static bool on_tmpfs(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
+}
+
+/*
+ * Whether a tmpfs has room for size more bytes now (0, or ENOSPC).  Not
+ * a reservation, as fallocate() would be; a tmpfs that fills up later
+ * fails a UFFDIO_COPY, an error return, not a SIGBUS.  No blocks at all
+ * is a tmpfs without a size limit.
+ */
+static int tmpfs_room(int fd, uint64_t size)
+{
+	struct statfs st;
+
+	if (fstatfs(fd, &st) || !st.f_blocks)
+		return 0;
+	return (uint64_t)st.f_bavail * (uint64_t)st.f_bsize < size ? ENOSPC : 0;
+}
+
+/*
+ * On tmpfs, register the mapping for UFFDIO_COPY (pagefill.h): no
+ * fallocate() then, whose pages would be there already.  Elsewhere, or
+ * where userfaultfd is refused: 0, and the pages are allocated.
+ */
+static int start_fill(struct outfile *f)
+{
+	f->stage = malloc((size_t)sysconf(_SC_PAGESIZE));
+	if (f->stage && pagefill_start(&f->fill, f->map, f->size) == 0)
+		return 0;
+	free(f->stage);
+	f->stage = NULL;
+	return allocate(f->fd, f->size);
+}
+
 /* Allocate size bytes and map them for writing: 0, or -1 after a message. */
 static int map_output(struct outfile *f)
 {
+	bool tmpfs;
 	void *p;
 	int err;
 
 	/*
 	 * Allocate before mapping: a full disk then fails here with ENOSPC
-	 * instead of killing us with SIGBUS in the middle of a memcpy.  The
-	 * size first: a tmpfs mounted huge=within_size allocates 2 MiB pages
-	 * only inside the file's size (one fault per 2 MiB instead of per 4
-	 * KiB; docs/results.md).
+	 * instead of killing us with SIGBUS in the middle of a memcpy (on
+	 * tmpfs, the room is checked and the pages filled by UFFDIO_COPY,
+	 * whose failure is an error return).  The size first: a tmpfs
+	 * mounted huge=within_size allocates 2 MiB pages only inside the
+	 * file's size (one fault per 2 MiB instead of per 4 KiB;
+	 * docs/results.md).
 	 */
 	err = ftruncate(f->fd, (off_t)f->size) ? errno : 0;
+	tmpfs = !err && on_tmpfs(f->fd);
 	if (!err)
-		err = allocate(f->fd, f->size);
+		err = tmpfs ? tmpfs_room(f->fd, f->size) :
+			      allocate(f->fd, f->size);
 	if (err) {
 		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",
@@ -86,6 +131,13 @@ static int map_output(struct outfile *f)
 		return -1;
 	}
 	f->map = p;
+	err = tmpfs ? start_fill(f) : 0;
+	if (err) {
+		errno = err;
+		msg_errno("cannot allocate %llu bytes for %s",
+			  (unsigned long long)f->size, f->path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -99,6 +151,9 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->path = path;
 	f->size = size;
 	f->map = NULL;
+	f->fill.fd = -1;
+	f->stage = NULL;
+	f->next = 0;
 	outfile_split_path(path, dir, sizeof(dir), &base);
 	/* Cut a long base name so the temporary name fits in NAME_MAX. */
 	if (snprintf(f->tmp, sizeof(f->tmp), "%s/.%.200s.syncdev-XXXXXX",
@@ -129,9 +184,53 @@ fail:
 	return -1;
 }
 
+/*
+ * Filling (pagefill.h): every page is filled as soon as a byte of it
+ * arrives, whole pages straight from p, a last partial one from a zeroed
+ * copy; the rest of that page comes with the next write, which copies it
+ * into the mapping as usual (the page is there now).  A write out of
+ * order stops the filling (outfile_write), and the mapping faults as
+ * usual from then on.
+ */
+static int write_filled(struct outfile *f, uint64_t off,
+			const unsigned char *p, size_t n, uint32_t *crc)
+{
+	size_t page = f->fill.page, head, whole, tail;
+
+	head = off % page ? page - (size_t)(off % page) : 0;
+	if (head > n)
+		head = n;
+	if (head && map_copy(f->map + off, p, head, crc)) {
+		errno = EIO;
+		return -1;
+	}
+	off += head;
+	p += head;
+	n -= head;
+	whole = n / page * page;
+	tail = n - whole;
+	if (crc)
+		*crc = crc32c(*crc, p, n);
+	if (whole && pagefill_copy(&f->fill, (size_t)off, p, whole))
+		return -1;
+	if (tail) {
+		memcpy(f->stage, p + whole, tail);
+		memset(f->stage + tail, 0, page - tail);
+		if (pagefill_copy(&f->fill, (size_t)(off + whole), f->stage,
+				  page))
+			return -1;
+	}
+	f->next = off + n;
+	return 0;
+}
+
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc)
 {
+	if (f->fill.fd >= 0 && off != f->next)
+		pagefill_stop(&f->fill);
+	if (f->fill.fd >= 0)
+		return write_filled(f, off, p, n, crc);
 	if (f->map) {
 		map_populate(f->map + off, n, 1);
 		/* SIGBUS: the file was cut short or its storage failed. */
@@ -148,6 +247,9 @@ int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 
 static void outfile_unmap(struct outfile *f)
 {
+	pagefill_stop(&f->fill);
+	free(f->stage);
+	f->stage = NULL;
 	if (f->map)
 		munmap(f->map, f->size);
 	f->map = NULL;

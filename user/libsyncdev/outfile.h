@@ -9,6 +9,8 @@
 #ifndef SYNCDEV_OUTFILE_H
 #define SYNCDEV_OUTFILE_H
 
+#include "pagefill.h"
+
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +21,13 @@ struct outfile {
 	int fd;
 	uint64_t size;
 	unsigned char *map;	/* mmap mode, size > 0 only */
+	/*
+	 * mmap mode on tmpfs: the pages are filled by UFFDIO_COPY as the
+	 * bytes arrive (fill.fd >= 0), a partial page through stage.
+	 */
+	struct pagefill fill;
+	unsigned char *stage;
+	uint64_t next;		/* the offset the next write must have */
 };
 
 /*
