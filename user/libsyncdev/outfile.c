@@ -61,26 +61,18 @@ static int allocate(int fd, uint64_t size)
 	return err;
 }
 
-static bool on_tmpfs(int fd)
-{
-	struct statfs st;
-
-	return fstatfs(fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
-}
-
 /*
- * Whether a tmpfs has room for size more bytes now (0, or ENOSPC).  Not
- * a reservation, as fallocate() would be; a tmpfs that fills up later
- * fails a UFFDIO_COPY, an error return, not a SIGBUS.  No blocks at all
- * is a tmpfs without a size limit.
+ * Whether a tmpfs (st) has room for size more bytes now: 0, or ENOSPC.
+ * Not a reservation, as fallocate() would be; a tmpfs that fills up
+ * later fails a UFFDIO_COPY, an error return, not a SIGBUS.  No blocks
+ * at all is a tmpfs without a size limit.
  */
-static int tmpfs_room(int fd, uint64_t size)
+static int tmpfs_room(const struct statfs *st, uint64_t size)
 {
-	struct statfs st;
-
-	if (fstatfs(fd, &st) || !st.f_blocks)
-		return 0;
-	return (uint64_t)st.f_bavail * (uint64_t)st.f_bsize < size ? ENOSPC : 0;
+	if (st->f_blocks &&
+	    (uint64_t)st->f_bavail * (uint64_t)st->f_bsize < size)
+		return ENOSPC;
+	return 0;
 }
 
 /*
@@ -101,6 +93,7 @@ static int start_fill(struct outfile *f)
 /* Allocate size bytes and map them for writing: 0, or -1 after a message. */
 static int map_output(struct outfile *f)
 {
+	struct statfs st;
 	bool tmpfs;
 	void *p;
 	int err;
@@ -115,9 +108,9 @@ static int map_output(struct outfile *f)
 	 * docs/results.md).
 	 */
 	err = ftruncate(f->fd, (off_t)f->size) ? errno : 0;
-	tmpfs = !err && on_tmpfs(f->fd);
+	tmpfs = !err && fstatfs(f->fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
 	if (!err)
-		err = tmpfs ? tmpfs_room(f->fd, f->size) :
+		err = tmpfs ? tmpfs_room(&st, f->size) :
 			      allocate(f->fd, f->size);
 	if (err) {
 		errno = err;
