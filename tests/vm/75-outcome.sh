@@ -4,7 +4,8 @@
 # What each side's exit status means (issue 8, rows 1, 2, 5, 6, 7): the
 # master exits 0 only when the slave confirmed every file, else 1 with the
 # slave's reason: file counts that differ either way, a full disk on the
-# slave (fcntl and mmap), a slave killed after the master's last byte.
+# slave (fcntl and mmap; for mmap also the space taken by another
+# process mid-transfer), a slave killed after the master's last byte.
 # The slave replaces nothing but regular files, refuses the same output
 # twice; the master refuses a FIFO at once and survives an input that
 # shrinks under mmap.  Needs the kernel's two-way stream (issue 8).
@@ -61,6 +62,44 @@ for sm in fcntl mmap; do
 	check_same "$what: file 1 is in place" a small/x
 	rm -f small/x
 done
+umount small
+
+# The space taken by another process after the slave's room check: an
+# mmap slave on tmpfs fills its pages with UFFDIO_COPY, which reserves
+# nothing, so the check can pass and a later page fail (ENOMEM on Linux
+# before 6.6, which the slave reports as the full disk it is).  The
+# master is stopped once the slave has filled a page, the tmpfs is
+# filled up, and the master continued.
+what="space taken during an mmap receive"
+gen big32m 33554432 5
+mount -t tmpfs -o size=40m tmpfs small
+master 1 big32m mmap >master.log 2>&1 &
+mpid=$!
+slave 1 small/out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
+spid=$!
+i=0
+while [ $i -lt 3000 ]; do
+	set -- small/.out.syncdev-*
+	[ -e "$1" ] && [ "$(stat -c %b "$1")" -gt 0 ] && break
+	i=$((i + 1))
+done
+kill -STOP $mpid
+check "$what: the slave filled a page" test -e "$1"
+head -c 64m /dev/zero >small/hog 2>/dev/null
+check_equal "$what: nothing left on the tmpfs" "$(stat -f -c %a small)" 0
+kill -CONT $mpid
+wait_gone $spid 120
+check_equal "$what: slave exit 1" "$?" 1
+wait_gone $mpid 120
+check_equal "$what: master exit 1" "$?" 1
+check_output "$what: slave says why" \
+	"writing small/out \(after [0-9]+ of 33554432 bytes\): No space left on device" \
+	cat slave.log
+check_output "$what: master names the file and the slave's reason" \
+	"the slave failed with file 1 of 1 \(big32m\): .*small/out.*No space left on device" \
+	cat master.log
+no_output "$what" small/out
+rm -f small/hog big32m
 umount small
 
 # Two cases need a slave that is connected but stopped before its master

@@ -82,11 +82,12 @@ static int tmpfs_room(const struct statfs *st, uint64_t size)
  */
 static int start_fill(struct outfile *f)
 {
-	f->stage = malloc((size_t)sysconf(_SC_PAGESIZE));
-	if (f->stage && pagefill_start(&f->fill, f->map, f->size) == 0)
-		return 0;
-	free(f->stage);
-	f->stage = NULL;
+	if (pagefill_start(&f->fill, f->map, f->size) == 0) {
+		f->stage = malloc(f->fill.page);
+		if (f->stage)
+			return 0;
+		pagefill_stop(&f->fill);
+	}
 	return allocate(f->fd, f->size);
 }
 
@@ -185,6 +186,24 @@ fail:
  * order stops the filling (outfile_write), and the mapping faults as
  * usual from then on.
  */
+/*
+ * A UFFDIO_COPY that failed (errno set): a tmpfs that another process
+ * filled since the room check fails it with ENOMEM before Linux 6.6
+ * (shmem_mfill_atomic_pte), with ENOSPC from then on.  Say ENOSPC when
+ * the rest of the file no longer fits: that is what write() would say.
+ */
+static int fill_failed(const struct outfile *f, uint64_t off)
+{
+	struct statfs st;
+	int err = errno;
+
+	if (err == ENOMEM && fstatfs(f->fd, &st) == 0 &&
+	    tmpfs_room(&st, f->size - off) == ENOSPC)
+		err = ENOSPC;
+	errno = err;
+	return -1;
+}
+
 static int write_filled(struct outfile *f, uint64_t off,
 			const unsigned char *p, size_t n, uint32_t *crc)
 {
@@ -205,13 +224,13 @@ static int write_filled(struct outfile *f, uint64_t off,
 	if (crc)
 		*crc = crc32c(*crc, p, n);
 	if (whole && pagefill_copy(&f->fill, (size_t)off, p, whole))
-		return -1;
+		return fill_failed(f, off);
 	if (tail) {
 		memcpy(f->stage, p + whole, tail);
 		memset(f->stage + tail, 0, page - tail);
 		if (pagefill_copy(&f->fill, (size_t)(off + whole), f->stage,
 				  page))
-			return -1;
+			return fill_failed(f, off + whole);
 	}
 	f->next = off + n;
 	return 0;
