@@ -95,6 +95,12 @@ check_output "bench-io: the tools alternate" \
 	"^# method: .*median of 1 runs, the tools taken in turn" cat "$T/b.csv"
 check_output "bench-io notes the load average" \
 	"^# load: 1-minute load average [0-9.]* before, [0-9.]* after" cat "$T/b.csv"
+check_output "bench-io notes the start-up it measured" \
+	"^# start-up: fast --help takes [0-9]+\.[0-9]{2} ms from fork to exit here \(median of 3\)" cat "$T/b.csv"
+if command -v fio >/dev/null; then
+	check_output "bench-io: fast without its start-up against fio psync" \
+		"^# start-up: .*against fio psync: warm read back [0-9]+ MiB/s, [0-9.]+ x; cold [0-9]+ MiB/s, [0-9.]+ x$" cat "$T/b.csv"
+fi
 check_output "bench-io: the XOR check is one whole note" \
 	"^# check: every timed run of fast printed XOR value: [0-9a-f]{8}, as an untimed fast --method read did$" cat "$T/b.csv"
 check_output "bench-io: cold dd iflag=direct row" \

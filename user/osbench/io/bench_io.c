@@ -27,6 +27,8 @@
 
 #define BENCH_SIZE (1ull << 30)
 #define BENCH_BLOCK (1u << 20)
+/* Runs of fast --help per --reps: a few ms each, and noisy. */
+#define STARTUP_PER_REP 3
 
 /* The three page-cache states, each a group of rows. */
 enum { ST_WRITTEN, ST_READBACK, ST_COLD, NSTATES };
@@ -354,8 +356,51 @@ static unsigned int state_rows(struct report *r, const struct state *s,
 	return met;
 }
 
+/*
+ * The "start-up" note: what exec and exit cost (bench_startup_ns), and
+ * fast's median in each state with that taken out, against fio psync,
+ * whose rate has no start-up in it either: the comparison with fio on
+ * equal terms, for the reader.  (dd and cat pay a start-up like fast's,
+ * so their rows need no such note.)  Not a target: the targets compare
+ * fast as a user runs it.
+ */
+static void startup_note(struct report *r, const struct bench *b,
+			 const struct state *s, double startup_ns)
+{
+	char text[512];
+	size_t n;
+	int st;
+
+	if (startup_ns <= 0) {
+		report_note(r, "start-up", "not measured: fast --help failed");
+		return;
+	}
+	n = (size_t)snprintf(text, sizeof(text),
+			     "fast --help takes %.2f ms from fork to exit here (median of %u): the exec and exit that dd, cat and fast pay in every run and fio's rate leaves out; fast's median without it, against fio psync:",
+			     startup_ns / 1e6, b->reps * STARTUP_PER_REP);
+	for (st = 0; st < NSTATES && n < sizeof(text); st++) {
+		double rate = s[st].t[T_FAST].out[0];
+		double fio = s[st].t[T_FIO].out[0], ns, clean;
+
+		if (rate <= 0 || fio <= 0)
+			continue;
+		ns = (double)b->size / MIB / rate * 1e9;
+		if (ns <= startup_ns)
+			continue;
+		clean = (double)b->size / MIB / ((ns - startup_ns) / 1e9);
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      " %s %.0f MiB/s, %.2f x;",
+				      state_names[st], clean,
+				      clean / fio);
+	}
+	if (n < sizeof(text) && text[n - 1] == ';')
+		text[n - 1] = '\0';
+	report_note(r, "start-up", "%s", text);
+}
+
 static int print_report(struct bench *b, const struct ctx *c,
-			struct state *s, double mem, const double load[2])
+			struct state *s, double mem, const double load[2],
+			double startup_ns)
 {
 	struct report *r = report_new("bench-io", c->o.fmt, c->out);
 	unsigned int met = 0, n = 0;
@@ -383,6 +428,7 @@ static int print_report(struct bench *b, const struct ctx *c,
 			    s[st].t[T_FAST].how[0] ? s[st].t[T_FAST].how : "-");
 	if (s[ST_COLD].t[T_FIO].missing)
 		report_note(r, "fio", "not installed (scripts/deps --bench installs it): no fio rows");
+	startup_note(r, b, s, startup_ns);
 	report_note(r, "load", "1-minute load average %.2f before, %.2f after (other work on the machine lowers every rate, fast's most: it needs all cores)",
 		    load[0], load[1]);
 	report_note(r, "check", "every timed run of fast printed %.*s, as an untimed fast --method read did%s",
@@ -415,6 +461,7 @@ struct bench_run {
 	struct state s[NSTATES];
 	struct tool_args a;
 	double mem, load[2];
+	double startup_ns;	/* bench_startup_ns */
 };
 
 /* This program (run as fast and membw) and the file: 0, or -1. */
@@ -448,6 +495,8 @@ static int bench_states(struct bench_run *br, const struct ctx *c)
 		if (!br->s[st].skipped)
 			rc = time_state(b, &br->s[st], st);
 	}
+	if (!rc)
+		br->startup_ns = bench_startup_ns(b, b->reps * STARTUP_PER_REP);
 	br->load[1] = bench_loadavg();
 	return rc;
 }
@@ -477,7 +526,8 @@ static int bench_io_run(const struct ctx *c, const void *opts)
 	if (!rc)
 		rc = bench_states(br, c);
 	if (!rc)
-		rc = print_report(&br->b, c, br->s, br->mem, br->load);
+		rc = print_report(&br->b, c, br->s, br->mem, br->load,
+				  br->startup_ns);
 	free(br);
 	return rc;
 }

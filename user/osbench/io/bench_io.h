@@ -71,6 +71,8 @@ bool bench_fio_argv(const struct bench *b, bool direct, char **argv,
 		    size_t n, char *buf, size_t len);
 /* osbench membw --op read --threads all: MiB/s, or -1. */
 double bench_membw(struct bench *b, const struct benchopt *o);
+/* Fork to exit of "fast --help", the median of n runs in ns; 0: failed. */
+double bench_startup_ns(struct bench *b, unsigned int n);
 /* The 1-minute load average, or -1. */
 double bench_loadavg(void);
 

@@ -8,6 +8,7 @@
  */
 #include "bench_io.h"
 #include "io.h"
+#include "stats.h"
 #include "util.h"
 
 #include <errno.h>
@@ -222,6 +223,33 @@ double bench_membw(struct bench *b, const struct benchopt *o)
 			return -1;
 	}
 	return -1;
+}
+
+/*
+ * What starting and ending a process costs here, measured as the tools
+ * are: fork to exit of this program printing its help as fast (exec,
+ * argument parsing, exit; no file, no threads).  The median of n runs,
+ * in ns; 0 when a run failed.  fio's rate has no start-up in it, and
+ * fast's does (docs/io.md): this says how much of fast's time that is.
+ */
+double bench_startup_ns(struct bench *b, unsigned int n)
+{
+	char *argv[] = { "fast", "--help", NULL };
+	double *ns = xcalloc(n, sizeof(double)), med = 0;
+	struct stats st;
+	unsigned int i;
+	uint64_t t0;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (bench_spawn(b->self, argv, -1, -1))
+			break;
+		ns[i] = (double)(now_ns() - t0);
+	}
+	if (i == n && stats_compute(ns, n, &st) == 0)
+		med = st.median;
+	free(ns);
+	return med;
 }
 
 double bench_loadavg(void)
