@@ -127,7 +127,9 @@ vm_current_test() {
 vm_free_udp_port() {
 	local port
 	for _ in $(seq 50); do
-		port=$((20000 + RANDOM % 20000))
+		# Below the ephemeral range (32768-60999), where a socket of
+		# any program may hold a port when QEMU binds it.
+		port=$((20000 + RANDOM % 12000))
 		if ! ss -Hlun "sport = :$port" 2>/dev/null | grep -q .; then
 			echo "$port"
 			return 0

@@ -10,8 +10,9 @@ B=build
 BP=$B/tests/tools/badpeer
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# A port of our own: other test runs may share the machine.
-port=$((20000 + ($$ + 7) % 20000))
+# A port of our own: other test runs may share the machine.  Below the
+# ephemeral range, in this script's 4000 (see peersync.sh).
+port=$((28000 + $$ % 4000))
 $B/tests/tools/gendata 100000 3 >"$T/in"
 $B/tests/tools/gendata 33554432 4 >"$T/big"
 

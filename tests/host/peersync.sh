@@ -2,8 +2,11 @@
 # peersync, the two-VM harness's barrier, on loopback.
 . tests/lib.sh
 ps=build/tests/tools/peersync
-# Other test runs may share this machine's loopback: a port of our own.
-port=$((30000 + $$ % 20000))
+# Other test runs may share this machine's loopback: a port of our own,
+# below the ephemeral range (32768-60999), where an outgoing connection
+# can hold any port and make bind() fail (EADDRINUSE); each host script
+# that listens has its own 4000 ports.
+port=$((20000 + $$ % 4000))
 
 # both TAG_LISTEN TAG_CONNECT: run both sides; prints "listen_rc connect_rc".
 both() {
