@@ -263,6 +263,23 @@ static void syncdev_connect_abort(struct syncdev_session *s)
 }
 
 /*
+ * TCP lets a socket connect to itself: a connect to a local port in the
+ * ephemeral range that nothing listens on may be given that very port as
+ * its own, and the handshake then completes with itself (simultaneous
+ * open).  No master is on the other end, so that counts as a refusal.
+ */
+static bool syncdev_self_connected(struct socket *sock)
+{
+	struct sockaddr_in local, peer;
+
+	if (kernel_getsockname(sock, (struct sockaddr *)&local) < 0 ||
+	    kernel_getpeername(sock, (struct sockaddr *)&peer) < 0)
+		return false;
+	return local.sin_port == peer.sin_port &&
+	       local.sin_addr.s_addr == peer.sin_addr.s_addr;
+}
+
+/*
  * One wait for the pending connect, at most until its deadline.  The
  * blocking connect waits at most sk_sndtimeo; called again on a socket
  * that is still connecting, it goes on waiting (or reports how the attempt
@@ -285,6 +302,14 @@ static int syncdev_connect_wait(struct syncdev_session *s)
 	release_sock(sock->sk);
 	ret = kernel_connect(sock, (struct sockaddr *)&s->connect_to,
 			     sizeof(s->connect_to), 0);
+	if (!ret && syncdev_self_connected(sock)) {
+		/*
+		 * Closed with a reset, so that no TIME_WAIT keeps the port
+		 * from the master that may listen on it next.
+		 */
+		sock_no_linger(sock->sk);
+		return -ECONNREFUSED;
+	}
 	/* Still connecting when sk_sndtimeo ran out. */
 	if (ret == -EINPROGRESS || ret == -EALREADY)
 		return -ETIMEDOUT;

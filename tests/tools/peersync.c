@@ -11,6 +11,7 @@
  * connecting side retries until the listening side is up.  Exit 0 when the
  * tags match, 3 when they differ, 1 when the peer did not come in time.
  */
+#include "tcp.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -100,10 +101,17 @@ static int connect_one(const char *addr, uint16_t port, uint64_t deadline)
 		if (fd < 0)
 			die_errno("socket");
 		set_timeout(fd, ms < 2000 ? ms + 1 : 2000);
-		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
-			return fd;
+		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+			if (!tcp_self_connected(fd))
+				return fd;
+			/* Our own port, and no peer: as if refused. */
+			tcp_reset(fd);
+			fd = -1;
+			errno = ECONNREFUSED;
+		}
 		err = errno;
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
 	}
 	errno = err;

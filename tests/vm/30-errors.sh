@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # vm-cost: 11
 # Every error of the device contract with its exact errno (devcheck), and
-# the programs' errors that need the device: refused, unreachable, count
-# mismatch.
+# the programs' errors that need the device: refused (also by a connect
+# that TCP completed with itself), unreachable, count mismatch.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -21,6 +21,19 @@ check_output "slave with no master: says refused" \
 	"connect to 127.0.0.1:2325 \(is the master running\?\): Connection refused" \
 	slave 1 out fcntl 127.0.0.1
 check_exit "slave to 0.0.0.0: exit 1" 1 slave 1 out mmap 0.0.0.0
+# TCP lets a connect to a local port nothing listens on be given that
+# very port as its own and complete with itself.  With one ephemeral
+# port, 40000, every connect to 127.0.0.1:40000 is such a connect: the
+# slave must find no master there, and leave no TIME_WAIT that would
+# keep the port from the next connect (or a master).
+ports=$(cat /proc/sys/net/ipv4/ip_local_port_range)
+echo "40000 40000" >/proc/sys/net/ipv4/ip_local_port_range
+check_exit "slave connected to itself: refused, exit 1" 1 \
+	timeout 60 slave 1 out fcntl 127.0.0.1:40000
+check_output "slave connected to itself: says refused, the port is free again" \
+	"connect to 127.0.0.1:40000 \(is the master running\?\): Connection refused" \
+	timeout 60 slave 1 out fcntl 127.0.0.1:40000
+echo "$ports" >/proc/sys/net/ipv4/ip_local_port_range
 [ ! -e out ] && pass "failed slaves leave no output" ||
 	fail "failed slaves leave no output" "out exists"
 

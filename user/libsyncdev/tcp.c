@@ -84,6 +84,18 @@ void tcp_reset(int fd)
 	close(fd);
 }
 
+bool tcp_self_connected(int fd)
+{
+	struct sockaddr_in local, peer;
+	socklen_t llen = sizeof(local), plen = sizeof(peer);
+
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) ||
+	    getpeername(fd, (struct sockaddr *)&peer, &plen))
+		return false;
+	return local.sin_port == peer.sin_port &&
+	       local.sin_addr.s_addr == peer.sin_addr.s_addr;
+}
+
 struct conn {
 	int fd;
 	struct sockaddr_in sa;
@@ -99,7 +111,18 @@ static int connect_once(void *arg)
 	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c->fd < 0)
 		return -1;
-	return connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa));
+	if (connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa)))
+		return -1;
+	if (!tcp_self_connected(c->fd))
+		return 0;
+	/*
+	 * Nobody listens there: a refusal, retried as one.  The reset
+	 * leaves no TIME_WAIT to keep the port from the next try.
+	 */
+	tcp_reset(c->fd);
+	c->fd = -1;
+	errno = ECONNREFUSED;
+	return -1;
 }
 
 int tcp_connect(struct in_addr addr, uint16_t port, uint32_t wait_ms)

@@ -8,6 +8,7 @@
 #define SYNCDEV_TCP_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Listen on port (all addresses); the socket or -1 after a message. */
@@ -30,5 +31,11 @@ int tcp_set_timeout(int fd, uint32_t seconds);
 void tcp_fix_errno(void);
 /* Close with a reset (SO_LINGER 0) instead of an orderly end. */
 void tcp_reset(int fd);
+/*
+ * Whether the connected fd is connected to itself: TCP gives a connect to
+ * a local port in the ephemeral range that nothing listens on that very
+ * port at times, and the handshake completes with itself.
+ */
+bool tcp_self_connected(int fd);
 
 #endif
