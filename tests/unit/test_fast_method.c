@@ -54,6 +54,18 @@ static void test_pick(void)
 	      "pick: a tie keeps the earlier (read)");
 }
 
+static void test_sits_out(void)
+{
+	CHECK(fast_sits_out(FAST_MMAP, 4000, 30000),
+	      "sits out: mmap at under half the best screen");
+	CHECK(!fast_sits_out(FAST_MMAP, 20000, 30000),
+	      "sits out: not mmap at over half the best screen");
+	CHECK(!fast_sits_out(FAST_READ, 2410, 5399),
+	      "sits out: never read, even after a screen that lost its core");
+	CHECK(!fast_sits_out(FAST_MMAP, 5399, 5399),
+	      "sits out: never the best screen");
+}
+
 static void test_names(void)
 {
 	CHECK(fast_method_parse("auto") == FAST_AUTO &&
@@ -333,6 +345,7 @@ static void test_read_cut(void)
 int main(void)
 {
 	test_pick();
+	test_sits_out();
 	test_names();
 	test_candidates();
 	test_block();

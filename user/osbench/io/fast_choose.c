@@ -8,10 +8,10 @@
  * on a shared machine a slice can lose its core for a moment, and the
  * best of two is far less likely to have.  The first round is a screen
  * of a quarter of a slice, and an engine at less than half the best rate
- * sits the second round out: a slow candidate costs its slice at its own
- * speed (a mapped just-written file, 8x slower than read on the second
- * machine, cost 18 % of a whole run with full slices), and a short look
- * is enough to know it is slow.  Cold files: direct, then read, one
+ * sits the second round out (read never does: fast_sits_out): a slow
+ * candidate costs its slice at its own speed (a mapped just-written file,
+ * 8x slower than read on the second machine, cost 18 % of a whole run
+ * with full slices), and a short look is enough to know it is slow.  Cold files: direct, then read, one
  * round of 32 MiB each, by the wall clock; read is cut short once it has
  * taken as long as direct did (probe_deadline).  Which is faster depends
  * on the storage and on what caches it below this system: on the first
@@ -184,7 +184,7 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 			enum fast_method m = order[i];
 
 			if (!(*mask & (1u << m)) ||
-			    (r && c->probe_mib_s[m] < top / 2))
+			    (r && fast_sits_out(m, c->probe_mib_s[m], top)))
 				continue;
 			len = r + 1 < rounds ? screen : slice;
 			probe_deadline(f, c, len, top);

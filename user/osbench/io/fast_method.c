@@ -117,6 +117,11 @@ enum fast_method fast_pick(const double rate[FAST_NMETHODS],
 	return best;
 }
 
+bool fast_sits_out(enum fast_method m, double rate, double top)
+{
+	return m != FAST_READ && rate < top / 2;
+}
+
 unsigned int fast_candidates(double cached)
 {
 	if (cached >= 0.5)

@@ -204,6 +204,17 @@ struct fast_choice {
 enum fast_method fast_pick(const double rate[FAST_NMETHODS],
 			   unsigned int mask, enum fast_method forced);
 /*
+ * Whether engine m, whose screen (the first, short round of probes) ran
+ * at rate where the best screen ran at top, sits the second round out:
+ * under half of top it is slow, and its full slice would cost its slow
+ * speed (mmap on a just-written file).  read never sits out: it is every
+ * engine's fallback, and a single screen that lost its core for a moment
+ * (2.4 GB/s where read does 27-45 on the second machine) once made read
+ * sit out and mmap read the rest at a sixth of read's speed.
+ */
+bool fast_sits_out(enum fast_method m, double rate, double top);
+
+/*
  * The candidates auto measures for a file with this cached fraction:
  * read and mmap when mostly cached, read and direct when mostly not.
  * Which cold reader wins depends on the storage and on what caches it
