@@ -179,14 +179,6 @@ fail:
 }
 
 /*
- * Filling (pagefill.h): every page is filled as soon as a byte of it
- * arrives, whole pages straight from p, a last partial one from a zeroed
- * copy; the rest of that page comes with the next write, which copies it
- * into the mapping as usual (the page is there now).  A write out of
- * order stops the filling (outfile_write), and the mapping faults as
- * usual from then on.
- */
-/*
  * A UFFDIO_COPY that failed (errno set): a tmpfs that another process
  * filled since the room check fails it with ENOMEM before Linux 6.6
  * (shmem_mfill_atomic_pte), with ENOSPC from then on.  Say ENOSPC when
@@ -204,6 +196,14 @@ static int fill_failed(const struct outfile *f, uint64_t off)
 	return -1;
 }
 
+/*
+ * Filling (pagefill.h): every page is filled as soon as a byte of it
+ * arrives, whole pages straight from p, a last partial one from a zeroed
+ * copy; the rest of that page comes with the next write, which copies it
+ * into the mapping as usual (the page is there now).  A write out of
+ * order stops the filling (outfile_write), and the mapping faults as
+ * usual from then on.
+ */
 static int write_filled(struct outfile *f, uint64_t off,
 			const unsigned char *p, size_t n, uint32_t *crc)
 {
