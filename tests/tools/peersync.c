@@ -101,17 +101,10 @@ static int connect_one(const char *addr, uint16_t port, uint64_t deadline)
 		if (fd < 0)
 			die_errno("socket");
 		set_timeout(fd, ms < 2000 ? ms + 1 : 2000);
-		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-			if (!tcp_self_connected(fd))
-				return fd;
-			/* Our own port, and no peer: as if refused. */
-			tcp_reset(fd);
-			fd = -1;
-			errno = ECONNREFUSED;
-		}
+		if (!tcp_connect_fd(fd, &sa))
+			return fd;
 		err = errno;
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
 	}
 	errno = err;

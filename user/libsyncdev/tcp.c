@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -76,15 +77,21 @@ int tcp_accept_one(uint16_t port)
 	return fd;
 }
 
-void tcp_reset(int fd)
+/* SO_LINGER 0: close() then resets the connection. */
+static void reset_on_close(int fd)
 {
 	struct linger l = { .l_onoff = 1, .l_linger = 0 };
 
 	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+}
+
+void tcp_reset(int fd)
+{
+	reset_on_close(fd);
 	close(fd);
 }
 
-bool tcp_self_connected(int fd)
+static bool self_connected(int fd)
 {
 	struct sockaddr_in local, peer;
 	socklen_t llen = sizeof(local), plen = sizeof(peer);
@@ -94,6 +101,17 @@ bool tcp_self_connected(int fd)
 		return false;
 	return local.sin_port == peer.sin_port &&
 	       local.sin_addr.s_addr == peer.sin_addr.s_addr;
+}
+
+int tcp_connect_fd(int fd, const struct sockaddr_in *sa)
+{
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)))
+		return -1;
+	if (!self_connected(fd))
+		return 0;
+	reset_on_close(fd);
+	errno = ECONNREFUSED;
+	return -1;
 }
 
 struct conn {
@@ -111,18 +129,7 @@ static int connect_once(void *arg)
 	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c->fd < 0)
 		return -1;
-	if (connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa)))
-		return -1;
-	if (!tcp_self_connected(c->fd))
-		return 0;
-	/*
-	 * Nobody listens there: a refusal, retried as one.  The reset
-	 * leaves no TIME_WAIT to keep the port from the next try.
-	 */
-	tcp_reset(c->fd);
-	c->fd = -1;
-	errno = ECONNREFUSED;
-	return -1;
+	return tcp_connect_fd(c->fd, &c->sa);
 }
 
 int tcp_connect(struct in_addr addr, uint16_t port, uint32_t wait_ms)

@@ -8,7 +8,6 @@
 #define SYNCDEV_TCP_H
 
 #include <netinet/in.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 /* Listen on port (all addresses); the socket or -1 after a message. */
@@ -32,10 +31,13 @@ void tcp_fix_errno(void);
 /* Close with a reset (SO_LINGER 0) instead of an orderly end. */
 void tcp_reset(int fd);
 /*
- * Whether the connected fd is connected to itself: TCP gives a connect to
- * a local port in the ephemeral range that nothing listens on that very
- * port at times, and the handshake completes with itself.
+ * connect() fd to sa: 0, or -1 with errno.  A connect that TCP completed
+ * with itself is ECONNREFUSED: a connect to a local port in the ephemeral
+ * range that nothing listens on may be given that very port, and the
+ * handshake completes with itself.  fd is then set to close with a reset
+ * (no TIME_WAIT holding the port); the caller closes it as after any
+ * failure.
  */
-bool tcp_self_connected(int fd);
+int tcp_connect_fd(int fd, const struct sockaddr_in *sa);
 
 #endif
