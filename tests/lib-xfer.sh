@@ -49,11 +49,11 @@ PAGE_LINE='syncdev: (master|slave)#[0-9]+: page vaddr=0x[0-9a-f]+ pfn=0x[0-9a-f]
 # wait_no_listener: the master's listener, which lingers after the last
 # master closed (listen_linger_ms), is gone, so a slave is refused.
 wait_no_listener() {
-	i=0
+	_i=0
 	# 0915 is port 2325, 0A is TCP_LISTEN.
-	while grep -q ':0915 00000000:0000 0A' /proc/net/tcp && [ $i -lt 100 ]; do
+	while grep -q ':0915 00000000:0000 0A' /proc/net/tcp && [ $_i -lt 100 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
 	! grep -q ':0915 00000000:0000 0A' /proc/net/tcp
 }
@@ -75,34 +75,34 @@ check_time_line() {
 # 127.0.0.1; both must succeed, print the line, and every copy must be
 # identical.  Outputs are removed afterwards.
 transfer() {
-	name=$1 mm=$2 sm=$3
+	_name=$1 _mm=$2 _sm=$3
 	shift 3
-	n=$# outs="" total=0 i=0
-	for f in "$@"; do
-		i=$((i + 1))
-		outs="$outs out.$i"
-		total=$((total + $(wc -c <"$f")))
+	_n=$# _outs="" _total=0 _i=0
+	for _f in "$@"; do
+		_i=$((_i + 1))
+		_outs="$_outs out.$_i"
+		_total=$((_total + $(wc -c <"$_f")))
 	done
-	master "$n" "$@" "$mm" >master.log 2>&1 &
-	mpid=$!
+	master "$_n" "$@" "$_mm" >master.log 2>&1 &
+	_mpid=$!
 	# shellcheck disable=SC2086
-	slave "$n" $outs "$sm" 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
-	src=$?
-	wait $mpid
-	mrc=$?
-	if [ $mrc -ne 0 ] || [ $src -ne 0 ]; then
-		fail "$name" "master exit $mrc, slave exit $src: $(cat master.log slave.log | tail -n 4)"
+	slave "$_n" $_outs "$_sm" 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
+	_src=$?
+	wait $_mpid
+	_mrc=$?
+	if [ $_mrc -ne 0 ] || [ $_src -ne 0 ]; then
+		fail "$_name" "master exit $_mrc, slave exit $_src: $(cat master.log slave.log | tail -n 4)"
 		rm -f out.*
 		return
 	fi
-	i=0 bad=""
-	for f in "$@"; do
-		i=$((i + 1))
-		cmp -s "$f" "out.$i" || bad="$bad $f"
+	_i=0 _bad=""
+	for _f in "$@"; do
+		_i=$((_i + 1))
+		cmp -s "$_f" "out.$_i" || _bad="$_bad $_f"
 	done
-	if [ -z "$bad" ]; then pass "$name: identical"; else fail "$name" "differs:$bad"; fi
-	check_time_line "$name: master line" master.log $total
-	check_time_line "$name: slave line" slave.log $total
+	if [ -z "$_bad" ]; then pass "$_name: identical"; else fail "$_name" "differs:$_bad"; fi
+	check_time_line "$_name: master line" master.log $_total
+	check_time_line "$_name: slave line" slave.log $_total
 	rm -f out.* .out.*
 }
 
@@ -121,6 +121,23 @@ wait_gone() {
 		return 255
 	fi
 	wait "$1"
+}
+
+# poll_until SECONDS COMMAND...: run COMMAND until it succeeds, without
+# sleeping in between, for at most SECONDS (times SYNCDEV_TIME_SCALE) by
+# the clock; succeeds if COMMAND did.  For a moment that lasts a fraction
+# of a second (a transfer's first page): a sleep could miss it, and a
+# count of polls is no bound of time (3000 polls ran out under the debug
+# kernel before a slave had made its file).
+poll_until() {
+	read -r _now _ </proc/uptime
+	_end=$((${_now%.*} + $1 * ${SYNCDEV_TIME_SCALE:-1}))
+	shift
+	while [ "${_now%.*}" -lt $_end ]; do
+		"$@" && return 0
+		read -r _now _ </proc/uptime
+	done
+	"$@"
 }
 
 # no_output NAME [OUT]: neither OUT (default out) nor a temporary file of
@@ -158,12 +175,12 @@ CONNECTED='syncdev: slave#[0-9]+: connected to'
 # wait_klog_since MARK ERE: until the kernel logged a line matching ERE
 # after MARK (klog_mark; at most 30 s).
 wait_klog_since() {
-	i=0
-	while [ "$(klog_since "$1" "$2")" -eq 0 ] && [ $i -lt 300 ]; do
+	_i=0
+	while [ "$(klog_since "$1" "$2")" -eq 0 ] && [ $_i -lt 300 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
-	[ $i -lt 300 ]
+	[ $_i -lt 300 ]
 }
 
 # wait_connected MARK: a connection accepted after MARK, i.e. a transfer
@@ -177,12 +194,12 @@ wait_slave_connected() { wait_klog_since "$1" "$CONNECTED"; }
 # after wait_gone's bound is killed and counts as exit 255 (hung).
 check_pair() {
 	wait_gone "$2"
-	mrc=$?
+	_mrc=$?
 	wait_gone "$3"
-	src=$?
-	if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s "$4" "$5"; then
+	_src=$?
+	if [ $_mrc -eq 0 ] && [ $_src -eq 0 ] && cmp -s "$4" "$5"; then
 		pass "$1"
 	else
-		fail "$1" "master $mrc, slave $src: $(tail -n 2 "${6:-master.log}" "${7:-slave.log}")"
+		fail "$1" "master $_mrc, slave $_src: $(tail -n 2 "${6:-master.log}" "${7:-slave.log}")"
 	fi
 }

@@ -2,6 +2,8 @@
 # Helpers for the shell tests, on the host (bash) and in the VM (busybox sh).
 # Every check prints exactly one "PASS name" or "FAIL name: why" line;
 # tests/run counts them.  Source it, run checks, end with "finish".
+# The helpers' own variables start with "_", so that they never overwrite
+# a test's (busybox sh has "local", but POSIX sh does not).
 
 failures=0
 
@@ -10,22 +12,22 @@ fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
 
 # check NAME COMMAND...: the command succeeds.
 check() {
-	name=$1; shift
-	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "'$*' failed: $(echo "$out" | tail -n 3)"; fi
+	_name=$1; shift
+	if _out=$("$@" 2>&1); then pass "$_name"; else fail "$_name" "'$*' failed: $(echo "$_out" | tail -n 3)"; fi
 }
 
 # check_exit NAME CODE COMMAND...: the command exits with exactly CODE.
 check_exit() {
-	name=$1; want=$2; shift 2
-	out=$("$@" 2>&1); got=$?
-	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "'$*' exited $got, want $want: $(echo "$out" | tail -n 3)"; fi
+	_name=$1; _want=$2; shift 2
+	_out=$("$@" 2>&1); _got=$?
+	if [ "$_got" = "$_want" ]; then pass "$_name"; else fail "$_name" "'$*' exited $_got, want $_want: $(echo "$_out" | tail -n 3)"; fi
 }
 
 # check_output NAME PATTERN COMMAND...: output (stdout+stderr) matches a grep -E pattern.
 check_output() {
-	name=$1; pat=$2; shift 2
-	out=$("$@" 2>&1)
-	if echo "$out" | grep -Eq -- "$pat"; then pass "$name"; else fail "$name" "output of '$*' does not match /$pat/: $(echo "$out" | tail -n 3)"; fi
+	_name=$1; _pat=$2; shift 2
+	_out=$("$@" 2>&1)
+	if echo "$_out" | grep -Eq -- "$_pat"; then pass "$_name"; else fail "$_name" "output of '$*' does not match /$_pat/: $(echo "$_out" | tail -n 3)"; fi
 }
 
 # check_same NAME FILE1 FILE2: byte-for-byte equal.
@@ -44,12 +46,12 @@ finish() { [ "$failures" -eq 0 ]; exit $?; }
 # ($SYNCDEV_PEER) answers ping (about SECONDS, default 60); non-zero if it
 # never does.
 wait_for_peer() {
-	n=${1:-60}
-	while [ "$n" -gt 0 ]; do
+	_n=${1:-60}
+	while [ "$_n" -gt 0 ]; do
 		ping -c 1 -W 1 "$SYNCDEV_PEER" >/dev/null 2>&1 && return 0
 		# ping fails at once while the link is still down.
 		sleep 1
-		n=$((n - 1))
+		_n=$((_n - 1))
 	done
 	return 1
 }
@@ -59,8 +61,8 @@ wait_for_peer() {
 # slave connects), up to SECONDS (default 300); a FAIL line if it does not.
 peer_meet() {
 	if [ "$SYNCDEV_ROLE" = master ]; then
-		out=$(peersync --port "$1" --timeout "${3:-300}" --listen "$2" 2>&1)
+		_out=$(peersync --port "$1" --timeout "${3:-300}" --listen "$2" 2>&1)
 	else
-		out=$(peersync --port "$1" --timeout "${3:-300}" "$2" "$SYNCDEV_PEER" 2>&1)
-	fi || fail "barrier $2" "$out"
+		_out=$(peersync --port "$1" --timeout "${3:-300}" "$2" "$SYNCDEV_PEER" 2>&1)
+	fi || fail "barrier $2" "$_out"
 }

@@ -14,6 +14,12 @@
 size=$(bulk 67108864 16777216)
 gen big "$size" 11
 
+# The slave's temporary output exists (it makes it after the headers).
+temp_file_made() {
+	set -- .out.syncdev-*
+	[ -e "$1" ]
+}
+
 for victim in master slave; do
 	for m in fcntl mmap; do
 		name="kill -9 $victim ($m)"
@@ -33,19 +39,13 @@ for victim in master slave; do
 			# Once the slave has made its temporary file, the
 			# stream's and the file's headers are through; right
 			# after the accept the master may not have sent them
-			# yet (seen once in CI).  Polled without sleeping,
-			# bounded by the clock.  Then a stopped slave cannot
+			# yet (seen once in CI).  Then a stopped slave cannot
 			# drain the stream: the master is mid-transfer when it
 			# dies.
-			read -r now _ </proc/uptime
-			end=$((${now%.*} + 60 * ${SYNCDEV_TIME_SCALE:-1}))
-			while [ "${now%.*}" -lt $end ]; do
-				set -- .out.syncdev-*
-				[ -e "$1" ] && break
-				read -r now _ </proc/uptime
-			done
+			poll_until 60 temp_file_made
+			made=$?
 			kill -STOP $spid
-			if [ -e "$1" ]; then
+			if [ $made -eq 0 ]; then
 				pass "$name: the slave made its file"
 			else
 				fail "$name: the slave made its file" "none after 60 s: $(cat slave.log)"

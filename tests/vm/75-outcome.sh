@@ -89,20 +89,13 @@ slave 1 small/out mmap 127.0.0.1 -w $WAIT_MS >slave.log 2>&1 &
 spid=$!
 # Blocks of the temporary file, not the file alone: the slave makes the
 # file and sizes it before its room check, and fills or allocates after.
-# Polled without sleeping (the transfer takes a fraction of a second),
-# bounded by the clock rather than a count of polls (under the debug
-# kernel 3000 polls ended before the slave had made its file).
-read -r now _ </proc/uptime
-end=$((${now%.*} + 120 * ${SYNCDEV_TIME_SCALE:-1}))
-ready=no
-while [ "${now%.*}" -lt $end ]; do
+# The transfer takes a fraction of a second: polled without sleeping.
+slave_has_blocks() {
 	set -- small/.out.syncdev-*
-	if [ -e "$1" ] && [ "$(stat -c %b "$1")" -ge $want ]; then
-		ready=yes
-		break
-	fi
-	read -r now _ </proc/uptime
-done
+	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge $want ]
+}
+ready=no
+poll_until 120 slave_has_blocks && ready=yes
 kill -STOP $mpid
 check_equal "$what: the slave filled a page or allocated the file" "$ready" yes
 head -c 64m /dev/zero >small/hog 2>/dev/null
