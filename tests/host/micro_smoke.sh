@@ -71,6 +71,13 @@ for e in $EXPS; do
 	fi
 done
 
+# The kernel's clock source, as sysfs names it (a container may hide it).
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+if [ -r $cs ]; then
+	check_output "machine names the kernel's clock source" \
+		"^clocksource,$(cat $cs)( |\$)" cat "$tmp/machine.csv"
+fi
+
 # The interface the I/O benchmarks rely on.
 $OSB membw --op read --threads all --csv --smoke >"$tmp/bw.csv" 2>/dev/null
 ncpu=$(nproc 2>/dev/null || echo 1)

@@ -15,6 +15,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#define CLOCKSOURCE \
+	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
 static void item(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -67,10 +70,27 @@ static void disks(struct report *r)
 	}
 }
 
+/*
+ * The clock the kernel keeps time with.  It also tells which hypervisor
+ * lies directly under the kernel where cpuid names an outer one: the
+ * second machine's cpuid says bhyve, its clock is kvm-clock (docs/io.md,
+ * session 12).
+ */
+static void clocksource(struct report *r)
+{
+	char buf[64];
+
+	if (sysinfo_read(CLOCKSOURCE, buf, sizeof(buf)))
+		return;
+	item(r, "clocksource", "%s%s", buf,
+	     strcmp(buf, "kvm-clock") ? "" :
+	     " (a KVM-based hypervisor's clock)");
+}
+
 static const char usage[] =
 	"usage: osbench machine [--csv|--json]\n\n"
-	"Describe this machine: CPU model, vendor, cycle time, caches, RAM,\n"
-	"disks, kernel and distribution.\n";
+	"Describe this machine: CPU model, vendor, cycle time, hypervisor and\n"
+	"clock source, caches, RAM, disks, kernel and distribution.\n";
 
 static int machine_run(const struct ctx *c, const void *opts)
 {
@@ -96,6 +116,7 @@ static int machine_run(const struct ctx *c, const void *opts)
 		item(r, "cpu_max_mhz", "%.0f MHz", mhz);
 	sysinfo_hypervisor(buf, sizeof(buf));
 	item(r, "hypervisor", "%s", buf[0] ? buf : "none (bare metal)");
+	clocksource(r);
 	caches(r);
 	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
 	memspeed_describe(buf, sizeof(buf));
