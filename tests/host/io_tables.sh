@@ -97,9 +97,12 @@ check_output "bench-io notes the load average" \
 	"^# load: 1-minute load average [0-9.]* before, [0-9.]* after" cat "$T/b.csv"
 check_output "bench-io notes the start-up it measured" \
 	"^# start-up: fast --help takes [0-9]+\.[0-9]{2} ms from fork to exit here \(median of 3\)" cat "$T/b.csv"
+# 256 KiB: fast's run may or may not take twice the start-up, so either
+# form of each state is right; a state left out is not.
 if command -v fio >/dev/null; then
+	clean='( [0-9]+ MiB/s, [0-9.]+ x|: its run \([0-9.]+ ms\) is too short to take the start-up out)'
 	check_output "bench-io: fast without its start-up against fio psync" \
-		"^# start-up: .*against fio psync: warm read back [0-9]+ MiB/s, [0-9.]+ x; cold [0-9]+ MiB/s, [0-9.]+ x$" cat "$T/b.csv"
+		"^# start-up: .*against fio psync: warm read back$clean; cold$clean$" cat "$T/b.csv"
 fi
 check_output "bench-io: the XOR check is one whole note" \
 	"^# check: every timed run of fast printed XOR value: [0-9a-f]{8}, as an untimed fast --method read did$" cat "$T/b.csv"

@@ -29,6 +29,11 @@
 #define BENCH_BLOCK (1u << 20)
 /* Runs of fast --help per --reps: a few ms each, and noisy. */
 #define STARTUP_PER_REP 3
+/*
+ * fast's run must take this many start-ups for the note to take one out:
+ * below, the figure would be mostly the two times' noise.
+ */
+#define STARTUP_SEPARABLE 2
 
 /* The three page-cache states, each a group of rows. */
 enum { ST_WRITTEN, ST_READBACK, ST_COLD, NSTATES };
@@ -385,8 +390,16 @@ static void startup_note(struct report *r, const struct bench *b,
 		if (rate <= 0 || fio <= 0)
 			continue;
 		ns = (double)b->size / MIB / rate * 1e9;
-		if (ns <= startup_ns)
+		/*
+		 * A run not much longer than the start-up (a small file)
+		 * leaves a difference of two noisy times: no figure.
+		 */
+		if (ns < STARTUP_SEPARABLE * startup_ns) {
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+					      " %s: its run (%.2f ms) is too short to take the start-up out;",
+					      state_names[st], ns / 1e6);
 			continue;
+		}
 		clean = (double)b->size / MIB / ((ns - startup_ns) / 1e9);
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      " %s %.0f MiB/s, %.2f x;",
