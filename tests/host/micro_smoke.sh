@@ -71,6 +71,11 @@ for e in $EXPS; do
 	fi
 done
 
+# Every table states its machine; the report does so once, at its top.
+for e in overhead syscall membw; do
+	check_output "$e --csv notes the machine" \
+		"^# machine: .*, $(nproc) CPUs online, .*, Linux " cat "$tmp/$e.csv"
+done
 # The kernel's clock source, as sysfs names it (a container may hide it).
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 if [ -r $cs ]; then
@@ -174,6 +179,8 @@ check_output "report has the summary table" \
 	cat "$tmp/rep/report.md"
 check_output "report quotes the machine description" "^\| cpu_model \| " \
 	cat "$tmp/rep/report.md"
+check_exit "report: no table repeats the machine" 1 \
+	grep -q "^- machine: " "$tmp/rep/report.md"
 for f in report.html methodology.md summary.csv run.txt run2.txt fast.txt \
 	sweep.csv cache.csv net.csv fileaccess.csv transfer.skipped; do
 	check "report wrote $f" test -s "$tmp/rep/$f"

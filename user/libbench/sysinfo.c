@@ -32,6 +32,17 @@ int sysinfo_read(const char *path, char *buf, size_t len)
 	return ok ? 0 : -1;
 }
 
+/* cpuid's strings are padded with spaces, at either end. */
+static void trim(char *s)
+{
+	size_t n;
+
+	memmove(s, s + strspn(s, " "), strlen(s + strspn(s, " ")) + 1);
+	n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		s[--n] = 0;
+}
+
 static unsigned read_uint(const char *path)
 {
 	char buf[64];
@@ -128,8 +139,7 @@ void sysinfo_cpu_model(char *buf, size_t len)
 			__get_cpuid(0x80000002 + i, &r[4 * i], &r[4 * i + 1],
 				    &r[4 * i + 2], &r[4 * i + 3]);
 		snprintf(buf, len, "%.48s", (const char *)r);
-		/* The brand string is padded with leading spaces. */
-		memmove(buf, buf + strspn(buf, " "), strlen(buf) + 1);
+		trim(buf);
 		if (buf[0])
 			return;
 	}
@@ -162,11 +172,32 @@ void sysinfo_hypervisor(char *buf, size_t len)
 		return;
 	__cpuid(0x40000000, a, r[0], r[1], r[2]);
 	snprintf(buf, len, "%.12s", (const char *)r);
+	trim(buf);
 	if (!buf[0])
 		snprintf(buf, len, "unknown hypervisor");
 #else
 	(void)len;
 #endif
+}
+
+void sysinfo_clocksource(char *buf, size_t len)
+{
+	sysinfo_read("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		     buf, len);
+}
+
+void sysinfo_summary(char *buf, size_t len)
+{
+	char model[64], hv[32], clock[32], kernel[200];
+
+	sysinfo_cpu_model(model, sizeof(model));
+	sysinfo_hypervisor(hv, sizeof(hv));
+	sysinfo_clocksource(clock, sizeof(clock));
+	sysinfo_kernel(kernel, sizeof(kernel));
+	snprintf(buf, len, "%s, %d CPUs online, %s%s, clock source %s, %.1f GiB RAM, %s",
+		 model, sysinfo_cpus(), hv[0] ? "hypervisor " : "bare metal", hv,
+		 clock[0] ? clock : "unknown",
+		 (double)sysinfo_ram() / (1u << 30), kernel);
 }
 
 double sysinfo_cpu_mhz(void)

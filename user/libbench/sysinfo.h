@@ -36,6 +36,17 @@ void sysinfo_cpu_model(char *buf, size_t len);
 void sysinfo_cpu_vendor(char *buf, size_t len);
 /* Hypervisor vendor from cpuid ("KVMKVMKVM"), "" on bare metal. */
 void sysinfo_hypervisor(char *buf, size_t len);
+/*
+ * The kernel's clock source ("tsc", "kvm-clock"), "" if sysfs hides it.
+ * It names the hypervisor right under the kernel where cpuid names an
+ * outer one (docs/io.md, session 12).
+ */
+void sysinfo_clocksource(char *buf, size_t len);
+/*
+ * One line for a benchmark's notes: CPU model, CPUs, hypervisor, clock
+ * source, RAM and kernel (osbench machine has the rest).
+ */
+void sysinfo_summary(char *buf, size_t len);
 /* Maximum core frequency in MHz from cpufreq or /proc/cpuinfo, 0 if unknown. */
 double sysinfo_cpu_mhz(void);
 /* TSC frequency in Hz from cpuid leaf 0x15 (or 0x16), 0 if not given. */

@@ -37,8 +37,11 @@ int rep_csv_table(struct doc *d, const char *dir, const char *file,
 	free(path);
 	if (!t)
 		return -1;
+	/* The report describes the machine once, at its top. */
 	for (i = 0; i < t->nnotes; i++)
-		doc_item(d, "%s: %s", t->note_keys[i], t->note_vals[i]);
+		if (strcmp(t->note_keys[i], "machine"))
+			doc_item(d, "%s: %s", t->note_keys[i],
+				 t->note_vals[i]);
 	for (i = 0; n < 64 && (cols ? cols[i] != NULL : i < t->ncols); i++) {
 		idx[n] = cols ? csvtab_col(t, cols[i]) : (int)i;
 		head[n] = cols ? cols[i] : t->cols[i];

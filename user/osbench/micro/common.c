@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers shared by the micro-benchmark commands. */
 #include "micro.h"
+#include "sysinfo.h"
 #include "timing.h"
 #include "util.h"
 
@@ -10,7 +11,10 @@ struct report *mb_report_new(const struct ctx *c, const char *title,
 			     const struct measure *m)
 {
 	struct report *r = report_new(title, c->o.fmt, c->out);
+	char machine[512];
 
+	sysinfo_summary(machine, sizeof(machine));
+	report_note(r, "machine", "%s", machine);
 	report_note(r, "mode", "%s", benchopt_mode_name(&c->o));
 	if (m)
 		report_note(r, "method",

@@ -15,9 +15,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define CLOCKSOURCE \
-	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
-
 static void item(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -80,7 +77,8 @@ static void clocksource(struct report *r)
 {
 	char buf[64];
 
-	if (sysinfo_read(CLOCKSOURCE, buf, sizeof(buf)))
+	sysinfo_clocksource(buf, sizeof(buf));
+	if (!buf[0])
 		return;
 	item(r, "clocksource", "%s%s", buf,
 	     strcmp(buf, "kvm-clock") ? "" :
