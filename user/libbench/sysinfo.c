@@ -35,10 +35,9 @@ int sysinfo_read(const char *path, char *buf, size_t len)
 /* cpuid's strings are padded with spaces, at either end. */
 static void trim(char *s)
 {
-	size_t n;
+	size_t lead = strspn(s, " "), n = strlen(s + lead);
 
-	memmove(s, s + strspn(s, " "), strlen(s + strspn(s, " ")) + 1);
-	n = strlen(s);
+	memmove(s, s + lead, n + 1);
 	while (n && s[n - 1] == ' ')
 		s[--n] = 0;
 }
