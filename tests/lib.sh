@@ -42,6 +42,9 @@ check_equal() {
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
+# The machine note every benchmark table starts with (sysinfo_note).
+MACHINE_NOTE="^# machine: .*, $(nproc) CPUs online, .*, Linux "
+
 # wait_for_peer [SECONDS]: in the two-VM mode, wait until the other guest
 # ($SYNCDEV_PEER) answers ping (about SECONDS, default 60); non-zero if it
 # never does.

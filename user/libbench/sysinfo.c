@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sysinfo.h"
+#include "report.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -185,7 +186,7 @@ void sysinfo_clocksource(char *buf, size_t len)
 		     buf, len);
 }
 
-void sysinfo_summary(char *buf, size_t len)
+void sysinfo_note(struct report *r)
 {
 	char model[64], hv[32], clock[32], kernel[200];
 
@@ -193,10 +194,11 @@ void sysinfo_summary(char *buf, size_t len)
 	sysinfo_hypervisor(hv, sizeof(hv));
 	sysinfo_clocksource(clock, sizeof(clock));
 	sysinfo_kernel(kernel, sizeof(kernel));
-	snprintf(buf, len, "%s, %d CPUs online, %s%s, clock source %s, %.1f GiB RAM, %s",
-		 model, sysinfo_cpus(), hv[0] ? "hypervisor " : "bare metal", hv,
-		 clock[0] ? clock : "unknown",
-		 (double)sysinfo_ram() / (1u << 30), kernel);
+	report_note(r, SYSINFO_NOTE,
+		    "%s, %d CPUs online, %s%s, clock source %s, %.1f GiB RAM, %s",
+		    model, sysinfo_cpus(), hv[0] ? "hypervisor " : "bare metal",
+		    hv, clock[0] ? clock : "unknown",
+		    (double)sysinfo_ram() / (1u << 30), kernel);
 }
 
 double sysinfo_cpu_mhz(void)

@@ -43,10 +43,14 @@ void sysinfo_hypervisor(char *buf, size_t len);
  */
 void sysinfo_clocksource(char *buf, size_t len);
 /*
- * One line for a benchmark's notes: CPU model, CPUs, hypervisor, clock
- * source, RAM and kernel (osbench machine has the rest).
+ * A benchmark's first note, key SYSINFO_NOTE: one line of CPU model,
+ * CPUs, hypervisor, clock source, RAM and kernel (osbench machine has
+ * the rest), so that a figure copied out of its table still says where
+ * it was measured.
  */
-void sysinfo_summary(char *buf, size_t len);
+#define SYSINFO_NOTE "machine"
+struct report;
+void sysinfo_note(struct report *r);
 /* Maximum core frequency in MHz from cpufreq or /proc/cpuinfo, 0 if unknown. */
 double sysinfo_cpu_mhz(void);
 /* TSC frequency in Hz from cpuid leaf 0x15 (or 0x16), 0 if not given. */

@@ -6,6 +6,7 @@
  */
 #include "csvtab.h"
 #include "report.h"
+#include "sysinfo.h"
 #include "util.h"
 
 #include <math.h>
@@ -39,7 +40,7 @@ int rep_csv_table(struct doc *d, const char *dir, const char *file,
 		return -1;
 	/* The report describes the machine once, at its top. */
 	for (i = 0; i < t->nnotes; i++)
-		if (strcmp(t->note_keys[i], "machine"))
+		if (strcmp(t->note_keys[i], SYSINFO_NOTE))
 			doc_item(d, "%s: %s", t->note_keys[i],
 				 t->note_vals[i]);
 	for (i = 0; n < 64 && (cols ? cols[i] != NULL : i < t->ncols); i++) {

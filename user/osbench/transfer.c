@@ -301,10 +301,7 @@ static bool step_cells(struct report *r, const struct transfer *t, int i)
 static void print_notes(struct report *r, const struct benchopt *o,
 			const struct transfer *t, unsigned int met)
 {
-	char machine[512];
-
-	sysinfo_summary(machine, sizeof(machine));
-	report_note(r, "machine", "%s", machine);
+	sysinfo_note(r);
 	report_note(r, "file", "%llu bytes (pattern data), on %s",
 		    (unsigned long long)t->size, o->dir);
 	report_note(r, "link", "127.0.0.1 (loopback), one machine");

@@ -417,7 +417,6 @@ static int print_report(struct bench *b, const struct ctx *c,
 {
 	struct report *r = report_new("bench-io", c->o.fmt, c->out);
 	unsigned int met = 0, n = 0;
-	char machine[512];
 	int st;
 
 	report_column(r, "state", NULL);
@@ -427,8 +426,7 @@ static int print_report(struct bench *b, const struct ctx *c,
 	target_columns(r);
 	for (st = 0; st < NSTATES; st++)
 		met += state_rows(r, &s[st], st, mem, &n);
-	sysinfo_summary(machine, sizeof(machine));
-	report_note(r, "machine", "%s", machine);
+	sysinfo_note(r);
 	report_note(r, "file", "%s, %llu bytes", b->file,
 		    (unsigned long long)b->size);
 	report_note(r, "method",

@@ -11,10 +11,8 @@ struct report *mb_report_new(const struct ctx *c, const char *title,
 			     const struct measure *m)
 {
 	struct report *r = report_new(title, c->o.fmt, c->out);
-	char machine[512];
 
-	sysinfo_summary(machine, sizeof(machine));
-	report_note(r, "machine", "%s", machine);
+	sysinfo_note(r);
 	report_note(r, "mode", "%s", benchopt_mode_name(&c->o));
 	if (m)
 		report_note(r, "method",
