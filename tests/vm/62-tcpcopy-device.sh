@@ -59,4 +59,8 @@ check_output "osbench transfer: the targets with met/missed" \
 	"targets.*of 3 met" cat transfer.csv
 check_output "osbench transfer: notes the machine" "$MACHINE_NOTE" \
 	cat transfer.csv
+# The guest always runs under TCG (scripts/vm-run): a known signature.
+check_output "osbench machine: names the guest's hypervisor and its signature" \
+	'^hypervisor,"QEMU TCG \(cpuid signature ""TCGTCGTCGTCG""\)"$' \
+	osbench machine --csv
 finish

@@ -162,7 +162,7 @@ void sysinfo_cpu_vendor(char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-void sysinfo_hypervisor(char *buf, size_t len)
+void sysinfo_hypervisor_signature(char *buf, size_t len)
 {
 	buf[0] = 0;
 #if HAVE_CPUID
@@ -178,6 +178,46 @@ void sysinfo_hypervisor(char *buf, size_t len)
 #else
 	(void)len;
 #endif
+}
+
+/* Signatures as the hypervisors' sources and the kernel's drivers spell them. */
+static const struct {
+	const char *signature, *name;
+} hypervisors[] = {
+	{ "KVMKVMKVM", "KVM" },
+	{ "TCGTCGTCGTCG", "QEMU TCG" },
+	{ "Microsoft Hv", "Hyper-V" },
+	{ "VMwareVMware", "VMware" },
+	{ "XenVMMXenVMM", "Xen" },
+	{ "bhyve bhyve", "bhyve" },
+	{ "VBoxVBoxVBox", "VirtualBox" },
+	{ "lrpepyh  vr", "Parallels" },
+	{ "ACRNACRNACRN", "ACRN" },
+	{ "Jailhouse", "Jailhouse" },
+	{ "QNXQVMBSQG", "QNX" },
+};
+
+void sysinfo_hypervisor_name(const char *signature, char *buf, size_t len)
+{
+	char sig[32];
+	size_t i;
+
+	snprintf(sig, sizeof(sig), "%s", signature);
+	trim(sig);
+	for (i = 0; i < sizeof(hypervisors) / sizeof(hypervisors[0]); i++)
+		if (!strcmp(sig, hypervisors[i].signature)) {
+			snprintf(buf, len, "%s", hypervisors[i].name);
+			return;
+		}
+	snprintf(buf, len, "%s", sig);
+}
+
+void sysinfo_hypervisor(char *buf, size_t len)
+{
+	char signature[32];
+
+	sysinfo_hypervisor_signature(signature, sizeof(signature));
+	sysinfo_hypervisor_name(signature, buf, len);
 }
 
 void sysinfo_clocksource(char *buf, size_t len)

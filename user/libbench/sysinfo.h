@@ -34,7 +34,17 @@ uint64_t sysinfo_cache_size(int level);
 
 void sysinfo_cpu_model(char *buf, size_t len);
 void sysinfo_cpu_vendor(char *buf, size_t len);
-/* Hypervisor vendor from cpuid ("KVMKVMKVM"), "" on bare metal. */
+/*
+ * The hypervisor's cpuid signature (leaf 0x40000000: "KVMKVMKVM",
+ * "bhyve bhyve "), trimmed; "" on bare metal.
+ */
+void sysinfo_hypervisor_signature(char *buf, size_t len);
+/*
+ * The product a signature names ("bhyve bhyve " is bhyve, "TCGTCGTCGTCG"
+ * QEMU's TCG); a signature not in the table is its own name, trimmed.
+ */
+void sysinfo_hypervisor_name(const char *signature, char *buf, size_t len);
+/* This machine's hypervisor by name, "" on bare metal. */
 void sysinfo_hypervisor(char *buf, size_t len);
 /*
  * The kernel's clock source ("tsc", "kvm-clock"), "" if sysfs hides it.

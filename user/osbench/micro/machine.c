@@ -85,6 +85,24 @@ static void clocksource(struct report *r)
 	     " (a KVM-based hypervisor's clock)");
 }
 
+/* The product, and the signature it was known by where they differ. */
+static void hypervisor(struct report *r)
+{
+	char signature[32], name[32];
+
+	sysinfo_hypervisor_signature(signature, sizeof(signature));
+	if (!signature[0]) {
+		item(r, "hypervisor", "none (bare metal)");
+		return;
+	}
+	sysinfo_hypervisor_name(signature, name, sizeof(name));
+	if (strcmp(name, signature))
+		item(r, "hypervisor", "%s (cpuid signature \"%s\")", name,
+		     signature);
+	else
+		item(r, "hypervisor", "%s", name);
+}
+
 static const char usage[] =
 	"usage: osbench machine [--csv|--json]\n\n"
 	"Describe this machine: CPU model, vendor, cycle time, hypervisor and\n"
@@ -112,8 +130,7 @@ static int machine_run(const struct ctx *c, const void *opts)
 	item(r, "cycle_time", "%.3g ns (at the TSC frequency)", 1 / tsc);
 	if (mhz > 0)
 		item(r, "cpu_max_mhz", "%.0f MHz", mhz);
-	sysinfo_hypervisor(buf, sizeof(buf));
-	item(r, "hypervisor", "%s", buf[0] ? buf : "none (bare metal)");
+	hypervisor(r);
 	clocksource(r);
 	caches(r);
 	item(r, "ram", "%llu bytes", (unsigned long long)sysinfo_ram());
