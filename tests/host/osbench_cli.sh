@@ -41,6 +41,12 @@ check_exit "a command without scratch files refuses --dir" 2 $OSB sweep --dir "$
 check_output "course program help under its own name" "^usage: run <file>" build/run --help
 check_output "run2 help under its own name" "^usage: run2 " build/run2 --help
 check_output "fast help under its own name" "^usage: fast " build/fast --help
+# The hint names the command as the user types it.
+check_output "an osbench command's hint names osbench" \
+	"^machine: unknown option '--nope' \(see osbench machine --help\)$" \
+	$OSB machine --nope
+check_output "a course program's hint names it alone" \
+	"^fast: unexpected argument 'b' \(see fast --help\)$" build/fast a b
 check_exit "unknown command" 2 $OSB no-such-command
 check_exit "osbench without a command" 2 $OSB
 finish

@@ -27,6 +27,18 @@ const char *progname(void)
 	return prog_name;
 }
 
+static char command[64];
+
+void set_command_name(const char *name)
+{
+	snprintf(command, sizeof(command), "%s", name);
+}
+
+const char *command_name(void)
+{
+	return command[0] ? command : prog_name;
+}
+
 /* The last message, for msg_last(). */
 static char last_text[MSG_LAST_MAX];
 static int last_errnum;

@@ -24,6 +24,12 @@ enum {
 /* Name used as the prefix of every message; set once from argv[0]. */
 void set_progname(const char *argv0);
 const char *progname(void);
+/*
+ * The command a user types for its help ("fast", "osbench sweep"), for
+ * the "see ... --help" hints: progname() unless set (a copy is kept).
+ */
+void set_command_name(const char *name);
+const char *command_name(void);
 
 /* "prog: <message>" on stderr. */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

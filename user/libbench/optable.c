@@ -142,7 +142,8 @@ static int apply(const struct optset *set, const struct opt *d,
 		 const char *arg, const char *v, int argc, char **argv, int *i)
 {
 	if (!d) {
-		msg("unknown option '%s' (see %s --help)", arg, progname());
+		msg("unknown option '%s' (see %s --help)", arg,
+		    command_name());
 		return -1;
 	}
 	if (d->group && !(set->groups & d->group)) {
@@ -150,7 +151,7 @@ static int apply(const struct optset *set, const struct opt *d,
 			msg(d->refused, progname());
 		else
 			msg("unknown option '%s' (see %s --help)", arg,
-			    progname());
+			    command_name());
 		return -1;
 	}
 	if (!d->arg) {

@@ -28,12 +28,12 @@ static unsigned int max_reps(const struct command *cmd)
 static int check_counts(const struct command *cmd, const struct ctx *c)
 {
 	if (c->nargs < cmd->min_args) {
-		msg("missing arguments (see %s --help)", cmd->name);
+		msg("missing arguments (see %s --help)", command_name());
 		return -1;
 	}
 	if (cmd->max_args >= 0 && c->nargs > cmd->max_args) {
 		msg("unexpected argument '%s' (see %s --help)",
-		    c->args[cmd->max_args], cmd->name);
+		    c->args[cmd->max_args], command_name());
 		return -1;
 	}
 	if (c->o.reps > max_reps(cmd)) {

@@ -66,6 +66,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	char typed[64];
 	int old;
 
 	set_progname(argv[0]);
@@ -88,6 +89,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	set_progname(c->name);
+	snprintf(typed, sizeof(typed), "osbench %s", c->name);
+	set_command_name(typed);
 	if (old)
 		msg("'%s' is the old name of '%s', removed in the next release",
 		    argv[1], c->name);
