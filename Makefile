@@ -1,6 +1,7 @@
 # syncdev: kernel module, user programs, VM image and tests.
 #
 #   make              build the module (kernel/syncdev.ko) and the programs (build/)
+#   make CC=clang     the programs by clang (the module as the kernel was built)
 #   make test         install what is missing, run every test, print "N passed, N failed"
 #   make demo         boot the VM and run the course demo (the README's main command)
 #   make clean        remove everything the build made
@@ -19,12 +20,20 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 BUILD   := build
 OBJDIR  := $(BUILD)/obj
 
+# CC, CFLAGS, LDFLAGS and LDLIBS are the user's (make CC=clang
+# CFLAGS=-O3); what the code needs is added to them, not replaced by them.
+# The module is compiled as the kernel was (gcc, or clang with LLVM=1),
+# whatever CC says.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
+NEEDED_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
 # Static binaries run unchanged in the busybox VM image and on any host.
-LDFLAGS += -static -pthread
-LDLIBS  += -lm
+NEEDED_LDFLAGS := -static -pthread
+NEEDED_LDLIBS  := -lm
+ALL_CFLAGS  = $(NEEDED_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(NEEDED_LDFLAGS) $(LDFLAGS)
+ALL_LDLIBS  = $(LDLIBS) $(NEEDED_LDLIBS)
+KBUILD_CC   = $(if $(LLVM),,CC=$(CROSS_COMPILE)gcc)
 
 # Three libraries in layers (docs/design.md, "map of the code"):
 #   common      generic helpers: messages, exit codes, parsing, full I/O
@@ -81,7 +90,7 @@ user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INCS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(INCS) -c -o $@ $<
 
 define LIB_RULE
 $(call objs_of,$(call srcs_in,$(1))): INCS := $(foreach d,$(1) $(DEPS_$(1)),-Iuser/$(d)) $(INC_$(1))
@@ -93,7 +102,7 @@ $(foreach l,$(LIBS),$(eval $(call LIB_RULE,$(l))))
 define PROG_RULE
 $(call objs_of,$(call srcs_in,$(1))): INCS := -Iuser/$(1) $(foreach d,$(LAYERS_$(1)),-Iuser/$(d))
 $(BUILD)/$(1): $(call objs_of,$(call srcs_in,$(1))) $(foreach d,$(LAYERS_$(1)),$(call lib_a,$(d)))
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(ALL_LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call PROG_RULE,$(p))))
 
@@ -107,7 +116,7 @@ $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel
 # libc and the uapi header only (tests/tools/devtest.h).
 $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev.h
 	@mkdir -p $(dir $@)
-	$(CC) -m32 $(filter-out -MMD -MP,$(CFLAGS)) -Ikernel/uapi $(LDFLAGS) -o $@ $<
+	$(CC) -m32 $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Ikernel/uapi $(ALL_LDFLAGS) -o $@ $<
 
 # A unit test of a program's pure part links that part's object too.
 $(OBJDIR)/tests/unit/test_fast_method.o: INCS += -Iuser/osbench/io
@@ -120,19 +129,19 @@ $(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(ALL_LDLIBS)
 
 $(BUILD)/tests/tools/%: $(OBJDIR)/tests/tools/%.o $(call lib_a,libsyncdev) $(call lib_a,common)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: install linux-headers-amd64 (scripts/deps)"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_CC) modules
 
 # W=1 and sparse (C=2 re-checks every file even when it is up to date).
 check-kernel:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_CC) W=1 C=2 modules
 
 vm: all
 	scripts/vm-build

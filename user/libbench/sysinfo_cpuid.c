@@ -38,7 +38,8 @@ static int deterministic(unsigned int leaf, struct cache_info *out, int max)
 	unsigned int a, b, c, d, i, type, line, parts, ways;
 	int n = 0;
 
-	if (__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+	/* unsigned in GCC's cpuid.h, int in clang's */
+	if ((unsigned int)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
 		return 0;
 	for (i = 0; n < max && i < 16; i++) {
 		__cpuid_count(leaf, i, a, b, c, d);
@@ -70,7 +71,7 @@ static int legacy(struct cache_info *out, int max)
 	unsigned int a, b, c, d;
 	int n = 0;
 
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000006u)
+	if ((unsigned int)__get_cpuid_max(0x80000000u, NULL) < 0x80000006u)
 		return 0;
 	__cpuid(0x80000005u, a, b, c, d);
 	if (n < max && (c >> 24))

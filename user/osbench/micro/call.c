@@ -6,7 +6,9 @@
  * constant arguments, nor use what it knows of their bodies at the call
  * site, so every iteration is a real call and return with the arguments
  * in registers (x86-64 passes the first six in registers and the seventh
- * on the stack).  The first argument is the previous call's result, so the
+ * on the stack).  clang has no noipa: there they are noinline and not
+ * static (so their calling convention and arguments stay as written),
+ * and an empty asm hides each result (so no call is folded or dropped).  The first argument is the previous call's result, so the
  * calls form a dependency chain and the figure is the latency of call,
  * body and return, not how many independent calls the core overlaps.
  * One empty loop iteration is subtracted.
@@ -15,28 +17,83 @@
 #include "timing.h"
 #include "util.h"
 
-#define CALLEE __attribute__((noipa))
+#if defined(__has_attribute) && __has_attribute(noipa)
+#define CALLEE static __attribute__((noipa))
+#define OPAQUE(x) ((void)0)
+#else
+#define CALLEE __attribute__((noinline))
+#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
+/* Not static here, so each needs a prototype. */
+long callee0(void);
+long callee1(long a);
+long callee2(long a, long b);
+long callee3(long a, long b, long c);
+long callee4(long a, long b, long c, long d);
+long callee5(long a, long b, long c, long d, long e);
+long callee6(long a, long b, long c, long d, long e, long f);
+long callee7(long a, long b, long c, long d, long e, long f, long g);
+#endif
 
-CALLEE static long f0(void) { return 1; }
-CALLEE static long f1(long a) { return a; }
-CALLEE static long f2(long a, long b) { return a + b; }
-CALLEE static long f3(long a, long b, long c) { return a + b + c; }
-CALLEE static long f4(long a, long b, long c, long d)
+CALLEE long callee0(void)
 {
-	return a + b + c + d;
+	long r = 1;
+
+	OPAQUE(r);
+	return r;
 }
-CALLEE static long f5(long a, long b, long c, long d, long e)
+
+CALLEE long callee1(long a)
 {
-	return a + b + c + d + e;
+	OPAQUE(a);
+	return a;
 }
-CALLEE static long f6(long a, long b, long c, long d, long e, long f)
+
+CALLEE long callee2(long a, long b)
 {
-	return a + b + c + d + e + f;
+	long r = a + b;
+
+	OPAQUE(r);
+	return r;
 }
-CALLEE static long f7(long a, long b, long c, long d, long e, long f,
-		      long g)
+
+CALLEE long callee3(long a, long b, long c)
 {
-	return a + b + c + d + e + f + g;
+	long r = a + b + c;
+
+	OPAQUE(r);
+	return r;
+}
+
+CALLEE long callee4(long a, long b, long c, long d)
+{
+	long r = a + b + c + d;
+
+	OPAQUE(r);
+	return r;
+}
+
+CALLEE long callee5(long a, long b, long c, long d, long e)
+{
+	long r = a + b + c + d + e;
+
+	OPAQUE(r);
+	return r;
+}
+
+CALLEE long callee6(long a, long b, long c, long d, long e, long f)
+{
+	long r = a + b + c + d + e + f;
+
+	OPAQUE(r);
+	return r;
+}
+
+CALLEE long callee7(long a, long b, long c, long d, long e, long f, long g)
+{
+	long r = a + b + c + d + e + f + g;
+
+	OPAQUE(r);
+	return r;
 }
 
 static volatile long sink;
@@ -54,14 +111,14 @@ static volatile long sink;
 		return 0;						\
 	}
 
-CALL_LOOP(loop0, acc + f0())
-CALL_LOOP(loop1, f1(acc))
-CALL_LOOP(loop2, f2(acc, i))
-CALL_LOOP(loop3, f3(acc, i, i))
-CALL_LOOP(loop4, f4(acc, i, i, i))
-CALL_LOOP(loop5, f5(acc, i, i, i, i))
-CALL_LOOP(loop6, f6(acc, i, i, i, i, i))
-CALL_LOOP(loop7, f7(acc, i, i, i, i, i, i))
+CALL_LOOP(loop0, acc + callee0())
+CALL_LOOP(loop1, callee1(acc))
+CALL_LOOP(loop2, callee2(acc, i))
+CALL_LOOP(loop3, callee3(acc, i, i))
+CALL_LOOP(loop4, callee4(acc, i, i, i))
+CALL_LOOP(loop5, callee5(acc, i, i, i, i))
+CALL_LOOP(loop6, callee6(acc, i, i, i, i, i))
+CALL_LOOP(loop7, callee7(acc, i, i, i, i, i, i))
 
 static const measure_fn loops[] = {
 	loop0, loop1, loop2, loop3, loop4, loop5, loop6, loop7,
