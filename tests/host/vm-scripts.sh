@@ -3,7 +3,7 @@
 # log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel debug-kernel; do
+for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel check-clang debug-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
