@@ -23,77 +23,34 @@
 #else
 #define CALLEE __attribute__((noinline))
 #define OPAQUE(x) __asm__ volatile("" : "+r"(x))
-/* Not static here, so each needs a prototype. */
-long callee0(void);
-long callee1(long a);
-long callee2(long a, long b);
-long callee3(long a, long b, long c);
-long callee4(long a, long b, long c, long d);
-long callee5(long a, long b, long c, long d, long e);
-long callee6(long a, long b, long c, long d, long e, long f);
-long callee7(long a, long b, long c, long d, long e, long f, long g);
 #endif
 
-CALLEE long callee0(void)
+/* The callee's result, hidden from the caller where noipa is missing. */
+static inline long opaque(long x)
 {
-	long r = 1;
-
-	OPAQUE(r);
-	return r;
+	OPAQUE(x);
+	return x;
 }
 
-CALLEE long callee1(long a)
-{
-	OPAQUE(a);
-	return a;
-}
-
-CALLEE long callee2(long a, long b)
-{
-	long r = a + b;
-
-	OPAQUE(r);
-	return r;
-}
-
-CALLEE long callee3(long a, long b, long c)
-{
-	long r = a + b + c;
-
-	OPAQUE(r);
-	return r;
-}
-
+CALLEE long callee0(void) { return opaque(1); }
+CALLEE long callee1(long a) { return opaque(a); }
+CALLEE long callee2(long a, long b) { return opaque(a + b); }
+CALLEE long callee3(long a, long b, long c) { return opaque(a + b + c); }
 CALLEE long callee4(long a, long b, long c, long d)
 {
-	long r = a + b + c + d;
-
-	OPAQUE(r);
-	return r;
+	return opaque(a + b + c + d);
 }
-
 CALLEE long callee5(long a, long b, long c, long d, long e)
 {
-	long r = a + b + c + d + e;
-
-	OPAQUE(r);
-	return r;
+	return opaque(a + b + c + d + e);
 }
-
 CALLEE long callee6(long a, long b, long c, long d, long e, long f)
 {
-	long r = a + b + c + d + e + f;
-
-	OPAQUE(r);
-	return r;
+	return opaque(a + b + c + d + e + f);
 }
-
 CALLEE long callee7(long a, long b, long c, long d, long e, long f, long g)
 {
-	long r = a + b + c + d + e + f + g;
-
-	OPAQUE(r);
-	return r;
+	return opaque(a + b + c + d + e + f + g);
 }
 
 static volatile long sink;
