@@ -14,7 +14,9 @@
  *
  * Mapping: pages are inserted one at a time by the fault handler, so a
  * mapping works again after MADV_DONTNEED zapped it, and a read-only
- * shared mapping (of an O_RDONLY file) is as good as a writable one.
+ * shared mapping (of an O_RDONLY file) is as good as a writable one.  A
+ * session that used the legacy numbers maps the buffer from its start
+ * whatever the offset (see syncdev_mmap()).
  *
  * Lifetime: a mapping holds a reference to the file, so release() - and
  * the vfree() below - only runs once the last mapping is gone.  Pages
@@ -86,30 +88,62 @@ void syncdev_buffer_free(struct syncdev_session *s)
 	atomic_long_sub(syncdev_buf_size, &syncdev_buffer_bytes);
 }
 
-/* A page of the buffer for a mapping; the mapping takes our reference. */
-static vm_fault_t syncdev_vm_fault(struct vm_fault *vmf)
+/*
+ * Page @index of the buffer for a mapping, which takes our reference;
+ * past the buffer there is nothing to show: SIGBUS.
+ */
+static vm_fault_t syncdev_fault_page(struct vm_fault *vmf, unsigned long index)
 {
 	struct syncdev_session *s = vmf->vma->vm_file->private_data;
 	/* Set before the mapping was made, and freed only after it is gone. */
 	void *buf = smp_load_acquire(&s->buf);
 	struct page *page;
 
-	if (!buf || vmf->pgoff >= syncdev_buf_size >> PAGE_SHIFT)
+	if (!buf || index >= syncdev_buf_size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = vmalloc_to_page(buf + (vmf->pgoff << PAGE_SHIFT));
+	page = vmalloc_to_page(buf + (index << PAGE_SHIFT));
 	get_page(page);
 	vmf->page = page;
 	return 0;
+}
+
+/* A mapping's offset in the file is its offset in the buffer. */
+static vm_fault_t syncdev_vm_fault(struct vm_fault *vmf)
+{
+	return syncdev_fault_page(vmf, vmf->pgoff);
+}
+
+/*
+ * A legacy mapping shows the buffer from its start whatever its offset:
+ * vm_private_data holds the file offset (in pages) it was made at, which,
+ * unlike vm_pgoff, stays the same when the mapping is split.
+ */
+static vm_fault_t syncdev_legacy_vm_fault(struct vm_fault *vmf)
+{
+	unsigned long base = (unsigned long)vmf->vma->vm_private_data;
+
+	return syncdev_fault_page(vmf, vmf->pgoff - base);
 }
 
 static const struct vm_operations_struct syncdev_vm_ops = {
 	.fault = syncdev_vm_fault,
 };
 
+static const struct vm_operations_struct syncdev_legacy_vm_ops = {
+	.fault = syncdev_legacy_vm_fault,
+};
+
+/*
+ * A session that used a legacy number maps as the course's module did:
+ * the buffer from its start, whatever the offset and length (pages past
+ * the buffer are SIGBUS where the course's module showed other memory).
+ * Any other mapping must lie within the buffer.
+ */
 int syncdev_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct syncdev_session *s = file->private_data;
 	unsigned long buf_pages = syncdev_buf_size >> PAGE_SHIFT;
+	bool legacy = READ_ONCE(s->legacy);
 	void *buf;
 
 	/*
@@ -119,26 +153,24 @@ int syncdev_mmap(struct file *file, struct vm_area_struct *vma)
 	 */
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	if (vma->vm_pgoff >= buf_pages ||
-	    vma_pages(vma) > buf_pages - vma->vm_pgoff)
+	if (!legacy && (vma->vm_pgoff >= buf_pages ||
+			vma_pages(vma) > buf_pages - vma->vm_pgoff))
 		return -EINVAL;
-	/* See syncdev_prep_legacy_xfer(): the received bytes are at 0. */
-	if (vma->vm_pgoff && READ_ONCE(s->legacy_recv_first)) {
-		pr_info_ratelimited("%s#%u: refused a mapping at offset %lu: a legacy receive before any mapping put the bytes at offset 0\n",
-				    syncdev_role_name(s), s->id,
-				    vma->vm_pgoff << PAGE_SHIFT);
-		return -EINVAL;
-	}
 	buf = syncdev_buffer(s);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* mremap() must not grow it past the buffer. */
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_ops = &syncdev_vm_ops;
+	if (legacy) {
+		vma->vm_private_data = (void *)vma->vm_pgoff;
+		vma->vm_ops = &syncdev_legacy_vm_ops;
+	} else {
+		vma->vm_ops = &syncdev_vm_ops;
+	}
 
 	spin_lock(&s->map_lock);
 	s->map_addr = vma->vm_start;
-	s->map_pgoff = vma->vm_pgoff;
+	s->map_pgoff = legacy ? 0 : vma->vm_pgoff;
 	s->map_pages = vma_pages(vma);
 	spin_unlock(&s->map_lock);
 	return 0;

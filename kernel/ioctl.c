@@ -11,6 +11,12 @@
  * of the other device (ACCEPT on the slave, ...) is "inappropriate for
  * this device": -ENOTTY.  SEND and RECV work on both devices: the
  * connection carries bytes both ways.
+ *
+ * A session that is called with a legacy number (0x12345676..0x12345679)
+ * is a legacy session from then on, as a course program is: its later
+ * mappings show the buffer from the start (buffer.c), and numbers the
+ * course's module took for its page dump print the page descriptor.  The
+ * _IO* commands behave the same in both kinds of session.
  */
 #include "syncdev.h"
 
@@ -50,7 +56,6 @@ struct syncdev_cmd {
 			u64 offset;
 			u64 len;
 			enum syncdev_xmit_how how;
-			bool unmapped;	/* a legacy receive, nothing mapped */
 		} xfer;
 		struct syncdev_info info;
 		unsigned long uaddr;
@@ -130,7 +135,6 @@ static int syncdev_prep_xfer(struct syncdev_session *s, struct syncdev_cmd *c,
 	c->xfer.offset = offset;
 	c->xfer.len = len;
 	c->xfer.how = how;
-	c->xfer.unmapped = false;
 	return 0;
 }
 
@@ -158,30 +162,26 @@ static int syncdev_prep_ioc_xfer(struct syncdev_session *s,
 }
 
 /*
- * Legacy transfer.  The course's programs map the buffer (2 pages at
- * offset 0, or 128 pages at the offset they have reached in their file, or
- * nothing before the first receive) and pass a length, or nothing (any
- * value), so the bytes must be where the program looks: in its most
- * recent mapping.
+ * Legacy transfer, the course's 0x12345678: bytes at the start of the
+ * buffer, where every legacy mapping shows them (buffer.c), so the bytes
+ * are where the program looks.  The bound is the session's most recent
+ * mapping: what the program can have written, or can see.
  *
- * Master: send @arg bytes from the start of the most recent mapping;
- * more than that mapping holds, or no mapping at all, cannot be bytes the
- * program put there: EINVAL.
+ * Master: send @arg bytes from the start of the most recent mapping; more
+ * than it holds, or no mapping at all, cannot be bytes the program put
+ * there: EINVAL.
  *
- * Slave: receive into the most recent mapping, at most its length and at
- * most @arg when 0 < @arg < that (any other value is no length), until
- * that much arrived or the stream ended.  A receive before any mapping
- * fills the buffer from offset 0 (up to buf_size) for a program that maps
- * what it received afterwards: once such a receive got bytes, the session
- * refuses mappings at another offset (buffer.c), which would show bytes
- * never received.
+ * Slave: @arg is ignored (programs call it without one: whatever is in
+ * the register).  Receive until the most recent mapping is full (at most
+ * the buffer), or one page before any mapping (any mapping made afterwards
+ * holds it), or until the stream ends.  A short count is therefore always
+ * the end of the stream.
  */
 static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 				    struct syncdev_cmd *c, unsigned long arg)
 {
 	unsigned long pgoff, pages;
 	u64 limit;
-	int ret;
 
 	spin_lock(&s->map_lock);
 	pgoff = s->map_pgoff;
@@ -194,24 +194,24 @@ static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 		return syncdev_prep_xfer(s, c, true, pgoff << PAGE_SHIFT, arg,
 					 SYNCDEV_XMIT_ALL);
 	}
-	limit = pages ? pages << PAGE_SHIFT : syncdev_buf_size;
-	if (!arg || arg > limit)
-		arg = limit;
-	ret = syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, arg,
-				SYNCDEV_XMIT_FILL);
-	c->xfer.unmapped = !pages;
-	return ret;
+	limit = pages ? pages << PAGE_SHIFT : PAGE_SIZE;
+	limit = min_t(u64, limit, syncdev_buf_size - (pgoff << PAGE_SHIFT));
+	return syncdev_prep_xfer(s, c, false, pgoff << PAGE_SHIFT, limit,
+				 SYNCDEV_XMIT_FILL);
 }
 
-/* A legacy receive that got bytes before any mapping: see above. */
-static long syncdev_run_xfer(struct syncdev_session *s, struct syncdev_cmd *c)
+/*
+ * The course's module printed the page table entry at @arg for every
+ * number it did not know (programs use 0x12345676, 0x111, 9020, 0, ...)
+ * and returned 0.  A session that used a legacy number gets the page
+ * descriptor line for those too, except for syncdev's own numbers and the
+ * terminal ones (a tty test that "succeeded" would be a wrong answer).
+ */
+static bool syncdev_legacy_print_cmd(struct syncdev_session *s,
+				     unsigned int cmd)
 {
-	long ret = syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
-				    c->xfer.len, c->xfer.how);
-
-	if (ret > 0 && c->xfer.unmapped)
-		WRITE_ONCE(s->legacy_recv_first, true);
-	return ret;
+	return READ_ONCE(s->legacy) && _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC &&
+	       _IOC_TYPE(cmd) != 'T';
 }
 
 static int syncdev_prep_set_timeout(struct syncdev_cmd *c,
@@ -250,6 +250,8 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	bool master = syncdev_is_master(s);
 	u64 uaddr;
 
+	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+		WRITE_ONCE(s->legacy, true);
 	switch (cmd) {
 	case SYNCDEV_IOC_ACCEPT:
 		c->op = SYNCDEV_OP_ACCEPT;
@@ -286,7 +288,11 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 		c->uaddr = arg;
 		return 0;
 	default:
-		return -ENOTTY;
+		if (!syncdev_legacy_print_cmd(s, cmd))
+			return -ENOTTY;
+		c->op = SYNCDEV_OP_PRINT_PAGE;
+		c->uaddr = arg;
+		return 0;
 	}
 }
 
@@ -319,7 +325,8 @@ static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 				       c->conn.timeout_ms);
 	case SYNCDEV_OP_SEND:
 	case SYNCDEV_OP_RECV:
-		return syncdev_run_xfer(s, c);
+		return syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
+					c->xfer.len, c->xfer.how);
 	case SYNCDEV_OP_DISCONNECT:
 		syncdev_disconnect(s);
 		return 0;

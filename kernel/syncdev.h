@@ -80,9 +80,9 @@ struct syncdev_session {
 	void *buf;			/* see buffer.c */
 	spinlock_t map_lock;
 	unsigned long map_addr;		/* start of the last mmap() of it */
-	unsigned long map_pgoff;	/* its offset in the buffer, in pages */
+	unsigned long map_pgoff;	/* the buffer's page it shows first */
 	unsigned long map_pages;	/* and its length */
-	bool legacy_recv_first;		/* see syncdev_prep_legacy_xfer() */
+	bool legacy;			/* used a legacy number: see ioctl.c */
 };
 
 static inline const char *syncdev_role_name(const struct syncdev_session *s)

@@ -116,18 +116,22 @@ struct syncdev_peer {
 #define SYNCDEV_IOC_SET_PEER	_IOW(SYNCDEV_IOC_MAGIC, 9, struct syncdev_peer)
 
 /*
- * The numbers of the 2020 course's programs, accepted unchanged so that
- * those programs run without recompiling.  arg is passed by value:
+ * The numbers of the course's programs, accepted unchanged so that those
+ * programs run without recompiling.  arg is passed by value.  A session
+ * called with one of them is a legacy session from then on: its later
+ * mmap()s show the buffer from its start whatever the offset (pages past
+ * the buffer: SIGBUS), and any number outside SYNCDEV_IOC_MAGIC and the
+ * terminal ioctls acts as LEGACY_PRINT, as the course's module did.
  *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
  *   LEGACY_XFER     master: send arg bytes from the start of the most
  *                   recent mapping (EINVAL if more than it holds), return 0;
- *                   slave: receive into the most recent mapping until
- *                   min(arg, its length) bytes (arg 0 or larger: its
- *                   length) or end of stream, return the count; before
- *                   any mapping at offset 0 (see docs/protocol.md)
+ *                   slave: arg ignored; receive until the most recent
+ *                   mapping (one page before any) is full or the stream
+ *                   ends, return the count
  *   LEGACY_CLOSE    close the connection (idempotent)
  *   LEGACY_PRINT    print the page descriptor at user address arg
  *                   (0: the session's buffer)
+ * See docs/protocol.md, "Legacy numbers".
  */
 #define SYNCDEV_LEGACY_PRINT	0x12345676
 #define SYNCDEV_LEGACY_CONNECT	0x12345677
