@@ -203,3 +203,98 @@ check_pair() {
 		fail "$1" "master $_mrc, slave $_src: $(tail -n 2 "${6:-master.log}" "${7:-slave.log}")"
 	fi
 }
+
+# tool_part TOOL ARG...: a checking tool's PASS/FAIL (and # note) lines;
+# a crash is a FAIL too.
+tool_part() {
+	_out=$("$@" 2>&1)
+	_rc=$?
+	echo "$_out" | grep -E '^(PASS|FAIL|#) '
+	if [ $_rc -ne 0 ] && ! echo "$_out" | grep -q '^FAIL '; then
+		fail "$*" "exited $_rc: $(echo "$_out" | tail -n 3)"
+	fi
+}
+
+# as ROLE CLIENT: ./ROLE runs CLIENT (a course-style client of
+# tests/tools), the way a grader runs ./master and ./slave.
+as() {
+	mkdir -p "$2"
+	ln -sf "$(command -v "$2")" "$2/$1"
+	echo "$2/$1"
+}
+
+# course_run NAME MCLIENT SCLIENT MMETHOD SMETHOD FILE...: the course
+# clients as ./master and ./slave on the FILEs in one run (the course's
+# command line, one connection per file); both sides exit 0, print the
+# course's line, and every copy is identical.  COURSE_* in the
+# environment reach both sides (tests/tools/course.h).
+course_run() {
+	_name=$1 _mc=$2 _sc=$3 _mm=$4 _sm=$5
+	shift 5
+	_outs="" _i=0 _total=0
+	for _f in "$@"; do
+		_i=$((_i + 1))
+		_outs="$_outs out.$_i"
+		_total=$((_total + $(wc -c <"$_f")))
+	done
+	"$(as master "$_mc")" $# "$@" "$_mm" >master.log 2>&1 &
+	_mpid=$!
+	# shellcheck disable=SC2086
+	"$(as slave "$_sc")" $# $_outs "$_sm" 127.0.0.1 >slave.log 2>&1
+	_src=$?
+	wait $_mpid
+	_mrc=$?
+	course_check "$_name" "$@"
+	rm -f out.*
+}
+
+# course_check NAME FILE...: after a run, exit codes $_mrc and $_src are 0
+# and out.1... are the FILEs, byte for byte; the time lines say $_total.
+course_check() {
+	_name=$1
+	shift
+	_i=0 _bad=""
+	for _f in "$@"; do
+		_i=$((_i + 1))
+		cmp -s "$_f" "out.$_i" || _bad="$_bad $_f"
+	done
+	if [ $_mrc -eq 0 ] && [ $_src -eq 0 ] && [ -z "$_bad" ]; then
+		pass "$_name: identical"
+		check_time_line "$_name: master line" master.log $_total
+		check_time_line "$_name: slave line" slave.log $_total
+	else
+		fail "$_name" "master $_mrc, slave $_src, differs:$_bad: $(tail -n 2 master.log slave.log)"
+	fi
+}
+
+# course_data: the course's data sets, as the files $SMALL (ten small
+# files), $Q4097 (four of 4097 bytes), $MID (1 MiB + 3 bytes) and $LARGE
+# (the course's 12,022,885 bytes, or less of it under a debug kernel, but
+# always more than a buffer).
+course_data() {
+	SMALL="" Q4097=""
+	for _s in $COURSE_SMALL; do
+		gen "s$_s" "$_s" 22
+		SMALL="$SMALL s$_s"
+	done
+	for _i in 1 2 3 4; do
+		gen "q$_i" 4097 $((30 + _i))
+		Q4097="$Q4097 q$_i"
+	done
+	MID=mid
+	gen mid 1048579 23
+	LARGE=large
+	gen large "$(bulk $COURSE_LARGE $(($(buf_size) + 1048579)))" 24
+}
+
+# course_pairs NAME MCLIENT SCLIENT FILE...: course_run on the FILEs in
+# all four method pairs (master method, slave method).
+course_pairs() {
+	_pname=$1 _pm=$2 _ps=$3
+	shift 3
+	for _cm in fcntl mmap; do
+		for _cs in fcntl mmap; do
+			course_run "$_pname $_cm-$_cs" "$_pm" "$_ps" $_cm $_cs "$@"
+		done
+	done
+}

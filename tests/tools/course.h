@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The skeleton both course-style clients share (course_2page.c,
- * course_128page.c): the 2020 course's command line, one connection per
- * file with the legacy ioctl numbers, fcntl mode with read()/write(), and
- * the course's output line.  Only the mmap mode differs between the two
- * styles, and each client brings its own.  Included by exactly one .c
- * file per program.
+ * The skeleton every course-style client shares (course_2page.c,
+ * course_128page.c, course_page.c, course_early.c): the course's two
+ * command lines, one connection per file with the legacy ioctl numbers,
+ * fcntl mode with read()/write(), the page descriptor ioctl, and the
+ * course's output line.  Only the mmap mode differs between the styles,
+ * and each client brings its own.  Included by exactly one .c file per
+ * program.
+ *
+ * What course programs vary besides their mmap mode is set from the
+ * environment, so that one client covers each variant:
+ *   COURSE_PAGES      pages per mapping and per chunk (the style's own
+ *                     number by default): programs map 1, 2, 10, 50, 100...
+ *   COURSE_RECV_ARG   what a receive called without a length passes
+ *                     (default: a stack address, as a stray register)
+ *   COURSE_PRINT_CMD  the number of the page descriptor ioctl (default
+ *                     0x12345676; programs also used 0x111, 9020, 0)
  */
 #ifndef COURSE_H
 #define COURSE_H
@@ -30,9 +40,43 @@ struct course_style {
 	const char *about;		/* --help: how it maps and receives */
 	void (*send_mmap)(int dev, int fd, const char *path);
 	void (*recv_mmap)(int dev, int fd, const char *path);
+	/* mmap mode, if set: called once per file before connecting. */
+	void (*before_connect)(int dev, int master);
 };
 
 static size_t course_chunk;		/* chunk_pages in bytes */
+static size_t course_page;
+
+/* Map @len bytes of @fd at @off, or die saying which. */
+static inline char *course_map(int fd, size_t len, int prot, off_t off,
+			       const char *what)
+{
+	char *p = mmap(NULL, len, prot, MAP_SHARED, fd, off);
+
+	if (p == MAP_FAILED)
+		die_errno("mmap of %s (%zu bytes at offset %lld)", what, len,
+			  (long long)off);
+	return p;
+}
+
+/* What a receive ioctl called without its third argument passes. */
+static inline unsigned long course_no_length(void)
+{
+	const char *env = getenv("COURSE_RECV_ARG");
+	unsigned long here = (unsigned long)&env;
+
+	return env ? strtoul(env, NULL, 0) : here;
+}
+
+/* The page descriptor ioctl on @addr, under the program's number. */
+static inline void course_print(int dev, const void *addr)
+{
+	const char *env = getenv("COURSE_PRINT_CMD");
+	unsigned long cmd = env ? strtoul(env, NULL, 0) : SYNCDEV_LEGACY_PRINT;
+
+	if (ioctl(dev, cmd, addr))
+		die_errno("print page (%#lx)", cmd);
+}
 
 /* fcntl mode: read() and write() a chunk at a time. */
 static void course_copy_fd(int from, int to, const char *what)
@@ -76,6 +120,8 @@ static off_t course_file(const struct course_style *cs, int dev, int master,
 
 	if (fd < 0)
 		die_errno("open %s", path);
+	if (use_mmap && cs->before_connect)
+		cs->before_connect(dev, master);
 	course_connect(dev, master, addr);
 	if (use_mmap)
 		(master ? cs->send_mmap : cs->recv_mmap)(dev, fd, path);
@@ -107,42 +153,75 @@ static int course_role(int *argc, char ***argv)
 static int course_help(const struct course_style *cs)
 {
 	printf("usage: %s [master] N FILE... fcntl|mmap\n"
-	       "       %s [slave] N FILE... fcntl|mmap a.b.c.d[:port]\n\n"
+	       "       %s [slave] N FILE... fcntl|mmap a.b.c.d[:port]\n"
+	       "       %s [master] FILE fcntl|mmap\n"
+	       "       %s [slave] FILE fcntl|mmap a.b.c.d[:port]\n\n"
 	       "A course program: legacy ioctls only, one connection per file,\n"
 	       "%s\n"
-	       "The role word is left out when the program's name contains it.\n",
-	       cs->name, cs->name, cs->about);
+	       "The role word is left out when the program's name contains it.\n"
+	       "The second form (one file per run) is the 2018-2019 command line.\n"
+	       "Environment: COURSE_PAGES (pages per mapping), COURSE_RECV_ARG\n"
+	       "(what a receive without a length passes), COURSE_PRINT_CMD (the\n"
+	       "page descriptor ioctl's number).\n",
+	       cs->name, cs->name, cs->name, cs->name, cs->about);
 	return EXIT_OK;
+}
+
+/* The command line's files: N FILE... or (2018-2019) one FILE; its count. */
+static int course_files(int argc, char **argv, int master, char ***files)
+{
+	int n = atoi(argv[1]);
+
+	if (argc == 3 + !master) {
+		*files = argv + 1;
+		return 1;
+	}
+	*files = argv + 2;
+	return n >= 1 && argc == n + 3 + !master ? n : -1;
+}
+
+/* COURSE_PAGES, or the style's number of pages per chunk. */
+static void course_set_chunk(const struct course_style *cs)
+{
+	const char *env = getenv("COURSE_PAGES");
+	uint64_t pages = cs->chunk_pages;
+
+	if (env && parse_uint(env, 1, 1 << 18, &pages))
+		die(EXIT_USAGE, "COURSE_PAGES must be 1..262144, not '%s'", env);
+	course_page = (size_t)sysconf(_SC_PAGESIZE);
+	course_chunk = (size_t)pages * course_page;
 }
 
 static int course_main(int argc, char **argv, const struct course_style *cs)
 {
-	int master, dev, i, n, use_mmap;
+	int master, dev, i, n = -1, use_mmap;
 	const char *path, *method;
 	long long total = 0;
+	char **files;
 	uint64_t t0;
 
 	set_progname(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "--help"))
 		return course_help(cs);
 	master = course_role(&argc, &argv);
-	n = argc > 1 ? atoi(argv[1]) : 0;
-	if (master < 0 || n < 1 || argc != n + 3 + !master)
-		die(EXIT_USAGE, "usage: %s [master|slave] N FILE... fcntl|mmap [a.b.c.d]",
+	if (master >= 0 && argc >= 3 + !master)
+		n = course_files(argc, argv, master, &files);
+	if (n < 1)
+		die(EXIT_USAGE, "usage: %s [master|slave] [N] FILE... fcntl|mmap [a.b.c.d]",
 		    cs->name);
-	method = argv[n + 2];
+	method = files[n];
 	use_mmap = !strcmp(method, "mmap");
 	if (!use_mmap && strcmp(method, "fcntl"))
 		die(EXIT_USAGE, "method must be fcntl or mmap, not '%s'", method);
-	course_chunk = cs->chunk_pages * (size_t)sysconf(_SC_PAGESIZE);
+	course_set_chunk(cs);
 	path = master ? SYNCDEV_MASTER_PATH : SYNCDEV_SLAVE_PATH;
 	dev = open(path, O_RDWR);
 	if (dev < 0)
 		die_errno("open %s", path);
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
-		total += course_file(cs, dev, master, argv[i + 2], use_mmap,
-				     master ? NULL : argv[n + 3]);
+		total += course_file(cs, dev, master, files[i], use_mmap,
+				     master ? NULL : files[n + 1]);
 	printf("Transmission time: %.6f ms, File size: %lld bytes\n",
 	       (double)(now_ns() - t0) / 1e6, total);
 	close(dev);

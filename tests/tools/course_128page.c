@@ -6,9 +6,9 @@
  * THE OFFSET IT HAS REACHED IN ITS FILE (as if the device were the file),
  * a fresh mapping per chunk, and calls the slave's receive ioctl WITHOUT A
  * LENGTH: the third argument is whatever the caller had at hand (here a
- * stack address, or COURSE_RECV_ARG).  On a module whose mmap ignored the
- * offset this worked for any file; with syncdev a file larger than the
- * buffer must end in a clear error, never in wrong bytes.
+ * stack address, or COURSE_RECV_ARG).  The course's module ignored the
+ * offset, and so does syncdev in a session that used the legacy numbers:
+ * this works for a file of any size.
  *
  * The part both styles share is in course.h.
  *
@@ -16,17 +16,6 @@
  *	course_128page [slave] N FILE... fcntl|mmap a.b.c.d[:port]
  */
 #include "course.h"
-
-/* Map @len bytes of @fd at @off, or die saying which. */
-static char *map_at(int fd, size_t len, int prot, off_t off, const char *what)
-{
-	char *p = mmap(NULL, len, prot, MAP_SHARED, fd, off);
-
-	if (p == MAP_FAILED)
-		die_errno("mmap of %s (%zu bytes at offset %lld)", what, len,
-			  (long long)off);
-	return p;
-}
 
 static void send_mmap(int dev, int fd, const char *path)
 {
@@ -38,27 +27,17 @@ static void send_mmap(int dev, int fd, const char *path)
 	for (off = 0; off < st.st_size; off += (off_t)course_chunk) {
 		size_t len = st.st_size - off < (off_t)course_chunk ?
 			     (size_t)(st.st_size - off) : course_chunk;
-		char *fmap = map_at(fd, len, PROT_READ, off, path);
-		char *dmap = map_at(dev, len, PROT_WRITE, off, "the device");
+		char *fmap = course_map(fd, len, PROT_READ, off, path);
+		char *dmap = course_map(dev, len, PROT_WRITE, off, "the device");
 
 		memcpy(dmap, fmap, len);
 		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len))
 			die_errno("send (0x12345678) of %s", path);
-		if (off == 0 && ioctl(dev, SYNCDEV_LEGACY_PRINT,
-				      (unsigned long)dmap))
-			die_errno("print page (0x12345676)");
+		if (off == 0)
+			course_print(dev, dmap);
 		munmap(fmap, len);
 		munmap(dmap, len);
 	}
-}
-
-/* What a receive ioctl called without its third argument passes. */
-static unsigned long no_length(void)
-{
-	const char *env = getenv("COURSE_RECV_ARG");
-	unsigned long here = (unsigned long)&env;
-
-	return env ? strtoul(env, NULL, 0) : here;
 }
 
 /*
@@ -71,26 +50,25 @@ static void recv_mmap(int dev, int fd, const char *path)
 	long n;
 
 	do {
-		char *dmap = map_at(dev, course_chunk, PROT_READ, off, "the device");
+		char *dmap = course_map(dev, course_chunk, PROT_READ, off, "the device");
 		char *fmap;
 
-		n = ioctl(dev, SYNCDEV_LEGACY_XFER, no_length());
+		n = ioctl(dev, SYNCDEV_LEGACY_XFER, course_no_length());
 		if (n < 0)
 			die_errno("receive (0x12345678) into %s", path);
 		if (n > 0) {
 			if (ftruncate(fd, off + n))
 				die_errno("extend %s", path);
-			fmap = map_at(fd, (size_t)n, PROT_WRITE, off, path);
+			fmap = course_map(fd, (size_t)n, PROT_WRITE, off, path);
 			memcpy(fmap, dmap, (size_t)n);
 			munmap(fmap, (size_t)n);
 		}
-		if (off == 0 && ioctl(dev, SYNCDEV_LEGACY_PRINT,
-				      (unsigned long)dmap))
-			die_errno("print page (0x12345676)");
+		if (off == 0)
+			course_print(dev, dmap);
 		munmap(dmap, course_chunk);
 		off += n;
 	} while ((size_t)n == course_chunk);
-	n = ioctl(dev, SYNCDEV_LEGACY_XFER, no_length());
+	n = ioctl(dev, SYNCDEV_LEGACY_XFER, course_no_length());
 	if (n)
 		die(EXIT_FAIL, "receive (0x12345678) into %s: %s after a short chunk",
 		    path, n > 0 ? "more data" : strerror(errno));

@@ -3,8 +3,9 @@
  * course_2page: a course program of the first legacy style, as the 2020
  * course's students wrote master and slave (course.h has the part both
  * styles share): in mmap mode the device is mapped TWO PAGES AT OFFSET 0
- * once per file and reused for every chunk, and the slave passes that
- * length to its receive ioctl.
+ * (or COURSE_PAGES pages: programs map 1, 10, 50, 100) once per file and
+ * reused for every chunk, the master sends from its first byte, and the
+ * slave passes that length to its receive ioctl.
  *
  *	course_2page [master] N FILE... fcntl|mmap
  *	course_2page [slave] N FILE... fcntl|mmap a.b.c.d[:port]
@@ -33,8 +34,7 @@ static void send_mmap(int dev, int fd, const char *path)
 		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len))
 			die_errno("send (0x12345678) of %s", path);
 	}
-	if (ioctl(dev, SYNCDEV_LEGACY_PRINT, (unsigned long)dmap))
-		die_errno("print page (0x12345676)");
+	course_print(dev, dmap);
 	munmap(dmap, course_chunk);
 }
 
@@ -60,8 +60,7 @@ static void recv_mmap(int dev, int fd, const char *path)
 	}
 	if (n < 0)
 		die_errno("receive (0x12345678) into %s", path);
-	if (ioctl(dev, SYNCDEV_LEGACY_PRINT, (unsigned long)dmap))
-		die_errno("print page (0x12345676)");
+	course_print(dev, dmap);
 	munmap(dmap, course_chunk);
 }
 

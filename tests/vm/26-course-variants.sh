@@ -1,0 +1,73 @@
+# shellcheck shell=sh
+# vm-timeout: 600
+# vm-cost: 120
+# What course programs vary besides their mapping style (tests/tools/
+# course.h), each where it takes effect: the stray value a receive
+# without a length passes (a slave in mmap mode), how many pages they map
+# (both sides), the number of their page descriptor ioctl (mmap mode),
+# and the 2018-2019 command line, one file per run (all four method
+# pairs).  Byte for byte, on the course's data sets.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
+course_data
+
+# A receive without a length, with what was seen in the register; the
+# one-page-per-receive slave on the large set too (a short receive in
+# the middle would shift the rest of the file).
+for v in 0 1 14 4096; do
+	for c in course_128page course_page course_early; do
+		# shellcheck disable=SC2086
+		COURSE_RECV_ARG=$v course_run "$c, receive argument $v" $c $c \
+			mmap mmap $MID $Q4097
+	done
+done
+COURSE_RECV_ARG=14 course_run "course_page, receive argument 14, large set" \
+	course_page course_page fcntl mmap "$LARGE"
+
+# Masters and slaves mapping 1, 10, 50 or 100 pages and sending from the
+# first: each the same on both sides, then a master of 100 pages and a
+# slave of 1.
+for p in 1 10 50 100; do
+	# shellcheck disable=SC2086
+	COURSE_PAGES=$p course_run "$p pages mapped" course_2page course_2page \
+		mmap mmap $MID $Q4097
+done
+COURSE_PAGES=100 "$(as master course_early)" 2 "$MID" q1 mmap >master.log 2>&1 &
+_mpid=$!
+COURSE_PAGES=1 "$(as slave course_early)" 2 out.1 out.2 mmap 127.0.0.1 >slave.log 2>&1
+_src=$?
+wait $_mpid
+_mrc=$? _total=$(($(wc -c <"$MID") + 4097))
+course_check "100-page master, 1-page slave" "$MID" q1
+rm -f out.*
+
+# The page descriptor ioctl under the numbers programs used: each prints
+# a line (the course's module printed for any number it did not know).
+for n in 0x111 9020 0; do
+	mark=$(klog_mark)
+	# shellcheck disable=SC2086
+	COURSE_PRINT_CMD=$n course_run "page descriptor ioctl $n" course_2page \
+		course_2page mmap mmap $Q4097
+	check_equal "ioctl $n printed a page line per file and side" \
+		"$(klog_since "$mark" "$PAGE_LINE")" 8
+done
+
+# The 2018-2019 command line: ./master FILE METHOD, ./slave FILE METHOD IP,
+# a run per file.
+for m in fcntl mmap; do
+	for s in fcntl mmap; do
+		for f in s32 q1 $MID; do
+			"$(as master course_early)" "$f" $m >master.log 2>&1 &
+			_mpid=$!
+			"$(as slave course_early)" out.1 $s 127.0.0.1 >slave.log 2>&1
+			_src=$?
+			wait $_mpid
+			_mrc=$? _total=$(wc -c <"$f")
+			course_check "one file per run $m-$s $f" "$f"
+			rm -f out.1
+		done
+	done
+done
+finish
