@@ -56,9 +56,15 @@ static int dt_xfer(int fd, unsigned long cmd, uint64_t off, uint64_t len,
 	return ioctl(fd, cmd, &x);
 }
 
+/* dt_pair*() connects with the legacy numbers instead of ACCEPT/CONNECT. */
+static int dt_legacy;
+
 static void *dt_accept_thread(void *arg)
 {
-	if (ioctl(*(int *)arg, SYNCDEV_IOC_ACCEPT))
+	unsigned long cmd = dt_legacy ? SYNCDEV_LEGACY_CONNECT :
+					SYNCDEV_IOC_ACCEPT;
+
+	if (ioctl(*(int *)arg, cmd, 0))
 		fprintf(stderr, "accept: %s\n", strerror(errno));
 	return NULL;
 }
@@ -79,7 +85,8 @@ static void dt_poke_listener(void)
 
 /*
  * A connected pair of sessions over 127.0.0.1: *m accepts in a thread, *s
- * connects (refused until the thread's ACCEPT created the listener).
+ * connects (refused until the thread's ACCEPT created the listener), with
+ * the legacy numbers if dt_legacy is set.
  * Returns 0, or -1 if the connect kept failing.  The slave is opened with
  * @slave_flags (O_RDWR, O_RDONLY, ...).
  */
@@ -93,7 +100,8 @@ static int dt_pair_flags(int *m, int *s, int slave_flags)
 	*s = dt_open(SYNCDEV_SLAVE_PATH, slave_flags);
 	pthread_create(&t, NULL, dt_accept_thread, m);
 	for (i = 0; i < 500; i++) {
-		ret = dt_connect(*s, "127.0.0.1", 0, 0);
+		ret = dt_legacy ? ioctl(*s, SYNCDEV_LEGACY_CONNECT, "127.0.0.1") :
+				  dt_connect(*s, "127.0.0.1", 0, 0);
 		if (!ret || errno != ECONNREFUSED)
 			break;
 		nanosleep(&pause, NULL);

@@ -4,7 +4,7 @@
  * one "PASS name" / "FAIL name: why" line each.  Runs in the test guest
  * with the module loaded and no other user of the devices.
  *
- *	relcheck twoway|timeout|signals|connect|peer|mmap|legacy
+ *	relcheck twoway|timeout|signals|connect|peer|mmap
  *	relcheck cap N		N buffers fit under max_buffer_mb, not N + 1
  *	relcheck memcg		a buffer is charged to the caller's cgroup
  *	relcheck dumps N	N page dumps in a row (the script counts lines)
@@ -735,104 +735,6 @@ static void test_mmap(void)
 	test_mmap_rdonly();
 }
 
-/*
- * Legacy transfers follow the most recent mapping: a master that maps
- * at page 8 sends what it copied there, a slave gets at most what its
- * mapping holds, a receive before any mapping pins mappings to offset 0.
- */
-static void test_legacy_master(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *zero, *chunk, *got;
-
-	if (pair())
-		return;
-	zero = map_dev(gm, 4 * page, PROT_READ | PROT_WRITE);
-	chunk = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED, gm,
-		     8 * page);
-	got = map_dev(gs, 4 * page, PROT_READ);
-	if (!zero || chunk == MAP_FAILED || !got)
-		die_errno("mmap");
-	memset(zero, 0x5a, 4 * page);
-	fill(chunk, 4 * page, 0, 6);
-	CHECK(ioctl(gm, SYNCDEV_LEGACY_XFER, 4 * page) == 0 &&
-	      ioctl(gs, SYNCDEV_LEGACY_XFER, 4 * page) == 4 * page &&
-	      first_bad(got, 4 * page, 0, 6) == (size_t)(4 * page),
-	      "legacy send after mmap at offset 8 pages: the slave gets that chunk");
-	CHECK(ERRNO_IS(ioctl(gm, SYNCDEV_LEGACY_XFER, 4 * page + 1), EINVAL),
-	      "legacy send of more than the last mapping holds: EINVAL");
-	munmap(zero, 4 * page);
-	munmap(chunk, 4 * page);
-	munmap(got, 4 * page);
-	unpair();
-}
-
-static void test_legacy_slave(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *src = xmalloc(3 * page), *got;
-	long n1, n2, n3;
-
-	if (pair())
-		return;
-	fill(src, 3 * page, 0, 8);
-	write_full(gm, src, 3 * page);
-	got = map_dev(gs, 2 * page, PROT_READ);
-	if (!got)
-		die_errno("mmap");
-	n1 = ioctl(gs, SYNCDEV_LEGACY_XFER, 0x7ffdeadbeef0UL);
-	CHECK(n1 == 2 * page && first_bad(got, 2 * page, 0, 8) == (size_t)n1,
-	      "legacy receive with a garbage length: at most the 2 mapped pages (%ld)",
-	      n1);
-	close(gm);
-	n2 = ioctl(gs, SYNCDEV_LEGACY_XFER, 0);
-	n3 = ioctl(gs, SYNCDEV_LEGACY_XFER, 0);
-	CHECK(n2 == page && first_bad(got, page, 2 * page, 8) == (size_t)page &&
-	      n3 == 0, "then the rest (%ld bytes), then end of stream (%ld)",
-	      n2, n3);
-	munmap(got, 2 * page);
-	free(src);
-	gm = -1;
-	unpair();
-}
-
-static void test_legacy_recv_first(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *src = xmalloc(3 * page), *got;
-	long n;
-
-	if (pair())
-		return;
-	fill(src, 3 * page, 0, 9);
-	write_full(gm, src, 3 * page);
-	close(gm);
-	gm = -1;
-	n = ioctl(gs, SYNCDEV_LEGACY_XFER, 0);
-	got = map_dev(gs, 3 * page, PROT_READ);
-	CHECK(n == 3 * page && got && first_bad(got, n, 0, 9) == (size_t)n,
-	      "legacy receive before any mapping, then mmap at 0: the bytes");
-	CHECK(mmap(NULL, page, PROT_READ, MAP_SHARED, gs, page) == MAP_FAILED &&
-	      errno == EINVAL,
-	      "after it, a mapping at another offset: EINVAL (it would show other bytes)");
-	if (got)
-		munmap(got, 3 * page);
-	free(src);
-	unpair();
-}
-
-static void test_legacy(void)
-{
-	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
-
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 10), EINVAL),
-	      "legacy send with nothing ever mapped: EINVAL");
-	close(m);
-	test_legacy_master();
-	test_legacy_slave();
-	test_legacy_recv_first();
-}
-
 /* @n buffers fit under max_buffer_mb; the next is ENOSPC. */
 static void test_cap(int n)
 {
@@ -920,7 +822,7 @@ static void test_dumps(int n)
 
 static int usage(int code)
 {
-	printf("usage: relcheck twoway|timeout|signals|connect|peer|mmap|legacy\n"
+	printf("usage: relcheck twoway|timeout|signals|connect|peer|mmap\n"
 	       "       relcheck cap N | memcg | dumps N\n\n"
 	       "Check the device's reliability guarantees (module loaded, devices\n"
 	       "unused).  Prints PASS/FAIL lines; exit 1 on a failure.\n");
@@ -936,7 +838,7 @@ int main(int argc, char **argv)
 		{ "twoway", test_twoway }, { "timeout", test_timeout },
 		{ "signals", test_signals }, { "connect", test_connect },
 		{ "peer", test_peer }, { "mmap", test_mmap },
-		{ "legacy", test_legacy }, { "memcg", test_memcg },
+		{ "memcg", test_memcg },
 	};
 	struct syncdev_info info;
 	unsigned int i;

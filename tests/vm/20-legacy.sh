@@ -2,7 +2,9 @@
 # vm-cost: 18
 # A client written like the 2020 course programs (legacy ioctl numbers,
 # one connection per file, a 2-page mapping: course_2page) moves files
-# byte-exact.  tests/vm/25-course.sh has both course styles in full.
+# byte-exact; the legacy numbers' contract, its misuses and programs that
+# mix them with the _IO* numbers (legacycheck).  tests/vm/25-course.sh
+# and 26-course-variants.sh have every course style in full.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -48,4 +50,9 @@ src=$?
 wait $mpid
 if [ $? -eq 0 ] && [ $src -eq 0 ]; then check_same "legacy a.b.c.d:port" one one.out
 else fail "legacy a.b.c.d:port" "$(tail -n 3 master.log slave.log)"; fi
+
+for part in course misuse mixed; do
+	tool_part legacycheck $part
+	wait_no_listener >/dev/null
+done
 finish

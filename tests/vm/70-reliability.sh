@@ -4,26 +4,16 @@
 # The reliability guarantees of the module (issue 8): the two-way stream,
 # the progress timeout and keepalive, transfers and connects that survive
 # stop/continue and handlers, the peer filter, mappings that survive
-# MADV_DONTNEED and work read-only, legacy transfers that follow the
-# mapping (relcheck); then the buffer cap, the memory cgroup charge,
-# buf_size checked at load and rate-limited page dumps.
+# MADV_DONTNEED and work read-only (relcheck); then the buffer cap, the
+# memory cgroup charge, buf_size checked at load and rate-limited page
+# dumps.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 ko=$SYNCDEV_ROOT/kernel/syncdev.ko
 
-# relcheck_part WHAT...: its PASS/FAIL lines; a crash is a FAIL too.
-relcheck_part() {
-	out=$(relcheck "$@" 2>&1)
-	rc=$?
-	echo "$out" | grep -E '^(PASS|FAIL|#) '
-	if [ $rc -ne 0 ] && ! echo "$out" | grep -q '^FAIL '; then
-		fail "relcheck $*" "exited $rc: $(echo "$out" | tail -n 3)"
-	fi
-}
-
-for part in twoway timeout signals connect peer mmap legacy; do
-	relcheck_part $part
+for part in twoway timeout signals connect peer mmap; do
+	tool_part relcheck $part
 	wait_no_listener >/dev/null
 done
 # The programs' side of a master stopped and continued in a blocked SEND
@@ -63,11 +53,11 @@ fi
 # with the default cap (a quarter of RAM), ENOSPC long before any OOM kill.
 rmmod syncdev
 check "insmod max_buffer_mb=64" insmod "$ko" max_buffer_mb=64
-relcheck_part cap 8
+tool_part relcheck cap 8
 rmmod syncdev
 insmod "$ko"
 cap=$(cat /sys/module/syncdev/parameters/max_buffer_mb)
-relcheck_part cap $((cap * 1048576 / $(buf_size)))
+tool_part relcheck cap $((cap * 1048576 / $(buf_size)))
 if dmesg | grep -Eq 'Out of memory|oom-kill|invoked oom-killer'; then
 	fail "no OOM kill while sessions take buffers" "$(dmesg | grep -E 'oom' | tail -n 2)"
 else

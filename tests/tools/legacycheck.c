@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * legacycheck: the legacy numbers behave as docs/protocol.md ("Legacy
+ * numbers") says, one "PASS name" / "FAIL name: why" line each.  Runs in
+ * the test guest with the module loaded and no other user of the devices.
+ *
+ *	legacycheck course|misuse|mixed
+ *
+ * course: what course programs rely on - a mapping at any offset shows
+ * the buffer from its start, a receive ignores its argument and fills the
+ * mapping unless the stream ends, one page before any mapping, numbers
+ * the course's module took for its page dump print one.
+ * misuse: every way a program can misuse the legacy calls gets an error
+ * from the call that went wrong (or SIGBUS from the access), never
+ * success with wrong bytes.
+ * mixed: a session that never used a legacy number keeps the _IO* ABI
+ * exactly; one that mixes both keeps its earlier mappings and its _IO*
+ * commands.
+ *
+ * A receive that never returns is a failure: an alarm ends the program.
+ */
+#include "../unit/check.h"
+#include "devtest.h"
+
+#include <setjmp.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <termios.h>
+
+#define WATCHDOG_S	60
+
+static size_t bufsz, page;
+
+static unsigned char pat(size_t pos, unsigned int seed)
+{
+	return (unsigned char)(pos * 31 + (pos >> 12) * 7 + seed * 101);
+}
+
+static void fill(unsigned char *p, size_t len, size_t pos, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = pat(pos + i, seed);
+}
+
+/* @len bytes of the pattern at @pos. */
+static int is_pat(const unsigned char *p, size_t len, size_t pos,
+		  unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != pat(pos + i, seed))
+			return 0;
+	return 1;
+}
+
+static unsigned char *map_at(int fd, size_t len, int prot, size_t off)
+{
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)off);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A connected pair with the legacy numbers (or the _IO* ones) for @what. */
+static int lpair(int *m, int *s, int legacy, const char *what)
+{
+	int ret;
+
+	dt_legacy = legacy;
+	ret = dt_pair(m, s);
+	CHECK(!ret, "%s: connect a pair over 127.0.0.1 (%s numbers)", what,
+	      legacy ? "legacy" : "_IO*");
+	return ret;
+}
+
+/* Write @len pattern bytes to @fd from @pos. */
+static void send_pat(int fd, size_t len, size_t pos, unsigned int seed)
+{
+	unsigned char *b = malloc(len);
+
+	fill(b, len, pos, seed);
+	if (write(fd, b, len) != (ssize_t)len)
+		fprintf(stderr, "write: %s\n", strerror(errno));
+	free(b);
+}
+
+/* A mapping at any offset shows the buffer from its start. */
+static void test_offsets(void)
+{
+	unsigned char *a, *b, *in, *out;
+	int m, s;
+	long n;
+
+	if (lpair(&m, &s, 1, "offsets"))
+		return;
+	b = map_at(m, page, PROT_READ, 0);
+	a = map_at(m, 4 * page, PROT_READ | PROT_WRITE, 8 * page);
+	in = map_at(s, 4 * page, PROT_READ, bufsz + 12 * page);
+	CHECK(a && b && in, "legacy mappings at 8 pages, 0 and past the buffer");
+	if (!a || !b || !in)
+		return;
+	fill(a, 4 * page, 0, 1);
+	CHECK(is_pat(b, page, 0, 1),
+	      "a mapping at 8 pages and one at 0 show the same buffer page");
+	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 4 * page) == 0,
+	      "send 4 pages from the mapping made at 8 pages");
+	n = ioctl(s, SYNCDEV_LEGACY_XFER, 1);
+	CHECK(n == (long)(4 * page) && is_pat(in, 4 * page, 0, 1),
+	      "a receive with argument 1 fills the 4-page mapping made past the buffer (%ld)",
+	      n);
+	out = map_at(s, page, PROT_READ, 3 * page);
+	CHECK(out && is_pat(out, page, 0, 1),
+	      "a later mapping at 3 pages shows the first page received");
+	munmap(a, 4 * page);
+	munmap(b, page);
+	munmap(in, 4 * page);
+	if (out)
+		munmap(out, page);
+	close(m);
+	close(s);
+}
+
+struct later {
+	int fd;
+	size_t len;
+};
+
+/* Write the pattern in two halves, pausing in between. */
+static void *send_later(void *arg)
+{
+	const struct later *l = arg;
+	const struct timespec pause = { 0, 100 * 1000000L };
+
+	send_pat(l->fd, l->len / 2, 0, 2);
+	nanosleep(&pause, NULL);
+	send_pat(l->fd, l->len - l->len / 2, l->len / 2, 2);
+	return NULL;
+}
+
+/* A receive fills the mapping: short only at the end of the stream. */
+static void test_fill(void)
+{
+	struct later l;
+	unsigned char *in;
+	pthread_t t;
+	long n1, n2, n3;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "fill"))
+		return;
+	in = map_at(s, 4 * page, PROT_READ, 0);
+	l = (struct later){ m, 5 * page + 10 };
+	pthread_create(&t, NULL, send_later, &l);
+	n1 = ioctl(s, SYNCDEV_LEGACY_XFER, 0);
+	CHECK(in && n1 == (long)(4 * page) && is_pat(in, n1, 0, 2),
+	      "a receive waits for a full mapping (4 pages) across two writes (%ld)",
+	      n1);
+	pthread_join(t, NULL);
+	close(m);
+	n2 = ioctl(s, SYNCDEV_LEGACY_XFER, 14);
+	n3 = ioctl(s, SYNCDEV_LEGACY_XFER, 4096);
+	CHECK(in && n2 == (long)(page + 10) && is_pat(in, n2, 4 * page, 2) &&
+	      n3 == 0, "then the rest, short at the end (%ld), then 0 (%ld)",
+	      n2, n3);
+	if (in)
+		munmap(in, 4 * page);
+	close(s);
+}
+
+/* Before any mapping a receive takes one page, which any mapping holds. */
+static void test_recv_first(void)
+{
+	unsigned char *in;
+	long n1, n2;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "receive first"))
+		return;
+	send_pat(m, 3 * page, 0, 3);
+	n1 = ioctl(s, SYNCDEV_LEGACY_XFER, 0);
+	in = map_at(s, 2 * page, PROT_READ, 12345 * page);
+	CHECK(n1 == (long)page && in && is_pat(in, page, 0, 3),
+	      "a receive before any mapping: one page, seen by a mapping at any offset (%ld)",
+	      n1);
+	n2 = ioctl(s, SYNCDEV_LEGACY_XFER, 1);
+	CHECK(in && n2 == (long)(2 * page) && is_pat(in, n2, page, 3),
+	      "the next receive fills that 2-page mapping (%ld)", n2);
+	if (in)
+		munmap(in, 2 * page);
+	close(m);
+	close(s);
+}
+
+/* The course's module printed a page for any number it did not know. */
+static void test_print_numbers(void)
+{
+	static const unsigned long nums[] = { 0x111, 9020, 0, 0x12345680 };
+	unsigned char *p;
+	unsigned int i;
+	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+
+	ioctl(m, SYNCDEV_LEGACY_CLOSE, 0);
+	p = map_at(m, page, PROT_WRITE, 0);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		CHECK(p && ioctl(m, nums[i], p) == 0,
+		      "legacy session: ioctl %#lx on a mapped address prints its page",
+		      nums[i]);
+	if (p)
+		munmap(p, page);
+	close(m);
+}
+
+static void test_course(void)
+{
+	test_offsets();
+	test_fill();
+	test_recv_first();
+	test_print_numbers();
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* 1 if reading @p raises SIGBUS. */
+static int read_bus(const volatile unsigned char *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	int bus = 0;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(bus_jmp, 1))
+		bus = 1;
+	else
+		(void)*p;
+	sigaction(SIGBUS, &old, NULL);
+	return bus;
+}
+
+/* A mapping longer than the buffer: the buffer, then SIGBUS. */
+static void test_past_buffer(void)
+{
+	size_t len = bufsz + 2 * page;
+	unsigned char *p;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "past the buffer"))
+		return;
+	send_pat(m, page, 0, 4);
+	close(m);
+	p = map_at(s, len, PROT_READ, 5 * page);
+	CHECK(p != NULL, "a legacy mapping 2 pages longer than the buffer: made");
+	if (!p)
+		return;
+	CHECK(ioctl(s, SYNCDEV_LEGACY_XFER, 0) == (long)page &&
+	      is_pat(p, page, 0, 4) && !read_bus(p + bufsz - 1),
+	      "it shows the buffer (the stream ended short of filling it)");
+	CHECK(read_bus(p + bufsz) && read_bus(p + len - 1),
+	      "past the buffer a read is SIGBUS, never other memory");
+	munmap(p, len);
+	close(s);
+}
+
+/* The master's legacy send: only bytes the program can have put there. */
+static void test_send_misuse(void)
+{
+	unsigned char *p;
+	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR), s;
+
+	ioctl(m, SYNCDEV_LEGACY_CLOSE, 0);
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 10), EINVAL),
+	      "legacy send with nothing ever mapped: EINVAL");
+	close(m);
+	if (lpair(&m, &s, 1, "send misuse"))
+		return;
+	p = map_at(m, 2 * page, PROT_WRITE, 3 * page);
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 2 * page + 1), EINVAL),
+	      "legacy send of more than the last mapping holds: EINVAL");
+	munmap(p, 2 * page);
+	p = map_at(m, bufsz + page, PROT_WRITE, 0);
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, bufsz + 1), EINVAL),
+	      "legacy send of more than the buffer (mapping longer): EINVAL");
+	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 0) == 0,
+	      "legacy send of 0 bytes: 0, nothing sent");
+	munmap(p, bufsz + page);
+	close(m);
+	CHECK(ioctl(s, SYNCDEV_LEGACY_XFER, 0) == 0,
+	      "and the slave reads the end of the stream, no byte");
+	close(s);
+}
+
+/* Calls without a connection, and mappings that cannot work. */
+static void test_unconnected(void)
+{
+	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	unsigned char *p;
+	char c = 0;
+
+	ioctl(s, SYNCDEV_LEGACY_CLOSE, 0);
+	ioctl(m, SYNCDEV_LEGACY_CLOSE, 0);
+	p = map_at(m, page, PROT_WRITE, 7 * page);
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_XFER, 0), ENOTCONN),
+	      "legacy receive without a connection: ENOTCONN");
+	CHECK(p && ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_XFER, 1), ENOTCONN),
+	      "legacy send without a connection: ENOTCONN");
+	CHECK(ERRNO_IS(write(m, &c, 1), ENOTCONN) &&
+	      ERRNO_IS(read(s, &c, 1), ENOTCONN),
+	      "write and read without a connection: ENOTCONN");
+	CHECK(mmap(NULL, page, PROT_READ, MAP_PRIVATE, s, 0) == MAP_FAILED &&
+	      errno == EINVAL, "a private mapping in a legacy session: EINVAL");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, "127.0.0.1:99999"),
+		       EINVAL), "legacy connect to port 99999: EINVAL");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_CONNECT, (void *)8), EFAULT),
+	      "legacy connect with a bad string pointer: EFAULT");
+	if (p)
+		munmap(p, page);
+	close(m);
+	close(s);
+}
+
+/* Page dumps that cannot be made, and numbers that are not dumps. */
+static void test_print_misuse(void)
+{
+	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	struct termios t;
+
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_PRINT, 0), EINVAL),
+	      "page dump of the buffer, never mapped: EINVAL");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_PRINT, 4096), EFAULT) &&
+	      ERRNO_IS(ioctl(s, 0x111, 4096), EFAULT),
+	      "page dump (0x12345676, 0x111) of an unmapped address: EFAULT");
+	CHECK(ERRNO_IS(ioctl(s, 9020, ~0UL << 12), EFAULT),
+	      "page dump (9020) of a kernel address: EFAULT");
+	CHECK(ERRNO_IS(tcgetattr(s, &t), ENOTTY),
+	      "a terminal ioctl in a legacy session: ENOTTY, not a dump");
+	CHECK(ERRNO_IS(ioctl(s, _IO(SYNCDEV_IOC_MAGIC, 99), 0), ENOTTY),
+	      "an unknown _IO number in a legacy session: ENOTTY");
+	close(s);
+}
+
+static void test_misuse(void)
+{
+	test_past_buffer();
+	test_send_misuse();
+	test_unconnected();
+	test_print_misuse();
+}
+
+/* A session that never used a legacy number: the _IO* ABI as it is. */
+static void test_modern(void)
+{
+	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	unsigned char *a, *b;
+	int m;
+
+	CHECK(!map_at(s, page, PROT_READ, bufsz) && errno == EINVAL &&
+	      !map_at(s, 2 * page, PROT_READ, bufsz - page) && errno == EINVAL,
+	      "_IO* session: a mapping past the buffer is EINVAL");
+	CHECK(ERRNO_IS(ioctl(s, 0x111, 0), ENOTTY) &&
+	      ERRNO_IS(ioctl(s, 9020, 0), ENOTTY) &&
+	      ERRNO_IS(ioctl(s, 0, 0), ENOTTY),
+	      "_IO* session: 0x111, 9020 and 0 are ENOTTY");
+	close(s);
+	if (lpair(&m, &s, 0, "_IO* session"))
+		return;
+	a = map_at(m, page, PROT_READ | PROT_WRITE, 8 * page);
+	b = map_at(m, 9 * page, PROT_READ, 0);
+	if (a)
+		fill(a, page, 0, 5);
+	CHECK(a && b && is_pat(b + 8 * page, page, 0, 5) && !is_pat(b, 16, 0, 5),
+	      "_IO* session: a mapping at 8 pages shows buffer page 8");
+	munmap(a, page);
+	munmap(b, 9 * page);
+	close(m);
+	close(s);
+}
+
+/* Connected with _IO*, then a legacy number: what changes and what not. */
+static void test_mixed_session(void)
+{
+	unsigned char *early, *late, *in;
+	int m, s;
+
+	if (lpair(&m, &s, 0, "mixed session"))
+		return;
+	early = map_at(m, 2 * page, PROT_READ | PROT_WRITE, 4 * page);
+	in = map_at(s, bufsz, PROT_READ, 0);
+	if (!early || !in)
+		return;
+	fill(early, 2 * page, 0, 6);
+	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 2 * page) == 0 &&
+	      dt_xfer(s, SYNCDEV_IOC_RECV, page, 2 * page,
+		      SYNCDEV_RECV_WAITALL, 0) == (long)(2 * page) &&
+	      is_pat(in + page, 2 * page, 0, 6),
+	      "mixed: a legacy send from a mapping made before it (at 4 pages) sends its bytes");
+	late = map_at(m, page, PROT_READ | PROT_WRITE, 4 * page);
+	CHECK(late && !is_pat(late, 16, 0, 6) && is_pat(early, 16, 0, 6),
+	      "mixed: a mapping made after it shows the buffer from its start, the earlier one stays");
+	CHECK(dt_xfer(m, SYNCDEV_IOC_SEND, 4 * page, 2 * page, 0, 0) == 0 &&
+	      dt_xfer(s, SYNCDEV_IOC_RECV, 0, 2 * page, SYNCDEV_RECV_WAITALL,
+		      0) == (long)(2 * page) && is_pat(in, 2 * page, 0, 6),
+	      "mixed: SEND and RECV keep their offsets");
+	CHECK(ERRNO_IS(ioctl(m, _IO(SYNCDEV_IOC_MAGIC, 42), 0), ENOTTY),
+	      "mixed: an unknown _IO number is still ENOTTY");
+	if (late)
+		munmap(late, page);
+	munmap(early, 2 * page);
+	munmap(in, bufsz);
+	close(m);
+	close(s);
+}
+
+static void test_mixed(void)
+{
+	test_modern();
+	test_mixed_session();
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*fn)(void); } parts[] = {
+		{ "course", test_course }, { "misuse", test_misuse },
+		{ "mixed", test_mixed },
+	};
+	unsigned int i;
+	FILE *f;
+
+	if (argc != 2 || !strcmp(argv[1], "--help")) {
+		printf("usage: legacycheck course|misuse|mixed\n"
+		       "The legacy numbers' contract (docs/protocol.md), in the guest.\n");
+		return argc == 2 ? 0 : 2;
+	}
+	f = fopen("/sys/module/syncdev/parameters/buf_size", "r");
+	if (!f || fscanf(f, "%zu", &bufsz) != 1) {
+		fprintf(stderr, "legacycheck: no syncdev module loaded\n");
+		return 1;
+	}
+	fclose(f);
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	alarm(WATCHDOG_S);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!strcmp(argv[1], parts[i].name)) {
+			parts[i].fn();
+			return check_done();
+		}
+	fprintf(stderr, "legacycheck: unknown part '%s'\n", argv[1]);
+	return 2;
+}
