@@ -13,7 +13,9 @@
  *    call ever fails with an errno outside the documented set (EALREADY
  *    or a leaked ERESTARTSYS would be bugs);
  *  - mmap: MAP_PRIVATE and ranges past the buffer are EINVAL, a writable
- *    shared mapping of an O_RDONLY file EACCES, anything else works; a
+ *    shared mapping of an O_RDONLY file EACCES, anything else works (in
+ *    a session that used a legacy number any offset, the buffer from its
+ *    start, and numbers outside the _IO* ones may be page dumps); a
  *    shadow copy of each buffer is compared with what every mapping shows,
  *    also after MADV_DONTNEED, munmap and mremap;
  *  - a connected pair carries a checked byte pattern both ways through
@@ -49,6 +51,7 @@ struct sess {
 	int fd;			/* -1: free slot */
 	int master;
 	int rdonly;
+	int legacy;		/* called with a legacy number */
 	struct shadow *sh;
 };
 
@@ -188,6 +191,7 @@ static void sess_open(int i)
 
 	s->master = chance(50);
 	s->rdonly = chance(25);
+	s->legacy = 0;
 	s->fd = (int)note("open", open(s->master ? SYNCDEV_MASTER_PATH :
 				       SYNCDEV_SLAVE_PATH,
 				       (s->rdonly ? O_RDONLY : O_RDWR) |
@@ -262,9 +266,12 @@ static void op_mmap(void)
 
 	if (!s || !m)
 		return;
+	/* Legacy: within the buffer's length, so that every page is one. */
+	if (s->legacy && len > bufsz)
+		len = bufsz;
 	want = priv ? EINVAL :
 	       (s->rdonly && (prot & PROT_WRITE)) ? EACCES :
-	       (pg * page + len > bufsz) ? EINVAL : 0;
+	       (!s->legacy && pg * page + len > bufsz) ? EINVAL : 0;
 	calls++;
 	p = mmap(NULL, len, prot, priv ? MAP_PRIVATE : MAP_SHARED, s->fd,
 		 (off_t)(pg * page));
@@ -282,7 +289,7 @@ static void op_mmap(void)
 		munmap(p, len);
 		return;
 	}
-	*m = (struct map){ p, len, pg * page, prot, s->sh };
+	*m = (struct map){ p, len, s->legacy ? 0 : pg * page, prot, s->sh };
 	s->sh->refs++;
 }
 
@@ -493,7 +500,8 @@ static int expected(const struct sess *s, uint32_t cmd, int kind)
 	int partly = bad || kind == PTR_STRADDLE;
 
 	if (!is_known(cmd))
-		return ENOTTY;
+		return s->legacy && _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC &&
+		       _IOC_TYPE(cmd) != 'T' ? -1 : ENOTTY;
 	if ((cmd == SYNCDEV_IOC_ACCEPT && !s->master) ||
 	    (cmd == SYNCDEV_IOC_CONNECT && s->master))
 		return ENOTTY;
@@ -535,6 +543,8 @@ static void op_ioctl(void)
 				cmd == SYNCDEV_LEGACY_PRINT))
 		arg = (unsigned long)rnd();
 	want = expected(s, cmd, kind);
+	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+		s->legacy = 1;
 	ret = note("ioctl", ioctl(s->fd, cmd, arg));
 	if (want > 0 && !(ret == -1 && errno == want))
 		anomaly("ioctl %#x on a %s: %s, want %s", cmd,
