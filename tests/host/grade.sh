@@ -62,10 +62,10 @@ check_output "report.md: excerpts from both guests in the 2-VM cases" \
 	'kernel log during the case \([0-9]+ lines, slave guest\)' cat "$gout/report.md"
 
 # --- the course-style clients, one VM and two ---------------------------
-# tests/tools/course_2page and course_128page, the two legacy styles; each
-# is both master and slave (by its name).
+# tests/tools/course_*: a client of each course style; each is both
+# master and slave (by its name).
 course=$tmp/course
-clients="course_2page course_128page"
+clients="course_2page course_128page course_page course_early"
 for c in $clients; do
 	mkdir -p "$course/$c"
 	cp "build/tests/tools/$c" "$course/$c/master"
