@@ -161,11 +161,10 @@ int syncdev_mmap(struct file *file, struct vm_area_struct *vma)
 		return PTR_ERR(buf);
 	/* mremap() must not grow it past the buffer. */
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &syncdev_vm_ops;
 	if (legacy) {
 		vma->vm_private_data = (void *)vma->vm_pgoff;
 		vma->vm_ops = &syncdev_legacy_vm_ops;
-	} else {
-		vma->vm_ops = &syncdev_vm_ops;
 	}
 
 	spin_lock(&s->map_lock);
