@@ -6,6 +6,7 @@
 #   make demo         boot the VM and run the course demo (the README's main command)
 #   make clean        remove everything the build made
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
+#   KERNEL=6.12       demo and shell boot that kernel: 6.1, 6.12, newest, debug
 #   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
 #   make dkms-install build and install the module with DKMS (every kernel)
 #
@@ -18,6 +19,8 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
                        $(lastword $(sort $(wildcard /lib/modules/*-amd64/build \
                                                     /lib/modules/*-generic/build))))
 BUILD   := build
+# make demo KERNEL=6.12: the guest's kernel (scripts/vm-common.sh).
+KERNEL_ENV = $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL))
 OBJDIR  := $(BUILD)/obj
 
 # CC, CFLAGS, LDFLAGS and LDLIBS are the user's (make CC=clang
@@ -84,7 +87,7 @@ endif
 all: module user
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
 user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
@@ -153,7 +156,7 @@ test:
 demo:
 	scripts/deps
 	$(MAKE) all
-	scripts/demo
+	$(KERNEL_ENV) scripts/demo
 
 bench-transfer:
 	scripts/deps
@@ -166,8 +169,8 @@ bench-io:
 	scripts/bench-io
 
 shell: all
-	scripts/vm-build
-	scripts/vm-shell
+	$(KERNEL_ENV) scripts/vm-build
+	$(KERNEL_ENV) scripts/vm-shell
 
 # Installing on a real machine, like any out-of-tree driver.
 PREFIX  ?= /usr/local

@@ -160,7 +160,7 @@ int syncdev_mmap(struct file *file, struct vm_area_struct *vma)
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* mremap() must not grow it past the buffer. */
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &syncdev_vm_ops;
 	if (legacy) {
 		vma->vm_private_data = (void *)vma->vm_pgoff;
