@@ -168,14 +168,14 @@ check_exit "report with failures: exit 1" 1 \
 check_output "report with failures: still written" "^\| Parameter \|" \
 	cat "$tmp/repf/report.md"
 check_output "report with failures: their figures not measured" \
-	"^\| Page fault, minor \| [^|]* \| [^|]* \| not measured \|" \
+	"^\| Page fault, minor \| [^|]* \| [^|]* \| [^|]* \| not measured \|" \
 	cat "$tmp/repf/report.md"
 
 # report on the host: the module is not loaded, so no device rows and
 # no transfers, which the report says; the rest is a real, tiny run.
 check_exit "report --smoke" 0 $OSB report --smoke --dir "$tmp" --out "$tmp/rep"
 check_output "report has the summary table" \
-	"^\| Parameter \| Estimate \| Basis of the estimate \| Measured" \
+	"^\| Parameter \| Base hardware \| Software overhead \| Estimate \| Actual \(median\)" \
 	cat "$tmp/rep/report.md"
 check_output "report quotes the machine description" "^\| cpu_model \| " \
 	cat "$tmp/rep/report.md"

@@ -181,10 +181,12 @@ static int file_flags(struct doc *d, const struct rep *r)
 
 int rep_flags(struct doc *d, const struct rep *r)
 {
-	int n = curves(d, r) + spreads(d, r) + file_flags(d, r);
+	int n = curves(d, r) + spreads(d, r) + file_flags(d, r) +
+		rep_flag_estimates(d, r);
 
 	if (!n)
 		doc_para(d, "None of the checks found an anomaly (monotonic "
-			 "curves, plausible rates, spread).");
+			 "curves, plausible rates, spread, estimates within "
+			 "10x).");
 	return n;
 }

@@ -95,8 +95,8 @@ static void facts(struct rep *r, const struct ctx *base)
 	r->cpus = sysinfo_cpus();
 	r->rotational = -1;
 	for (i = 0; sysinfo_disk(i, &d) == 0; i++)
-		if (r->rotational != 1)
-			r->rotational = d.rotational == 1;
+		if (r->rotational != 1 && d.rotational >= 0)
+			r->rotational = d.rotational;
 	snprintf(r->mode, sizeof(r->mode), "%s", benchopt_mode_name(&base->o));
 	sysinfo_fstype(base->o.dir, r->local_fs, sizeof(r->local_fs));
 	if (r->remote[0])

@@ -99,11 +99,11 @@ static void load_facts(struct rep *r, const struct csvtab *t)
 static void load_row(struct rep *r, const struct csvtab *t, size_t i)
 {
 	static const char *const cols[] = {
-		"mean", "median", "stddev", "min", "max", "ci95_lo", "ci95_hi",
+		"mean", "median", "stddev", "min", "max", "median_lo", "median_hi",
 	};
 	const char *name = csvtab_cell(t, i, csvtab_col(t, "figure"));
 	double v[7];
-	size_t k;
+	size_t k, lo, hi;
 	int f;
 
 	for (f = 0; f < FIG_COUNT && strcmp(rep_figure_name(f), name); f++)
@@ -124,8 +124,9 @@ static void load_row(struct rep *r, const struct csvtab *t, size_t i)
 	r->s.st[f] = (struct stats){
 		.n = (size_t)atoi(csvtab_cell(t, i, csvtab_col(t, "n"))),
 		.mean = v[0], .median = v[1], .stddev = v[2], .min = v[3],
-		.max = v[4], .ci95_lo = v[5], .ci95_hi = v[6],
+		.max = v[4], .ci_lo = v[5], .ci_hi = v[6],
 	};
+	stats_median_ranks(r->s.st[f].n, &lo, &hi, &r->s.st[f].ci_level);
 }
 
 int rep_load(struct rep *r)
