@@ -65,6 +65,14 @@ check_output "flag: an estimate 80x off, with its likely cause" \
 	"^- Estimate off by 80.0x: tcp_bw_peer: estimated 4000, measured 50 MiB/s \(builds on loopback TCP bandwidth \(the link's speed is not stated\)\); likely cause: a figure it builds on is off" cat "$md"
 check_output "flag: a hardware assumption 2772x off" \
 	"^- Estimate off by 2772x: fa_sync_4k: .*likely cause: the hardware assumed is not the hardware here" cat "$md"
+check_output "flag: a cache level sysfs does not back" \
+	"^- Cache level against sysfs: memlat level_2: up to 256 KiB at 4 ns \(sysfs L2: 1 MiB; disagrees: more than 2x apart\)$" cat "$md"
+check_output "flag: a plateau beyond the sysfs levels" \
+	"^- Cache level against sysfs: memlat level_4: a plateau up to 24 MiB .*not a cache level" cat "$md"
+check_equal "no flag for a level that agrees" \
+	"$(grep -c '^- Cache level against sysfs: memlat level_1' "$md")" 0
+check_output "the notes of a table from its NAME.meta.json" \
+	"^- levels_check: 3 of 4 detected levels disagree with sysfs$" cat "$md"
 check_output "flag: a falling read curve" "^- Non-monotonic: /data seq-read: 4096 B chunks" cat "$md"
 check_equal "no flag for the clean figures" \
 	"$(grep -cE '^- (High spread: (syscall|call0|tcp_rtt)|.*nfs4.*Implausible)' "$md")" 0

@@ -20,14 +20,18 @@
 #include <unistd.h>
 
 static const char csv[] =
-	"# mode: smoke\n"
-	"# dir /tmp: tmpfs: memory, not a disk\n"
 	"dir,op,median,note\n"
 	"/tmp,sync-write,1.5,\"a, b\"\n"
 	"/mnt/nfs,seq-read,,\"say \"\"hi\"\"\"\n"
 	"\n"
-	"# a second table is not read\n"
 	"x,y\n1,2\n";
+
+/* The metadata report_meta_begin writes beside it. */
+static const char meta[] =
+	"{\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
+	"\"dir /tmp\":\"tmpfs: memory, not a disk\","
+	"\"q\":\"say \\\"hi\\\" \\\\ \\u0009\"},\"columns\":[]},\n"
+	"{\"title\":\"second\",\"notes\":{\"mode\":\"full\"}}]}\n";
 
 static void test_csvtab(void)
 {
@@ -38,9 +42,17 @@ static void test_csvtab(void)
 	CHECK(t && t->ncols == 4 && t->nrows == 2, "csvtab: 4 columns, 2 rows");
 	if (!t)
 		return;
+	CHECK(t->nnotes == 0, "csvtab: a plain CSV has no notes");
+	CHECK(csvtab_meta_parse(t, meta) == 0 && t->nnotes == 3,
+	      "csvtab: the first table's notes from the metadata");
 	CHECK(!strcmp(csvtab_note(t, "mode"), "smoke"), "csvtab: a note");
 	CHECK(!strcmp(csvtab_note(t, "dir /tmp"), "tmpfs: memory, not a disk"),
 	      "csvtab: a note whose value has a colon");
+	CHECK(!strcmp(csvtab_note(t, "q"), "say \"hi\" \\ \t"),
+	      "csvtab: a note with JSON escapes");
+	CHECK(csvtab_meta_parse(t, "{\"notes\":{\"a\":\"b") == -1 &&
+	      csvtab_meta_parse(t, "[]") == -1,
+	      "csvtab: truncated or foreign metadata refused");
 	CHECK(!strcmp(csvtab_cell(t, 0, 3), "a, b"), "csvtab: quoted comma");
 	CHECK(!strcmp(csvtab_cell(t, 1, 3), "say \"hi\""),
 	      "csvtab: doubled quotes");

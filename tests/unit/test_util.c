@@ -153,8 +153,8 @@ static void test_report(void)
 
 	CHECK(strstr(t, "# file: a,b\n") && strstr(t, "rate (MiB/s)") &&
 	      strstr(t, "1.5"), "report text has notes, units, values");
-	CHECK(!strcmp(c, "# file: a,b\nname,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
-	      "report csv exact");
+	CHECK(!strcmp(c, "name,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
+	      "report csv exact: a header, then rows, no notes");
 	CHECK(!strcmp(j, "{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
 			 "\"columns\":[{\"name\":\"name\",\"unit\":null},"
 			 "{\"name\":\"rate\",\"unit\":\"MiB/s\"}],"
@@ -169,6 +169,37 @@ static void test_report(void)
 	free(t);
 	free(c);
 	free(j);
+}
+
+/* Two CSV tables' metadata into one JSON document beside them. */
+static void test_report_meta(void)
+{
+	char *buf = NULL, *csv;
+	size_t len = 0;
+	FILE *meta = open_memstream(&buf, &len);
+
+	report_meta_begin(meta);
+	csv = render(REPORT_CSV, 1.5);
+	free(csv);
+	csv = render(REPORT_CSV, 2);
+	report_meta_end();
+	fclose(meta);
+	CHECK(!strcmp(csv, "name,rate_MiB/s\n\"x\"\"y\",2\nz,\n"),
+	      "report meta: the CSV stays plain");
+	CHECK(!strcmp(buf, "{\"tables\":[\n{\"title\":\"demo\",\"notes\":"
+		      "{\"file\":\"a,b\"},\"columns\":[{\"name\":\"name\","
+		      "\"unit\":null},{\"name\":\"rate\",\"unit\":\"MiB/s\"}]},"
+		      "\n{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
+		      "\"columns\":[{\"name\":\"name\",\"unit\":null},"
+		      "{\"name\":\"rate\",\"unit\":\"MiB/s\"}]}]}\n"),
+	      "report meta: title, notes and units of both tables, one "
+	      "JSON document");
+	free(csv);
+	csv = render(REPORT_CSV, 3);
+	CHECK(!strcmp(csv, "name,rate_MiB/s\n\"x\"\"y\",3\nz,\n"),
+	      "report meta: none written after report_meta_end");
+	free(csv);
+	free(buf);
 }
 
 static void test_full_io(void)
@@ -263,6 +294,7 @@ int main(void)
 	test_parse_size();
 	test_parse_uint();
 	test_stats();
+	test_report_meta();
 	test_median_ranks();
 	test_median_heavy_tail();
 	test_report();

@@ -87,11 +87,11 @@ slave() {
 		   $5$6$7$8$9$10$11$12 == "" && $13 == "MiB/s"')" 8
 	check_output "the bytes read through syncdev are the file's" \
 		"^# stream check: $SIZE bytes per connection, XOR value $want on every checked connection$" \
-		cat fa.csv
+		cat fa.err
 	check_output "the client states its connection count" \
-		"^# syncdev: .*; $CONNS connections$" cat fa.csv
+		"^# syncdev: .*; $CONNS connections$" cat fa.err
 	check_output "a note says why the others are empty" \
-		"^# syncdev n/a: .*one-way stream" cat fa.csv
+		"^# syncdev n/a: .*one-way stream" cat fa.err
 	meet fileaccess-csv-done
 
 	# shellcheck disable=SC2086

@@ -11,7 +11,8 @@
  *                     basis, the measured median with its spread, the
  *                     ratio
  *   report_estimate.c the estimates and their bases
- *   report_save.c     DIR/summary.csv, written and read back
+ *   report_save.c     DIR/summary.csv, written and read back; the
+ *                     NAME.meta.json beside every NAME.csv
  *   report_flags.c    anomalies a reader must not take at face value
  *   report_flag_est.c estimates more than 10x off what was measured
  *   report_doc.c      report.md and report.html from the folder
@@ -49,6 +50,14 @@ const char *rep_figure_name(enum figure f);
 
 /* Measure everything into rep->dir; the exit code (failures counted). */
 int rep_measure(struct rep *rep, const struct ctx *base);
+
+/*
+ * DIR/NAME.meta.json opened for the metadata of the CSV tables printed
+ * until rep_meta_close (report.h), or NULL after a message; closing
+ * returns 0, or -1 after a message (NULL: -1, silently).
+ */
+FILE *rep_meta_open(const char *dir, const char *name);
+int rep_meta_close(FILE *meta);
 
 /* DIR/summary.csv from rep, and back.  0, or -1 after a message. */
 int rep_save(const struct rep *rep);

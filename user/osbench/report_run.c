@@ -45,6 +45,16 @@ static FILE *create(const char *path)
 	return f;
 }
 
+/* DIR/NAME.meta.json for DIR/NAME.csv, or NULL after a message. */
+static FILE *meta_for(const struct rep *r, const char *csv)
+{
+	char *name = xasprintf("%.*s", (int)strcspn(csv, "."), csv);
+	FILE *f = rep_meta_open(r->dir, name);
+
+	free(name);
+	return f;
+}
+
 /*
  * Run argv (argv[0] a command, NULL-ended) with base's mode, reps and
  * scratch dir; its output to DIR/file (CSV, or text when text), its plot
@@ -58,6 +68,7 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 	char *path = xasprintf("%s/%s", r->dir, file), *plotpath = NULL;
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
 	struct ctx c;
+	FILE *meta;
 	int argc = 0, rc;
 
 	while (argv[argc])
@@ -76,7 +87,10 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 			     "of report)" : msg_last(NULL));
 	} else {
 		msg("running %s", argv[0]);
+		meta = text ? NULL : meta_for(r, file);
 		rc = runner_with(cmd, &c, opts, t);
+		if (meta)
+			rep_meta_close(meta);
 	}
 	if (c.out && fclose(c.out))
 		msg_errno("write %s", path);

@@ -13,10 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+FILE *rep_meta_open(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s.meta.json", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f)
+		report_meta_begin(f);
+	else
+		msg_errno("create %s", path);
+	free(path);
+	return f;
+}
+
+int rep_meta_close(FILE *meta)
+{
+	if (!meta)
+		return -1;
+	report_meta_end();
+	if (fclose(meta)) {
+		msg_errno("write the metadata of a table");
+		return -1;
+	}
+	return 0;
+}
+
 int rep_save(const struct rep *r)
 {
 	char *path = xasprintf("%s/summary.csv", r->dir);
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(path, "w"), *meta;
 	struct report *t;
 	int f_, rc;
 
@@ -25,6 +50,7 @@ int rep_save(const struct rep *r)
 		free(path);
 		return -1;
 	}
+	meta = rep_meta_open(r->dir, "summary");
 	t = report_new("summary", REPORT_CSV, f);
 	report_note(t, "cycle_ns", "%.6g", r->cycle_ns);
 	report_note(t, "rotational", "%d", r->rotational);
@@ -54,6 +80,8 @@ int rep_save(const struct rep *r)
 		msg_errno("write %s", path);
 		rc = -1;
 	}
+	if (rep_meta_close(meta))
+		rc = -1;
 	free(path);
 	return rc;
 }
