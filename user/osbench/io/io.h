@@ -51,6 +51,13 @@ struct io_source {
  * message (a usage error: wrong count, bad master address).
  */
 int io_source_operand(struct io_source *s, int nargs, char **args);
+/*
+ * The operand count of a command taking [file] then nnames numbers
+ * (names: "block_size", ...): 0 when it fits, else -1 after a message
+ * that names what is missing or left over, and the usage form.
+ */
+int io_operands_check(const struct io_source *s, int nargs, char **args,
+		      const char *const *names, int nnames, const char *form);
 /* Open (and for the device connect) for reading; -1 after a message. */
 int io_source_open(const struct io_source *s);
 /* The file name, or "/dev/slave_device (master a.b.c.d)". */
