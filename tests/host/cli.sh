@@ -16,6 +16,13 @@ for p in master slave tcpcopy; do
 done
 check_exit "slave -h exits 0" 0 $B/slave -h
 
+# Without kernel headers make builds the programs (already built here)
+# and says in one line how to get the module.
+check_exit "make without kernel headers exits 0" 0 make -s KDIR=
+check_output "make without kernel headers says how to get the module" \
+	"^make: programs built in build/; no kernel headers, so no module: install linux-headers-.* \(or run scripts/deps\), then run make module\$" \
+	make -s KDIR=
+
 # master: usage errors (2)
 check_exit "master without arguments" 2 $B/master
 check_output "master without arguments: says N is missing" "missing N" $B/master

@@ -46,8 +46,9 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 	if (role == ROLE_SLAVE)
 		fprintf(f,
 			"  -t, --timeout MS   connect timeout (default: the module's)\n"
-			"  -w, --wait MS      retry a refused connection for up to MS\n"
-			"                     milliseconds (default 0: fail at once)\n");
+			"  -w, --wait MS      retry a refused connection (no master yet)\n"
+			"                     for up to MS milliseconds (default 30000;\n"
+			"                     0: fail at once)\n");
 	fprintf(f, "  -h, --help         this text\n\n");
 	if (role == ROLE_MASTER)
 		fprintf(f,
@@ -216,6 +217,8 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	a->role = role;
 	a->device = role == ROLE_MASTER ? SYNCDEV_MASTER_PATH :
 					   SYNCDEV_SLAVE_PATH;
+	if (role == ROLE_SLAVE)
+		a->wait_ms = XFER_DEFAULT_WAIT_MS;
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
