@@ -32,18 +32,26 @@ json_ok() {
 
 $B/osbench sweep $quick --max 64 --csv "$T/data" >"$T/s.csv" 2>"$T/s.err"
 check_exit "sweep --csv exits 0" 0 $B/osbench sweep $quick --max 2 --csv "$T/data"
-csv_ok "sweep csv: 7 rows of 7 fields (1..64 B)" "$T/s.csv" 7 7
-check_output "sweep csv header" "^block_bytes,run_bytes,rate_MiB/s,rate_min_MiB/s,rate_max_MiB/s,syscalls_1/s,time_s$" cat "$T/s.csv"
+csv_ok "sweep csv: 7 rows of 8 fields (1..64 B)" "$T/s.csv" 8 7
+check_output "sweep csv header" "^block_bytes,run_bytes,rate_MiB/s,rate_min_MiB/s,rate_max_MiB/s,syscalls_1/s,time_s,flag$" cat "$T/s.csv"
 check_output "sweep csv first row is 1 byte" "^1,[0-9]+," cat "$T/s.csv"
 check_output "sweep progress on stderr" "^sweep: 64 B: " cat "$T/s.err"
 $B/osbench sweep $quick --min 128K --max 512K --json "$T/data" >"$T/s.json" 2>/dev/null
-json_ok "sweep json: 3 rows (128K..512K)" "$T/s.json" 3
-check_output "sweep reads at most the file" '"block":524288,"run":262144,' cat "$T/s.json"
+json_ok "sweep json: 2 rows (128K, 256K: none above the file's size)" "$T/s.json" 2
+check_output "sweep reads at most the file" '"block":262144,"run":262144,' cat "$T/s.json"
+check_output "sweep says why it stops at the file's size" \
+	'"file size":"262144 bytes: block sizes above it are not measured \(one read\(\) returns the whole file\)"' cat "$T/s.json"
+# A file read whole far faster than the target: every row flagged.
+$B/osbench sweep --time 1 --reps 1 --min 128K --max 1M --csv "$T/data" >"$T/f.csv" 2>"$T/f.err"
+check_equal "sweep flags runs shorter than the target" \
+	"$(cut -d, -f8 "$T/f.csv" | sort | uniq -c | tr -s ' ' | tr '\n' ,)" " 1 flag, 2 short run,"
+check_output "sweep says what the flag means" \
+	'^# short runs: 2 rows flagged "short run": the whole file was read in less than half the target 1 s' cat "$T/f.err"
 $B/osbench sweep $quick --min 4K --max 8K --cold --fadvise --csv "$T/data" >"$T/c.csv" 2>"$T/c.err"
-csv_ok "sweep --cold csv" "$T/c.csv" 7 2
+csv_ok "sweep --cold csv" "$T/c.csv" 8 2
 check_output "sweep --cold names its method" "^# cache drop: fadvise\(DONTNEED\)" cat "$T/c.err"
 $B/osbench cache $quick --min 16K --max 32K --fadvise --csv "$T/data" >"$T/k.csv" 2>/dev/null
-csv_ok "cache csv: warm and cold side by side" "$T/k.csv" 9 2
+csv_ok "cache csv: warm and cold side by side" "$T/k.csv" 10 2
 $B/osbench cache $quick --min 16K --max 16K --fadvise --json "$T/data" >"$T/k.json" 2>/dev/null
 json_ok "cache json" "$T/k.json" 1
 $B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --csv >"$T/y.csv" 2>/dev/null
@@ -77,7 +85,7 @@ check_exit "sweep --help" 0 $B/osbench sweep --help
 
 # The options the table commands share with the micro-benchmarks (benchopt).
 $B/osbench sweep --smoke --max 64 --csv "$T/data" >"$T/q.csv" 2>"$T/q.err"
-csv_ok "sweep --smoke: 7 rows" "$T/q.csv" 7 7
+csv_ok "sweep --smoke: 7 rows" "$T/q.csv" 8 7
 check_output "sweep --smoke: a fiftieth of --time, 3 runs" \
 	"^# method: .* doubling to 0.002 s .* median of 3 runs" cat "$T/q.err"
 $B/osbench sweep --quick --reps 2 --time 0.002 --max 2 --csv "$T/data" >"$T/q.csv" 2>"$T/q.err"
@@ -146,5 +154,5 @@ $B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
 check_output "cache --plot: warm and cold curves" \
 	"index 0 (using 1:2:3:4 with yerrorlines|with linespoints) title 'warm', .* index 1 (using 1:2:3:4 with yerrorlines|with linespoints) title 'cold'" \
 	cat "$T/k.txt.gp"
-csv_ok "cache --plot leaves stdout to the table" "$T/k2.csv" 9 2
+csv_ok "cache --plot leaves stdout to the table" "$T/k2.csv" 10 2
 finish

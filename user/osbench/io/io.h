@@ -114,6 +114,8 @@ struct point_cfg {
 	uint64_t target_ns;	/* time of one run */
 	unsigned int reps;
 	uint64_t max_bytes;	/* bytes of one run at most */
+	uint64_t file_bytes;	/* the file's size; 0: a stream */
+	unsigned int short_runs;	/* points flagged by point_flag() */
 	uint64_t stream_offset;	/* stream: bytes consumed so far (in/out) */
 	uint32_t stream_xor;	/* stream: their XOR (in/out) */
 };
@@ -130,6 +132,16 @@ struct point {
 
 /* Measure one block size: 0, or -1 after a message (I/O error). */
 int point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
+/*
+ * A point's flag for its table: "short run" when the whole file was read
+ * in less than half the target time (the file is too small for it: the
+ * clock and the per-call cost weigh in), counted in cfg; else "".
+ */
+const char *point_flag(struct point_cfg *cfg, const struct point *pt);
+/* The sweep is done after block size bs: bs covers the whole file. */
+int point_last(const struct point_cfg *cfg, uint64_t bs);
+/* The note that says which rows are flagged and why (none: no note). */
+void point_flag_note(struct report *r, const struct point_cfg *cfg);
 
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {
