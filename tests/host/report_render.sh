@@ -81,6 +81,8 @@ check_output "the machine block as saved" \
 check_output "side by side with local / remote" \
 	"^\| op \| chunk_bytes \| /data \(ext4\) MiB/s \| /tmp \(tmpfs\) MiB/s \| /mnt/nfs \(nfs4\) MiB/s \| local / remote \|$" cat "$md"
 check_output "side by side: the ratio" "^\| sync-write \| 4096 \| 1300 \| 2000 \| 2 \| 650 \|$" cat "$md"
+check_output "sizes in human units in the tables" \
+	"^\| /data \| ext4 \| sync-write \| 4 KiB \| 7 \| 1300 \|" cat "$md"
 check_output "transfers: why they are missing" "The syncdev module is not loaded" cat "$md"
 check_output "the plots linked" "^!\[File access by chunk size" cat "$md"
 check "methodology.md written" test -s "$tmp/rep/methodology.md"

@@ -118,6 +118,8 @@ static void io(struct doc *d, const struct rep *r)
 	doc_heading(d, 3, "cache");
 	doc_plot(d, "cache.svg", "Warm and cold page cache by block size");
 	table_or_why(d, r, "cache", NULL);
+	doc_heading(d, 3, "syscall-rate");
+	table_or_why(d, r, "syscall-rate", NULL);
 	doc_heading(d, 2, "Device transfers");
 	table_or_why(d, r, "transfer", NULL);
 }
