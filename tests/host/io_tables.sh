@@ -68,6 +68,20 @@ check_output "syscalls (old name) says it is going" \
 check_output "osbench --help: syscalls is the old name" \
 	"^  syscalls +old name of syscall-rate, removed in the next release" $B/osbench --help
 
+# copy against dd bs=512, tiny sizes: three rows per size, all checked.
+$B/osbench copy --smoke --sizes 80,64K --dir "$T" --csv >"$T/cp.csv" 2>"$T/cp.err"
+check_equal "copy --csv exits 0" "$?" 0
+csv_ok "copy csv: 6 rows of 5 fields" "$T/cp.csv" 5 6
+check_equal "copy rows: dd bs=512, copy bs=512, the best block, per size" \
+	"$(cut -d, -f1-2 "$T/cp.csv" | tr '\n' ';')" \
+	'size_bytes,tool;80,dd bs=512;80,copy bs=512;80,"copy;65536,dd bs=512;65536,copy bs=512;65536,"copy;'
+check_output "copy says every copy is checked" \
+	"^# method: median of 3 copies each, every copy checked byte for byte" cat "$T/cp.err"
+check_equal "copy removes its scratch files" "$(ls "$T" | grep -c osbench-copy)" 0
+check_exit "copy with a bad size" 2 $B/osbench copy --sizes 80,x --dir "$T"
+check_output "copy with a bad size: names it" \
+	"^copy: bad size 'x' in --sizes \(e.g. 80,1M,1G\)\$" \
+	$B/osbench copy --sizes 80,x --dir "$T"
 check_exit "sweep missing file" 1 $B/osbench sweep $quick "$T/nope"
 check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data"
 check_exit "sweep bad --time" 2 $B/osbench sweep --time 0 "$T/data"

@@ -120,6 +120,8 @@ static void io(struct doc *d, const struct rep *r)
 	table_or_why(d, r, "cache", NULL);
 	doc_heading(d, 3, "syscall-rate");
 	table_or_why(d, r, "syscall-rate", NULL);
+	doc_heading(d, 3, "copy (against dd bs=512)");
+	table_or_why(d, r, "copy", NULL);
 	doc_heading(d, 2, "Device transfers");
 	table_or_why(d, r, "transfer", NULL);
 }

@@ -197,6 +197,7 @@ static void io_experiments(struct rep *r, const struct ctx *base,
 	char *run2[] = { "run2", "--wrap", "--min", lo[m], "--max", hi[m],
 			 file, "4096", NULL };
 	char *rate[] = { "syscall-rate", NULL };
+	char *copy[] = { "copy", "--sizes", "80,1M", NULL };
 	char *fast[] = { "fast", file, NULL };
 	char *sweep[] = { "sweep", "--max", max, file, NULL };
 	char *cache[] = { "cache", "--fadvise", "--max", max, file, NULL };
@@ -210,6 +211,7 @@ static void io_experiments(struct rep *r, const struct ctx *base,
 		run_into(r, base, t, "sweep.csv", 0, "sweep.svg", sweep);
 		run_into(r, base, t, "cache.csv", 0, "cache.svg", cache);
 		run_into(r, base, t, "syscall-rate.csv", 0, NULL, rate);
+		run_into(r, base, t, "copy.csv", 0, NULL, copy);
 		unlink(file);
 	} else {
 		skipped(r, "sweep", "run -w could not write the scratch file");
