@@ -74,7 +74,7 @@ check_equal "copy --csv exits 0" "$?" 0
 csv_ok "copy csv: 6 rows of 5 fields" "$T/cp.csv" 5 6
 check_equal "copy rows: dd bs=512, copy bs=512, the best block, per size" \
 	"$(cut -d, -f1-2 "$T/cp.csv" | tr '\n' ';')" \
-	'size_bytes,tool;80,dd bs=512;80,copy bs=512;80,"copy;65536,dd bs=512;65536,copy bs=512;65536,"copy;'
+	'size_bytes,tool;80,dd bs=512;80,copy bs=512;80,copy best block;65536,dd bs=512;65536,copy bs=512;65536,copy best block;'
 check_output "copy says every copy is checked" \
 	"^# method: median of 3 copies each, every copy checked byte for byte" cat "$T/cp.err"
 check_equal "copy removes its scratch files" "$(ls "$T" | grep -c osbench-copy)" 0

@@ -158,7 +158,7 @@ static int copy_size(struct report *r, struct copy_run *c)
 			bs = candidates[i];
 		}
 	}
-	row(r, c, "copy, best block", bs, best);
+	row(r, c, "copy best block", bs, best);
 	return 0;
 }
 
