@@ -1,6 +1,7 @@
 # syncdev: kernel module, user programs, VM image and tests.
 #
-#   make              build the module (kernel/syncdev.ko) and the programs (build/)
+#   make              build the programs (build/) and, where kernel headers
+#                     are installed, the module (kernel/syncdev.ko)
 #   make CC=clang     the programs by clang (the module as the kernel was built)
 #   make test         install what is missing, run every test, print "N passed, N failed"
 #   make demo         boot the VM and run the course demo (the README's main command)
@@ -83,8 +84,12 @@ endif
 .SECONDARY:
 .PHONY: all module user unit clean test demo vm bench-transfer bench-io \
         check-kernel help shell install uninstall install-udev uninstall-udev \
-        dkms-src dkms-install dkms-remove
-all: module user
+        dkms-src dkms-install dkms-remove no-module
+# The programs build anywhere; the module only where kernel headers are.
+all: user $(if $(KDIR),module,no-module)
+
+no-module:
+	@echo "make: programs built in $(BUILD)/; no kernel headers, so no module: install linux-headers-$(KVER) (or run scripts/deps), then run make module"
 
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'

@@ -16,12 +16,29 @@ for p in master slave tcpcopy; do
 done
 check_exit "slave -h exits 0" 0 $B/slave -h
 
+# Without kernel headers make builds the programs (already built here)
+# and says in one line how to get the module.
+check_exit "make without kernel headers exits 0" 0 make -s KDIR=
+check_output "make without kernel headers says how to get the module" \
+	"^make: programs built in build/; no kernel headers, so no module: install linux-headers-.* \(or run scripts/deps\), then run make module\$" \
+	make -s KDIR=
+
 # master: usage errors (2)
 check_exit "master without arguments" 2 $B/master
 check_output "master without arguments: says N is missing" "missing N" $B/master
 check_exit "master wrong N" 2 $B/master 2 "$T/in" mmap
 check_output "master wrong N: names N and the count" \
 	"N is 2 but 1 files were given" $B/master 2 "$T/in" mmap
+check_exit "master without the method" 2 $B/master 1 "$T/in"
+check_output "master without the method: names it" \
+	"^master: missing the method \(fcntl or mmap\) after the 1 file\$" \
+	$B/master 1 "$T/in"
+check_output "master with an argument too many: names it" \
+	"^master: unexpected argument 'x' after the method 'mmap'\$" \
+	$B/master 1 "$T/in" mmap x
+check_output "master N without files or method" \
+	"^master: N is 3 but only 1 file follows it, and no method \(fcntl or mmap\)\$" \
+	$B/master 3 "$T/in"
 check_exit "master N not a number" 2 $B/master two "$T/in" mmap
 check_output "master N not a number: says so" "bad file count N 'two'" \
 	$B/master two "$T/in" mmap
@@ -55,6 +72,12 @@ fi
 
 # slave: usage errors (2)
 check_exit "slave without the address" 2 $B/slave 1 "$T/out" mmap
+check_output "slave without the address: names it" \
+	"^slave: missing the master's IP address after the method 'mmap'\$" \
+	$B/slave 1 "$T/out" mmap
+check_output "slave without the method and address: names both" \
+	"^slave: missing the method \(fcntl or mmap\) and the master's IP address after the 1 file\$" \
+	$B/slave 1 "$T/out"
 check_exit "slave wrong N" 2 $B/slave 3 "$T/o1" "$T/o2" fcntl 127.0.0.1
 check_output "slave wrong N: names N and the count" \
 	"N is 3 but 2 files were given" $B/slave 3 "$T/o1" "$T/o2" fcntl 127.0.0.1

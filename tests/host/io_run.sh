@@ -86,6 +86,30 @@ check_exit "run -w into a missing directory" 1 $B/run "$T/no/such" -w 4K 1
 check_exit "fast missing file" 1 $B/fast "$T/nope"
 check_exit "fast no file" 2 $B/fast
 check_exit "run2 bad block" 2 $B/run2 "$T/g64" 0
+# A missing operand is named, with the usage form.
+check_exit "run2 without its block size" 2 $B/run2 "$T/g64"
+check_output "run2 without its block size: names it" \
+	"^run2: missing block_size after the file '$T/g64' \(usage: run2 FILE BLOCK_SIZE\)\$" \
+	$B/run2 "$T/g64"
+check_output "run2 with a block size only: the file is missing" \
+	"^run2: missing the file before block_size '4096' \(usage: run2 FILE BLOCK_SIZE\)\$" \
+	$B/run2 4096
+check_output "run2 --device without its block size" \
+	"^run2: missing block_size \(usage: run2 --device BLOCK_SIZE\)\$" \
+	$B/run2 --device
+check_exit "run without its block count" 2 $B/run "$T/g64" -r 1000
+check_output "run without its block count: names it" \
+	"^run: missing block_count after block_size '1000' \(usage: run FILE -r\|-w BLOCK_SIZE BLOCK_COUNT\)\$" \
+	$B/run "$T/g64" -r 1000
+check_output "run with the file only" \
+	"^run: missing block_size and block_count after the file '$T/g64' \(usage: run FILE -r\|-w BLOCK_SIZE BLOCK_COUNT\)\$" \
+	$B/run "$T/g64" -r
+check_output "run -r without operands" \
+	"^run: missing the file and block_size and block_count \(usage: run FILE -r\|-w BLOCK_SIZE BLOCK_COUNT\)\$" \
+	$B/run -r
+check_output "run without the file" \
+	"^run: missing the file before block_size '1000' \(usage: run FILE -r\|-w BLOCK_SIZE BLOCK_COUNT\)\$" \
+	$B/run -r 1000 10
 check_exit "run2 max below min" 2 $B/run2 --min 2 --max 1 "$T/g64" 4K
 check_exit "fast --help" 0 $B/fast --help
 check_exit "run --help" 0 $B/run --help

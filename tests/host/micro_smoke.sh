@@ -23,7 +23,10 @@ csv_ok() {
 	if [ $have_py = 1 ]; then
 		python3 - "$1" "${2:-}" <<'PY'
 import csv, math, sys
-rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+lines = open(sys.argv[1]).readlines()
+if any(l.startswith("#") for l in lines):
+    sys.exit("a '#' line in the CSV: a spreadsheet reads it as data")
+rows = list(csv.reader(lines))
 hdr, data = rows[0], rows[1:]
 if not data:
     sys.exit("no data rows")
@@ -46,7 +49,7 @@ for col in ("n", "mean", "median", "min", "max"):
 PY
 	else
 		# Without python: field counts outside quoted strings only.
-		grep -v '^#' "$1" | sed 's/"[^"]*"/q/g' |
+		! grep -q '^#' "$1" && sed 's/"[^"]*"/q/g' "$1" |
 			awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }'
 	fi
 }
@@ -71,10 +74,11 @@ for e in $EXPS; do
 	fi
 done
 
-# Every table states its machine; the report does so once, at its top.
+# Every table states its machine (with --csv on stderr, the table alone
+# on stdout); the report does so once, at its top.
 for e in overhead syscall membw; do
-	check_output "$e --csv notes the machine" "$MACHINE_NOTE" \
-		cat "$tmp/$e.csv"
+	check_output "$e --csv notes the machine on stderr" "$MACHINE_NOTE" \
+		cat "$tmp/$e.err"
 done
 # The kernel's clock source, as sysfs names it (a container may hide it).
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
@@ -130,9 +134,17 @@ check_exit "memlat --plot with an unknown extension" 2 \
 	$OSB memlat --smoke --plot "$tmp/lat.pdf"
 
 # memlat notes the detected levels and what sysfs says.
-$OSB memlat --smoke --csv >"$tmp/lat.csv" 2>/dev/null
+$OSB memlat --smoke --csv >"$tmp/lat.csv" 2>"$tmp/lat.err"
 check_output "memlat reports the latency beyond the caches" \
-	"^# beyond_caches: [0-9.e+]+ ns" cat "$tmp/lat.csv"
+	"^# beyond_caches: [0-9.e+]+ ns" cat "$tmp/lat.err"
+if [ -d /sys/devices/system/cpu/cpu0/cache/index0 ]; then
+	check_output "memlat checks each level against sysfs" \
+		"^# level_1: up to [0-9.]+ [KMG]?i?B at [0-9.e+]+ ns \(sysfs L1: [0-9.]+ [KMG]?i?B; (agrees|disagrees: more than 2x apart)\)$" \
+		cat "$tmp/lat.err"
+	check_output "memlat sums up the check" \
+		"^# levels_check: (all [0-9]+ detected levels agree|[0-9]+ of [0-9]+ detected levels disagree) with sysfs$" \
+		cat "$tmp/lat.err"
+fi
 
 # all_json NAME DIR FAILED: all --json with scratch directory DIR is one
 # JSON array of 11 documents, those of the experiments FAILED (a Python
@@ -156,9 +168,9 @@ check_output "all with failures: each with its message" \
 	"^all: fileaccess failed \(exit 1\): create $tmp/none/osbench-fileaccess\.[0-9]+: No such file or directory$" \
 	cat "$tmp/allf.err"
 check_equal "all with failures: every experiment ran" \
-	"$(grep -c '^# experiment: ' "$tmp/allf.csv")" 11
+	"$(grep -c '^# experiment: ' "$tmp/allf.err")" 11
 check_equal "all with failures: a failed note for each failure" \
-	"$(grep -c '^# failed: ' "$tmp/allf.csv")" 3
+	"$(grep -c '^# failed: ' "$tmp/allf.err")" 3
 check_output "all with failures: the experiment after a failure measured" \
 	"^fork\+exit\+wait," cat "$tmp/allf.csv"
 all_json "all --json with failures: 11 documents, 3 say failed" "$tmp/none" \
@@ -168,14 +180,14 @@ check_exit "report with failures: exit 1" 1 \
 check_output "report with failures: still written" "^\| Parameter \|" \
 	cat "$tmp/repf/report.md"
 check_output "report with failures: their figures not measured" \
-	"^\| Page fault, minor \| [^|]* \| [^|]* \| not measured \|" \
+	"^\| Page fault, minor \| [^|]* \| [^|]* \| [^|]* \| not measured \|" \
 	cat "$tmp/repf/report.md"
 
 # report on the host: the module is not loaded, so no device rows and
 # no transfers, which the report says; the rest is a real, tiny run.
 check_exit "report --smoke" 0 $OSB report --smoke --dir "$tmp" --out "$tmp/rep"
 check_output "report has the summary table" \
-	"^\| Parameter \| Estimate \| Basis of the estimate \| Measured" \
+	"^\| Parameter \| Base hardware \| Software overhead \| Estimate \| Actual \(median\)" \
 	cat "$tmp/rep/report.md"
 check_output "report quotes the machine description" "^\| cpu_model \| " \
 	cat "$tmp/rep/report.md"

@@ -3,7 +3,8 @@
 # (tests/host/report-fixture): the summary table's estimates, bases,
 # ratios and "not measured" rows, the anomaly flags the fixture plants
 # (a 3-argument call cheaper than a 0-argument one, 409600 O_SYNC writes/s
-# on a rotational disk, tmpfs, a high spread, a falling read curve) and
+# on a rotational disk, tmpfs, a heavy-tailed spread, a falling read
+# curve, estimates more than 10x off) and
 # none for its clean figures, every section, methodology.md; the HTML is
 # well formed (python3's html.parser, tags balanced) and carries every
 # plot of the folder inline.  No measurement, no timing.
@@ -22,32 +23,56 @@ for s in "Machine" "Summary" "Anomalies" "Micro-benchmarks" \
 	check_output "section: $s" "^## $s\$" cat "$md"
 done
 check_output "summary header" \
-	"^\| Parameter \| Estimate \| Basis of the estimate \| Measured \(median\) \| 95% CI of the mean \(spread\) \| Measured / estimate \| Unit \|$" \
+	"^\| Parameter \| Base hardware \| Software overhead \| Estimate \| Actual \(median\) \| Min \| Interval of the median \(n, confidence\) \| Actual / estimate \| Unit \| Basis of the estimate \|$" \
 	cat "$md"
-check_output "a cycle-model estimate and its ratio" \
-	"^\| Procedure call, 3 arguments \| 2.5 \| cycle model: 5 cycles \(call, ret and add, arguments in registers\) x 0.5 ns \| 1.5 \| 1.49..1.51 \(n 7, min 1.49, max 1.52\) \| 0.6 \| ns \|$" \
+check_output "a cycle-model estimate, software only, and its ratio" \
+	"^\| Procedure call, 3 arguments \| - \| 2.5 \| 2.5 \| 1.5 \| 1.49 \| 1.49..1.52 \(n 7, 98.4%\) \| 0.6 \| ns \| cycle model: 5 cycles \(call, ret and add, arguments in registers\) x 0.5 ns \|$" \
+	cat "$md"
+check_output "hardware + software = estimate" \
+	"^\| System call \(getpid\) \| 50 \| 75 \| 125 \| 100 \| 99 \| 99..101 \(n 7, 98.4%\) \| 0.8 \| ns \|" \
 	cat "$md"
 check_output "an estimate that builds on other figures" \
-	"^\| TCP round trip, to the peer \| 310 \| builds on loopback TCP round trip \+ the link's share of ping \(290 us\) \| 400 \| .* \| 1.29 \| us \|$" \
+	"^\| TCP round trip, to the peer \| 290 \| 20 \| 310 \| 400 \| .* \| 1.29 \| us \| builds on loopback TCP round trip \+ the link's share of ping \(290 us\) \|$" \
 	cat "$md"
 check_output "no basis, said" \
-	"^\| TCP round trip, loopback \| - \| no basis: builds on ctxsw_process, not measured \| 20 \|" \
+	"^\| TCP round trip, loopback \| - \| - \| - \| 20 \| .* \| no basis: builds on ctxsw_process, not measured \|$" \
 	cat "$md"
 check_output "a figure without samples" \
-	"^\| Loop overhead \(one iteration\) \| 0.5 \| cycle model: 1 cycles .* \| 0.5 \| one figure, no samples \| 1 \| ns \|$" \
+	"^\| Loop overhead \(one iteration\) \| 0.5 \| 0 \| 0.5 \| 0.5 \| - \| one figure, no samples \| 1 \| ns \| cycle model: 1 cycles .* \|$" \
 	cat "$md"
 check_output "a row not measured" \
-	"^\| Memory latency, level 3 \| 25 \| cycle model: 50 cycles .* \| not measured \| - \| - \|  \|$" \
+	"^\| Memory latency, level 3 \| 25 \| 0 \| 25 \| not measured \| - \| - \| - \|  \| cycle model: 50 cycles .* \|$" \
 	cat "$md"
-check_equal "every summary row has 7 cells" \
-	"$(sed -n '/^| Parameter/,/^$/p' "$md" | sed '1,2d;$d' | awk -F' [|] ' 'NF != 7' | wc -l)" 0
-
+check_output "large figures without an exponent" \
+	"^\| Memory read bandwidth, 1 thread \| 6104 \| 0 \| 6104 \| 10000 \| 9900 \| 9900..10100 \(n 7, 98.4%\) \|" \
+	cat "$md"
+check_output "a heavy tail: the median's interval, min..max for 7 samples" \
+	"^\| Process creation \(fork\+exit\+wait\) \| - \| - \| - \| 118 \| 109 \| 109..3650 \(n 7, 98.4%\) \|" \
+	cat "$md"
+check_equal "every summary row has 10 cells" \
+	"$(sed -n '/^| Parameter/,/^$/p' "$md" | sed '1,2d;$d' | awk -F' [|] ' 'NF != 10' | wc -l)" 0
+check_equal "every interval non-negative, inside the samples' range" \
+	"$(sed -n '/^| Parameter/,/^$/p' "$md" | sed '1,2d;$d' | awk -F' [|] ' '
+		$7 ~ /\.\./ { split($7, a, /\.\.| /); if (a[1] < 0 || a[1] + 0 < $6 + 0) print }' | wc -l)" 0
 check_output "flag: non-monotonic calls" \
 	"^- Non-monotonic: a call with 3 arguments \(1.5 ns\) is cheaper than one with 0 \(2 ns\)" cat "$md"
 check_output "flag: O_SYNC on a rotational disk" \
 	"^- Implausible: 409600 O_SYNC writes/s of 1024 B on /data \(ext4\) while the machine's disk is described as rotational" cat "$md"
 check_output "flag: tmpfs is not a disk" "^- Not a disk: /tmp is tmpfs" cat "$md"
-check_output "flag: high spread" "^- High spread: fork: 95% interval of the mean 32..88" cat "$md"
+check_output "flag: high spread, from the median's interval" \
+	"^- High spread: fork: 98.4% interval of the median 109..3650 \(n 7\) reaches beyond \+-25% of the median 118\$" cat "$md"
+check_output "flag: an estimate 80x off, with its likely cause" \
+	"^- Estimate off by 80.0x: tcp_bw_peer: estimated 4000, measured 50 MiB/s \(builds on loopback TCP bandwidth \(the link's speed is not stated\)\); likely cause: a figure it builds on is off" cat "$md"
+check_output "flag: a hardware assumption 2772x off" \
+	"^- Estimate off by 2772x: fa_sync_4k: .*likely cause: the hardware assumed is not the hardware here" cat "$md"
+check_output "flag: a cache level sysfs does not back" \
+	"^- Cache level against sysfs: memlat level_2: up to 256 KiB at 4 ns \(sysfs L2: 1 MiB; disagrees: more than 2x apart\)$" cat "$md"
+check_output "flag: a plateau beyond the sysfs levels" \
+	"^- Cache level against sysfs: memlat level_4: a plateau up to 24 MiB .*not a cache level" cat "$md"
+check_equal "no flag for a level that agrees" \
+	"$(grep -c '^- Cache level against sysfs: memlat level_1' "$md")" 0
+check_output "the notes of a table from its NAME.meta.json" \
+	"^- levels_check: 3 of 4 detected levels disagree with sysfs$" cat "$md"
 check_output "flag: a falling read curve" "^- Non-monotonic: /data seq-read: 4096 B chunks" cat "$md"
 check_equal "no flag for the clean figures" \
 	"$(grep -cE '^- (High spread: (syscall|call0|tcp_rtt)|.*nfs4.*Implausible)' "$md")" 0
@@ -56,6 +81,8 @@ check_output "the machine block as saved" \
 check_output "side by side with local / remote" \
 	"^\| op \| chunk_bytes \| /data \(ext4\) MiB/s \| /tmp \(tmpfs\) MiB/s \| /mnt/nfs \(nfs4\) MiB/s \| local / remote \|$" cat "$md"
 check_output "side by side: the ratio" "^\| sync-write \| 4096 \| 1300 \| 2000 \| 2 \| 650 \|$" cat "$md"
+check_output "sizes in human units in the tables" \
+	"^\| /data \| ext4 \| sync-write \| 4 KiB \| 7 \| 1300 \|" cat "$md"
 check_output "transfers: why they are missing" "The syncdev module is not loaded" cat "$md"
 check_output "the plots linked" "^!\[File access by chunk size" cat "$md"
 check "methodology.md written" test -s "$tmp/rep/methodology.md"

@@ -91,6 +91,12 @@ static void test_args(void)
 	      !strcmp(a.device, "/dev/slave_device"), "slave with options");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1") == 0 &&
 	      a.port == 0, "slave without port: the module's port");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1") == 0 &&
+	      a.wait_ms == 30000, "slave waits 30 s for its master by default");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1", "-w", "0") ==
+	      0 && a.wait_ms == 0, "slave --wait 0: fail at once");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap") == 0 && a.wait_ms == 0,
+	      "master: no wait");
 
 	CHECK(PARSE(ROLE_MASTER, &a, "--help") == 1, "master --help");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "-h") == 1, "slave -h");

@@ -20,14 +20,18 @@
 #include <unistd.h>
 
 static const char csv[] =
-	"# mode: smoke\n"
-	"# dir /tmp: tmpfs: memory, not a disk\n"
 	"dir,op,median,note\n"
 	"/tmp,sync-write,1.5,\"a, b\"\n"
 	"/mnt/nfs,seq-read,,\"say \"\"hi\"\"\"\n"
 	"\n"
-	"# a second table is not read\n"
 	"x,y\n1,2\n";
+
+/* The metadata report_meta_begin writes beside it. */
+static const char meta[] =
+	"{\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
+	"\"dir /tmp\":\"tmpfs: memory, not a disk\","
+	"\"q\":\"say \\\"hi\\\" \\\\ \\u0009\"},\"columns\":[]},\n"
+	"{\"title\":\"second\",\"notes\":{\"mode\":\"full\"}}]}\n";
 
 static void test_csvtab(void)
 {
@@ -38,9 +42,17 @@ static void test_csvtab(void)
 	CHECK(t && t->ncols == 4 && t->nrows == 2, "csvtab: 4 columns, 2 rows");
 	if (!t)
 		return;
+	CHECK(t->nnotes == 0, "csvtab: a plain CSV has no notes");
+	CHECK(csvtab_meta_parse(t, meta) == 0 && t->nnotes == 3,
+	      "csvtab: the first table's notes from the metadata");
 	CHECK(!strcmp(csvtab_note(t, "mode"), "smoke"), "csvtab: a note");
 	CHECK(!strcmp(csvtab_note(t, "dir /tmp"), "tmpfs: memory, not a disk"),
 	      "csvtab: a note whose value has a colon");
+	CHECK(!strcmp(csvtab_note(t, "q"), "say \"hi\" \\ \t"),
+	      "csvtab: a note with JSON escapes");
+	CHECK(csvtab_meta_parse(t, "{\"notes\":{\"a\":\"b") == -1 &&
+	      csvtab_meta_parse(t, "[]") == -1,
+	      "csvtab: truncated or foreign metadata refused");
 	CHECK(!strcmp(csvtab_cell(t, 0, 3), "a, b"), "csvtab: quoted comma");
 	CHECK(!strcmp(csvtab_cell(t, 1, 3), "say \"hi\""),
 	      "csvtab: doubled quotes");
@@ -102,8 +114,9 @@ static void test_anomaly(void)
 {
 	const double calls[] = { 1.0, 1.05, 1.1, 0.8, 1.2 };
 	const double ok[] = { 1.0, 0.98, 1.5, NAN, 2.0 };
-	struct stats tight = { .n = 5, .mean = 10, .median = 10, .min = 9.5,
-			       .max = 10.5, .ci95_lo = 9.6, .ci95_hi = 10.4 };
+	struct stats tight = { .n = 11, .mean = 10, .median = 10, .min = 9.5,
+			       .max = 10.5, .ci_lo = 9.6, .ci_hi = 10.4,
+			       .ci_level = 0.988 };
 	struct stats wide = tight;
 	char why[200];
 	int j;
@@ -115,13 +128,21 @@ static void test_anomaly(void)
 	CHECK(anomaly_monotonic(calls, 5, 0, 0.1, &j) == 4,
 	      "monotonic: decreasing expected");
 	CHECK(!anomaly_spread(&tight, why, sizeof(why)), "spread: tight");
-	wide.ci95_hi = 14;
+	wide.ci_hi = 14;
 	CHECK(anomaly_spread(&wide, why, sizeof(why)) &&
-	      strstr(why, "wider than +-25%"), "spread: a wide interval");
+	      !strcmp(why, "98.8% interval of the median 9.6..14 (n 11) "
+		      "reaches beyond +-25% of the median 10"),
+	      "spread: the median's interval, too wide above");
 	wide = tight;
-	wide.max = 25;
-	CHECK(anomaly_spread(&wide, why, sizeof(why)) &&
-	      strstr(why, "wider than the median"), "spread: a wide range");
+	wide.ci_lo = 7;
+	CHECK(anomaly_spread(&wide, why, sizeof(why)),
+	      "spread: the median's interval, too wide below");
+	wide = tight;
+	wide.mean = 40;
+	wide.max = 400;
+	CHECK(!anomaly_spread(&wide, why, sizeof(why)),
+	      "spread: a far outlier outside the median's interval is not "
+	      "a wide spread");
 }
 
 static void test_parsers(void)

@@ -62,16 +62,66 @@ static void test_stats(void)
 	CHECK(st.n == 8 && st.mean == 5 && st.median == 4.5 && st.min == 2 &&
 	      st.max == 9, "stats mean/median/min/max");
 	CHECK(fabs(st.stddev - 2.138089935) < 1e-6, "stats sample stddev");
-	CHECK(fabs(st.ci95_hi - st.mean - 2.365 * st.stddev / sqrt(8)) < 1e-9,
-	      "stats 95%% CI uses t(7)");
+	CHECK(st.ci_lo == 2 && st.ci_hi == 9 &&
+	      fabs(st.ci_level - (1 - 2.0 / 256)) < 1e-12,
+	      "stats: 8 samples, the median's interval is min..max at 99.2%%");
 	CHECK(stats_compute(odd, 3, &st) == 0 && st.median == 2,
 	      "stats odd median");
 	CHECK(stats_compute(odd, 1, &st) == 0 && st.stddev == 0 &&
-	      st.ci95_lo == 3 && st.ci95_hi == 3, "stats single sample");
+	      st.ci_lo == 3 && st.ci_hi == 3 && st.ci_level == 0,
+	      "stats single sample");
 	CHECK(stats_compute(s, 0, &st) == -1 && errno == EINVAL,
 	      "stats rejects n=0");
 	CHECK(stats_compute(bad, 2, &st) == -1 && errno == EINVAL,
 	      "stats rejects NaN");
+}
+
+/* The ranks of the median's interval, checked against the binomial. */
+static void test_median_ranks(void)
+{
+	static const struct {
+		size_t n, lo;
+		double level;
+	} want[] = {
+		{ 1, 1, 0 }, { 3, 1, 0.75 }, { 5, 1, 0.9375 },
+		{ 6, 1, 1 - 2.0 / 64 }, { 7, 1, 1 - 2.0 / 128 },
+		{ 8, 1, 1 - 2.0 / 256 }, { 9, 2, 1 - 2 * 10.0 / 512 },
+		{ 11, 2, 1 - 2 * 12.0 / 2048 }, { 12, 3, 1 - 2 * 79.0 / 4096 },
+		{ 20, 6, 1 - 2 * 21700.0 / 1048576 },
+	};
+	size_t i, lo, hi;
+	double level;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		stats_median_ranks(want[i].n, &lo, &hi, &level);
+		if (lo != want[i].lo || hi != want[i].n + 1 - want[i].lo ||
+		    fabs(level - want[i].level) > 1e-9) {
+			printf("n %zu: ranks %zu..%zu at %.6f\n", want[i].n, lo,
+			       hi, level);
+			ok = 0;
+		}
+	}
+	CHECK(ok, "stats: the median's interval at exact order statistics "
+	      "(n 1..20)");
+}
+
+/* A heavy tail: one sample 30x the others, as a fork on a busy host. */
+static void test_median_heavy_tail(void)
+{
+	const double fork_us[] = { 109, 3650, 120, 115, 131, 112, 118 };
+	const double many[] = { 10, 11, 9, 10, 12, 10, 900, 11, 10, 9, 10 };
+	struct stats st;
+
+	CHECK(stats_compute(fork_us, 7, &st) == 0 && st.median == 118 &&
+	      st.ci_lo == 109 && st.ci_hi == 3650 && st.ci_lo >= st.min &&
+	      st.mean - 2.447 * st.stddev / sqrt(7) < 0,
+	      "stats: heavy tail, 7 samples: interval 109..3650, inside "
+	      "[min, max], where the mean's would go below 0");
+	CHECK(stats_compute(many, 11, &st) == 0 && st.median == 10 &&
+	      st.ci_lo == 9 && st.ci_hi == 12 && st.ci_lo > 0,
+	      "stats: heavy tail, 11 samples: 2nd..10th (9..12), the "
+	      "outlier outside");
 }
 
 static char *render(enum report_format fmt, double v)
@@ -103,8 +153,8 @@ static void test_report(void)
 
 	CHECK(strstr(t, "# file: a,b\n") && strstr(t, "rate (MiB/s)") &&
 	      strstr(t, "1.5"), "report text has notes, units, values");
-	CHECK(!strcmp(c, "# file: a,b\nname,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
-	      "report csv exact");
+	CHECK(!strcmp(c, "name,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
+	      "report csv exact: a header, then rows, no notes");
 	CHECK(!strcmp(j, "{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
 			 "\"columns\":[{\"name\":\"name\",\"unit\":null},"
 			 "{\"name\":\"rate\",\"unit\":\"MiB/s\"}],"
@@ -119,6 +169,37 @@ static void test_report(void)
 	free(t);
 	free(c);
 	free(j);
+}
+
+/* Two CSV tables' metadata into one JSON document beside them. */
+static void test_report_meta(void)
+{
+	char *buf = NULL, *csv;
+	size_t len = 0;
+	FILE *meta = open_memstream(&buf, &len);
+
+	report_meta_begin(meta);
+	csv = render(REPORT_CSV, 1.5);
+	free(csv);
+	csv = render(REPORT_CSV, 2);
+	report_meta_end();
+	fclose(meta);
+	CHECK(!strcmp(csv, "name,rate_MiB/s\n\"x\"\"y\",2\nz,\n"),
+	      "report meta: the CSV stays plain");
+	CHECK(!strcmp(buf, "{\"tables\":[\n{\"title\":\"demo\",\"notes\":"
+		      "{\"file\":\"a,b\"},\"columns\":[{\"name\":\"name\","
+		      "\"unit\":null},{\"name\":\"rate\",\"unit\":\"MiB/s\"}]},"
+		      "\n{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
+		      "\"columns\":[{\"name\":\"name\",\"unit\":null},"
+		      "{\"name\":\"rate\",\"unit\":\"MiB/s\"}]}]}\n"),
+	      "report meta: title, notes and units of both tables, one "
+	      "JSON document");
+	free(csv);
+	csv = render(REPORT_CSV, 3);
+	CHECK(!strcmp(csv, "name,rate_MiB/s\n\"x\"\"y\",3\nz,\n"),
+	      "report meta: none written after report_meta_end");
+	free(csv);
+	free(buf);
 }
 
 static void test_full_io(void)
@@ -213,6 +294,9 @@ int main(void)
 	test_parse_size();
 	test_parse_uint();
 	test_stats();
+	test_report_meta();
+	test_median_ranks();
+	test_median_heavy_tail();
 	test_report();
 	test_full_io();
 	test_alloc();

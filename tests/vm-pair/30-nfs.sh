@@ -50,11 +50,11 @@ slave() {
 	check_equal "every figure positive" \
 		"$(rows '$5 + 0 > 0 && $7 + 0 > 0 && $9 + 0 > 0 && $10 + 0 > 0')" 24
 	check_output "local bytes checked" \
-		"^# checked /mnt/disk: 65536 bytes read back cold" cat fa.csv
+		"^# checked /mnt/disk: 65536 bytes read back cold" cat fa.err
 	check_output "remote bytes checked" \
-		"^# checked /mnt/nfs: 65536 bytes read back cold" cat fa.csv
+		"^# checked /mnt/nfs: 65536 bytes read back cold" cat fa.err
 	check_output "a note says the remote is NFS" \
-		"^# /mnt/nfs: nfs4: a network file system" cat fa.csv
+		"^# /mnt/nfs: nfs4: a network file system" cat fa.err
 	# The side-by-side table in text mode, with the ratio column.
 	# shellcheck disable=SC2086
 	osbench fileaccess $ARGS --max-chunk 256 --remote /mnt/nfs /mnt/disk >fa.txt 2>&1

@@ -29,7 +29,8 @@ rows() {
 	grep -v '^#' "$1" | sed 1d | awk -F, "$2" | wc -l
 }
 
-# check_rows FILE LINK: the rows every run has, with positive figures.
+# check_rows FILE LINK: the rows every run has, with positive figures;
+# the notes are in FILE's .err beside it (stderr with --csv).
 check_rows() {
 	pos='$5 + 0 > 0 && $7 + 0 > 0 && $9 + 0 > 0 && $7 !~ /inf|nan/'
 	for what in "tcp,round trip" "tcp,connect" "tcp,close" "tcp,bandwidth" \
@@ -41,7 +42,8 @@ check_rows() {
 	check_equal "$2: a syncdev round-trip row" \
 		"$(rows "$1" "\$2 == \"syncdev\" && (\$3 == \"round trip\" || \$3 == \"tcp request + device reply\") && $pos")" 1
 	check_output "$2: the device's bytes checked" \
-		"^# syncdev check: 1048576 bytes per device connection" cat "$1"
+		"^# syncdev check: 1048576 bytes per device connection" \
+		cat "${1%.csv}.err"
 }
 
 slave() {

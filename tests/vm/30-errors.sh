@@ -16,11 +16,14 @@ fi
 gen in 1000 5
 # devcheck's masters are gone; their listener lingers for a moment.
 check "the listener closes after the last master" wait_no_listener
-check_exit "slave with no master: exit 1" 1 slave 1 out fcntl 127.0.0.1
+check_exit "slave with no master, --wait 0: exit 1" 1 slave 1 out fcntl 127.0.0.1 --wait 0
 check_output "slave with no master: says refused" \
 	"connect to 127.0.0.1:2325 \(is the master running\?\): Connection refused" \
-	slave 1 out fcntl 127.0.0.1
-check_exit "slave to 0.0.0.0: exit 1" 1 slave 1 out mmap 0.0.0.0
+	slave 1 out fcntl 127.0.0.1 --wait 0
+check_output "slave with no master: waits --wait MS by default, and says so" \
+	"no master at 127.0.0.1:2325 yet: retrying for up to 1 s \(--wait MS\)" \
+	slave 1 out fcntl 127.0.0.1 --wait 1000
+check_exit "slave to 0.0.0.0: exit 1" 1 slave 1 out mmap 0.0.0.0 --wait 0
 # TCP lets a connect to a local port nothing listens on be given that
 # very port as its own and complete with itself.  With one ephemeral
 # port, 40000, every connect to 127.0.0.1:40000 is such a connect: the
@@ -29,10 +32,10 @@ check_exit "slave to 0.0.0.0: exit 1" 1 slave 1 out mmap 0.0.0.0
 ports=$(cat /proc/sys/net/ipv4/ip_local_port_range)
 echo "40000 40000" >/proc/sys/net/ipv4/ip_local_port_range
 check_exit "slave connected to itself: refused, exit 1" 1 \
-	timeout 60 slave 1 out fcntl 127.0.0.1:40000
+	timeout 60 slave 1 out fcntl 127.0.0.1:40000 --wait 0
 check_output "slave connected to itself: says refused, the port is free again" \
 	"connect to 127.0.0.1:40000 \(is the master running\?\): Connection refused" \
-	timeout 60 slave 1 out fcntl 127.0.0.1:40000
+	timeout 60 slave 1 out fcntl 127.0.0.1:40000 --wait 0
 echo "$ports" >/proc/sys/net/ipv4/ip_local_port_range
 [ ! -e out ] && pass "failed slaves leave no output" ||
 	fail "failed slaves leave no output" "out exists"

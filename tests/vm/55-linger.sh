@@ -77,8 +77,8 @@ check "the listener closes once the wait is over" wait_no_listener
 echo 100 >$linger
 one_run a out.c || fail "run before the refusal" "$(cat master.log slave.log)"
 sleep 1
-check_exit "slave after the linger: exit 1" 1 slave 1 out.d fcntl 127.0.0.1
-check_output "slave after the linger: refused" "[Rr]efused" slave 1 out.d fcntl 127.0.0.1
+check_exit "slave after the linger: exit 1" 1 slave 1 out.d fcntl 127.0.0.1 --wait 0
+check_output "slave after the linger: refused" "[Rr]efused" slave 1 out.d fcntl 127.0.0.1 --wait 0
 if [ -e out.d ]; then fail "refused slave leaves no file" "out.d exists"; else pass "refused slave leaves no file"; fi
 
 # rmmod during a long linger: at once, and the port is free again.

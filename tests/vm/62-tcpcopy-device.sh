@@ -56,9 +56,9 @@ for row in "tcpcopy" "tcpcopy --device" "tcpcopy --device --crc" \
 	check_output "osbench transfer: a row '$row'" "^$row," cat transfer.csv
 done
 check_output "osbench transfer: the targets with met/missed" \
-	"targets.*of 3 met" cat transfer.csv
+	"targets.*of 3 met" cat transfer.log
 check_output "osbench transfer: notes the machine" "$MACHINE_NOTE" \
-	cat transfer.csv
+	cat transfer.log
 # The guest always runs under TCG (scripts/vm-run): a known signature.
 check_output "osbench machine: names the guest's hypervisor and its signature" \
 	'^hypervisor,"QEMU TCG \(cpuid signature ""TCGTCGTCGTCG""\)"$' \

@@ -10,15 +10,12 @@ int anomaly_spread(const struct stats *st, char *why, size_t len)
 
 	if (!(m > 0) || st->n < 2)
 		return 0;
-	if (st->ci95_hi - st->mean > 0.25 * m) {
-		snprintf(why, len, "95%% interval of the mean %.3g..%.3g is "
-			 "wider than +-25%% of the median %.3g", st->ci95_lo,
-			 st->ci95_hi, st->median);
-		return 1;
-	}
-	if (st->max - st->min > m) {
-		snprintf(why, len, "samples range %.3g..%.3g, wider than the "
-			 "median %.3g", st->min, st->max, st->median);
+	if (st->ci_hi - st->median > 0.25 * m ||
+	    st->median - st->ci_lo > 0.25 * m) {
+		snprintf(why, len, "%.3g%% interval of the median %.4g..%.4g "
+			 "(n %zu) reaches beyond +-25%% of the median %.4g",
+			 100 * st->ci_level, st->ci_lo, st->ci_hi, st->n,
+			 st->median);
 		return 1;
 	}
 	return 0;

@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 /*
- * High spread: the 95% interval of the mean wider than 25% of the median
- * on either side, or the samples' range wider than the median itself.
+ * High spread: the interval of the median (stats.h) reaches more than 25%
+ * of the median beyond it on either side.
  * Returns 1 and writes why (len bytes), else 0.
  */
 int anomaly_spread(const struct stats *st, char *why, size_t len);

@@ -40,24 +40,6 @@ static size_t split(const char *line, char ***out)
 	return n;
 }
 
-static void add_note(struct csvtab *t, const char *line)
-{
-	const char *colon = strstr(line, ": ");
-	size_t klen;
-
-	if (!colon)
-		return;
-	klen = (size_t)(colon - line);
-	t->note_keys = xreallocarray(t->note_keys, t->nnotes + 1,
-				     sizeof(char *));
-	t->note_vals = xreallocarray(t->note_vals, t->nnotes + 1,
-				     sizeof(char *));
-	t->note_keys[t->nnotes] = xasprintf("%.*s", (int)klen, line);
-	t->note_vals[t->nnotes] = xstrdup(colon + 2);
-	t->note_vals[t->nnotes][strcspn(t->note_vals[t->nnotes], "\n")] = 0;
-	t->nnotes++;
-}
-
 static void add_row(struct csvtab *t, const char *line)
 {
 	char **f;
@@ -82,9 +64,7 @@ struct csvtab *csvtab_read(FILE *f)
 	while (getline(&line, &cap, f) > 0) {
 		int blank = line[0] == '\n' || line[0] == '\r';
 
-		if (line[0] == '#' && !t->ncols) {
-			add_note(t, line + (line[1] == ' ' ? 2 : 1));
-		} else if (blank || line[0] == '#') {
+		if (blank) {
 			if (t->ncols)
 				break;
 		} else if (!t->ncols) {
@@ -110,6 +90,8 @@ struct csvtab *csvtab_load(const char *path)
 		return NULL;
 	t = csvtab_read(f);
 	fclose(f);
+	if (t)
+		csvtab_meta_load(t, path);
 	return t;
 }
 

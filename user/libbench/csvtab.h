@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading back a table that report.h wrote as CSV: its notes ("# key:
- * value" lines), its header and its rows, the fields unquoted.  The
+ * Reading back a table that report.h wrote as CSV: its header and its
+ * rows, the fields unquoted, and its notes from the metadata beside it
+ * (NAME.meta.json, csvmeta.c).  The
  * report of osbench reads the experiments' tables this way, so that it
  * can render them again (Markdown, HTML) and look for anomalies in them.
  *
@@ -27,12 +28,22 @@ struct csvtab {
 };
 
 /*
- * The first table of f (notes, header, rows up to a blank line, a new
- * note or the end), or NULL when there is none (no header line).
+ * The first table of f (header, rows up to a blank line or the end), or
+ * NULL when there is none (no header line).  No notes.
  */
 struct csvtab *csvtab_read(FILE *f);
-/* csvtab_read of a file; NULL when it cannot be opened or has no table. */
+/*
+ * csvtab_read of a file, with the notes of PATH.meta.json for PATH.csv
+ * when it is there; NULL when the file cannot be opened or has no table.
+ */
 struct csvtab *csvtab_load(const char *path);
+/*
+ * The notes of the first table of a metadata document (report.h's
+ * report_meta_begin) added to t: from its text, or from the file beside
+ * csv_path.  0, or -1 when there is none or it cannot be read.
+ */
+int csvtab_meta_parse(struct csvtab *t, const char *json);
+int csvtab_meta_load(struct csvtab *t, const char *csv_path);
 void csvtab_free(struct csvtab *t);
 
 /* The column's index, or -1. */

@@ -150,7 +150,7 @@ void measure_columns(struct report *r)
 {
 	static const char *const names[MEASURE_NCELLS] = {
 		"n", "mean", "median", "stddev", "min", "max",
-		"ci95_lo", "ci95_hi",
+		"median_lo", "median_hi",
 	};
 	size_t i;
 
@@ -162,7 +162,7 @@ void measure_cells(struct report *r, const struct stats *st, int trusted)
 {
 	const double v[] = {
 		st->mean, st->median, st->stddev, st->min, st->max,
-		st->ci95_lo, st->ci95_hi,
+		st->ci_lo, st->ci_hi,
 	};
 	size_t i;
 

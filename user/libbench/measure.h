@@ -82,7 +82,8 @@ double measure_loop_overhead(const struct measure *m);
 
 /*
  * The summary columns every experiment prints after its own leading
- * columns (n, mean, median, stddev, min, max, ci95_lo, ci95_hi), and one
+ * columns (n, mean, median, stddev, min, max, median_lo, median_hi:
+ * the interval of the median, stats.h), and one
  * row's cells for them: numbers, or "-" for an untrusted figure.
  */
 void measure_columns(struct report *r);

@@ -205,60 +205,81 @@ static void print_text(const struct report *r)
 	free(width);
 }
 
-static void print_csv(const struct report *r)
+/* The sink of CSV tables' metadata (report_meta_begin), and its count. */
+static FILE *meta_out;
+static unsigned meta_tables;
+
+/* "title", "notes" and "columns" of r onto f, without the braces. */
+static void json_head(const struct report *r, FILE *f)
 {
 	size_t i, c;
 
-	for (i = 0; i < r->nnotes; i++)
-		fprintf(r->out, "# %s: %s\n", r->note_keys[i], r->note_vals[i]);
+	fputs("\"title\":", f);
+	json_string(f, r->title);
+	fputs(",\"notes\":{", f);
+	for (i = 0; i < r->nnotes; i++) {
+		if (i)
+			fputc(',', f);
+		json_string(f, r->note_keys[i]);
+		fputc(':', f);
+		json_string(f, r->note_vals[i]);
+	}
+	fputs("},\"columns\":[", f);
 	for (c = 0; c < r->ncols; c++) {
-		char *h = r->col_units[c] ?
-			  xasprintf("%s_%s", r->col_names[c],
-				    r->col_units[c]) :
-			  xstrdup(r->col_names[c]);
+		fprintf(f, "%s{\"name\":", c ? "," : "");
+		json_string(f, r->col_names[c]);
+		fputs(",\"unit\":", f);
+		if (r->col_units[c])
+			json_string(f, r->col_units[c]);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
 
-		if (c)
-			fputc(',', r->out);
-		csv_field(r->out, h);
-		free(h);
+void report_meta_begin(FILE *meta)
+{
+	meta_out = meta;
+	meta_tables = 0;
+	fputs("{\"tables\":[", meta);
+}
+
+void report_meta_end(void)
+{
+	if (!meta_out)
+		return;
+	fputs("]}\n", meta_out);
+	meta_out = NULL;
+}
+
+/*
+ * A CSV table's notes: into the metadata document when one is open, else
+ * onto stderr for the person who ran it (stdout holds only the table).
+ */
+static void print_meta(const struct report *r)
+{
+	size_t i;
+
+	if (!meta_out) {
+		fflush(r->out);
+		for (i = 0; i < r->nnotes; i++)
+			fprintf(stderr, "# %s: %s\n", r->note_keys[i],
+				r->note_vals[i]);
+		return;
 	}
-	fputc('\n', r->out);
-	for (i = 0; i < r->ncells; i++) {
-		if (i % r->ncols)
-			fputc(',', r->out);
-		if (r->cells[i].text)
-			csv_field(r->out, r->cells[i].text);
-		if (i % r->ncols + 1 == r->ncols)
-			fputc('\n', r->out);
-	}
+	fputs(meta_tables++ ? ",\n{" : "\n{", meta_out);
+	json_head(r, meta_out);
+	fputc('}', meta_out);
 }
 
 static void print_json(const struct report *r)
 {
 	size_t i, c;
 
-	fputs("{\"title\":", r->out);
-	json_string(r->out, r->title);
-	fputs(",\"notes\":{", r->out);
-	for (i = 0; i < r->nnotes; i++) {
-		if (i)
-			fputc(',', r->out);
-		json_string(r->out, r->note_keys[i]);
-		fputc(':', r->out);
-		json_string(r->out, r->note_vals[i]);
-	}
-	fputs("},\"columns\":[", r->out);
-	for (c = 0; c < r->ncols; c++) {
-		fprintf(r->out, "%s{\"name\":", c ? "," : "");
-		json_string(r->out, r->col_names[c]);
-		fputs(",\"unit\":", r->out);
-		if (r->col_units[c])
-			json_string(r->out, r->col_units[c]);
-		else
-			fputs("null", r->out);
-		fputc('}', r->out);
-	}
-	fputs("],\"rows\":[", r->out);
+	fputc('{', r->out);
+	json_head(r, r->out);
+	fputs(",\"rows\":[", r->out);
 	for (i = 0; i < r->ncells; i++) {
 		const struct cell *cell = &r->cells[i];
 
@@ -279,6 +300,33 @@ static void print_json(const struct report *r)
 			fputc('}', r->out);
 	}
 	fputs("]}\n", r->out);
+}
+
+static void print_csv(const struct report *r)
+{
+	size_t i, c;
+
+	print_meta(r);
+	for (c = 0; c < r->ncols; c++) {
+		char *h = r->col_units[c] ?
+			  xasprintf("%s_%s", r->col_names[c],
+				    r->col_units[c]) :
+			  xstrdup(r->col_names[c]);
+
+		if (c)
+			fputc(',', r->out);
+		csv_field(r->out, h);
+		free(h);
+	}
+	fputc('\n', r->out);
+	for (i = 0; i < r->ncells; i++) {
+		if (i % r->ncols)
+			fputc(',', r->out);
+		if (r->cells[i].text)
+			csv_field(r->out, r->cells[i].text);
+		if (i % r->ncols + 1 == r->ncols)
+			fputc('\n', r->out);
+	}
 }
 
 int report_end(struct report *r)

@@ -12,7 +12,11 @@
  *	report_end(r);					   (prints, frees)
  *
  * Text: notes as "# key: value" lines, then the table.
- * CSV: notes as "# key: value" lines, a header, then rows.
+ * CSV: a header (a column's unit after its name: rate_MiB/s), then rows;
+ *      nothing else, so that any tool reads it.  The notes, the title and
+ *      the units go to the metadata file when one is open
+ *      (report_meta_begin); else the notes go to stderr as "# key: value"
+ *      lines (and all of it is in the JSON output).
  * JSON: {"title":…, "notes":{…}, "columns":[…], "rows":[{…}, …]}.
  */
 #ifndef SYNCDEV_REPORT_H
@@ -42,5 +46,14 @@ void report_none(struct report *r);
 int report_end(struct report *r);
 /* Free without printing: the measurement failed (NULL: a no-op). */
 void report_free(struct report *r);
+
+/*
+ * The metadata of the CSV tables printed from now on go to meta (beside
+ * NAME.csv: NAME.meta.json), one JSON document:
+ * {"tables":[{"title":…, "notes":{…}, "columns":[…]}, …]}.
+ * report_meta_end closes the document (the caller closes the file).
+ */
+void report_meta_begin(FILE *meta);
+void report_meta_end(void);
 
 #endif

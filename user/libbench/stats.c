@@ -13,32 +13,33 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two-sided 95% Student's t quantile for the given degrees of freedom. */
-static double stats_t95(size_t dof)
+/* P(B < k) for B ~ Binomial(n, 1/2). */
+static double binom_below(size_t n, size_t k)
 {
-	/* Table for small samples; beyond it the normal quantile is close. */
-	static const double t[] = {
-		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-		2.052, 2.048, 2.045, 2.042,
-	};
+	double sum = 0, ln2n = (double)n * log(2.0);
+	size_t i;
 
-	if (dof == 0)
-		return NAN;
-	if (dof < sizeof(t) / sizeof(t[0]))
-		return t[dof];
-	if (dof < 60)
-		return 2.000;
-	if (dof < 120)
-		return 1.980;
-	return 1.960;
+	for (i = 0; i < k && i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
+			   lgamma((double)(n - i) + 1) - ln2n);
+	return sum;
+}
+
+void stats_median_ranks(size_t n, size_t *lo, size_t *hi, double *level)
+{
+	size_t r = 1;
+
+	while (r + 1 <= (n + 1) / 2 && binom_below(n, r + 1) <= 0.025)
+		r++;
+	*lo = r;
+	*hi = n + 1 - r;
+	*level = n > 1 ? 1 - 2 * binom_below(n, r) : 0;
 }
 
 int stats_compute(const double *samples, size_t n, struct stats *out)
 {
-	double *sorted, sum = 0, ss = 0, half;
-	size_t i;
+	double *sorted, sum = 0, ss = 0;
+	size_t i, lo, hi;
 
 	if (n == 0)
 		goto invalid;
@@ -62,9 +63,9 @@ int stats_compute(const double *samples, size_t n, struct stats *out)
 			      (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	out->min = sorted[0];
 	out->max = sorted[n - 1];
-	half = n > 1 ? stats_t95(n - 1) * out->stddev / sqrt((double)n) : 0;
-	out->ci95_lo = out->mean - half;
-	out->ci95_hi = out->mean + half;
+	stats_median_ranks(n, &lo, &hi, &out->ci_level);
+	out->ci_lo = n > 1 ? sorted[lo - 1] : out->median;
+	out->ci_hi = n > 1 ? sorted[hi - 1] : out->median;
 	free(sorted);
 	return 0;
 invalid:
@@ -79,6 +80,6 @@ void stats_scale(struct stats *st, double k)
 	st->stddev *= k;
 	st->min *= k;
 	st->max *= k;
-	st->ci95_lo *= k;
-	st->ci95_hi *= k;
+	st->ci_lo *= k;
+	st->ci_hi *= k;
 }

@@ -360,6 +360,9 @@ int sysinfo_disk(int i, struct disk_info *d)
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational",
 		 d->name);
 	d->rotational = sysinfo_read(path, buf, sizeof(buf)) ? -1 : atoi(buf);
+	d->virtio = !strncmp(d->name, "vd", 2);
+	if (d->virtio)
+		d->rotational = -1;
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", d->name);
 	sysinfo_read(path, d->scheduler, sizeof(d->scheduler));
 	return 0;

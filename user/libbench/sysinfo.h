@@ -85,7 +85,9 @@ struct disk_info {
 	char name[32];
 	char model[64];
 	uint64_t size;		/* bytes */
-	int rotational;		/* 1 spinning, 0 solid state/virtual, -1 ? */
+	int rotational;		/* 1 spinning, 0 solid state, -1 unknown */
+	int virtio;		/* a virtio disk: its kernel flag is a default,
+				 * so rotational is -1 */
 	char scheduler[64];
 };
 /* The i-th disk (loop and ram devices skipped); -1 past the last one. */

@@ -97,9 +97,15 @@ int dev_connect(int fd, struct in_addr addr, uint16_t port,
 	};
 	char where[32];
 
-	if (retry_refused(connect_once, &t, wait_ms) == 0)
-		return 0;
 	format_ipv4_port(where, addr, port ? port : dev_port());
+	if (connect_once(&t) == 0)
+		return 0;
+	if (errno == ECONNREFUSED && wait_ms) {
+		msg("no master at %s yet: retrying for up to %.3g s (--wait MS)",
+		    where, wait_ms / 1e3);
+		if (retry_refused(connect_once, &t, wait_ms) == 0)
+			return 0;
+	}
 	if (errno == ECONNREFUSED)
 		msg_errno("connect to %s (is the master running?)", where);
 	else

@@ -46,8 +46,9 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 	if (role == ROLE_SLAVE)
 		fprintf(f,
 			"  -t, --timeout MS   connect timeout (default: the module's)\n"
-			"  -w, --wait MS      retry a refused connection for up to MS\n"
-			"                     milliseconds (default 0: fail at once)\n");
+			"  -w, --wait MS      retry a refused connection (no master yet)\n"
+			"                     for up to MS milliseconds (default 30000;\n"
+			"                     0: fail at once)\n");
 	fprintf(f, "  -h, --help         this text\n\n");
 	if (role == ROLE_MASTER)
 		fprintf(f,
@@ -72,6 +73,45 @@ static int bad_number(const char *what, const char *s, const char *range)
 	return -1;
 }
 
+static int is_method(const char *s)
+{
+	return !strcmp(s, "fcntl") || !strcmp(s, "mmap");
+}
+
+/*
+ * N files, the method and (slave) the IP do not add up: say what is
+ * missing or left over, found from where the method word stands.
+ */
+static int explain_count(uint64_t n, char **rest, int nrest, int slave)
+{
+	const char *ip = slave ? " and the master's IP address" : "";
+	int k = 0;
+
+	while (k < nrest && !is_method(rest[k]))
+		k++;
+	if (k == nrest && (uint64_t)nrest == n)
+		msg("missing the method (fcntl or mmap)%s after the %d file%s",
+		    ip, nrest, nrest == 1 ? "" : "s");
+	else if (k == nrest && (uint64_t)nrest < n)
+		msg("N is %llu but only %d file%s follow%s it, and no method "
+		    "(fcntl or mmap)%s", (unsigned long long)n, nrest,
+		    nrest == 1 ? "" : "s", nrest == 1 ? "s" : "", ip);
+	else if (k == nrest)
+		msg("N is %llu but %d arguments follow it and none is the "
+		    "method (fcntl or mmap)", (unsigned long long)n, nrest);
+	else if ((uint64_t)k != n)
+		msg("N is %llu but %d files were given before the method '%s'",
+		    (unsigned long long)n, k, rest[k]);
+	else if (slave && k + 1 == nrest)
+		msg("missing the master's IP address after the method '%s'",
+		    rest[k]);
+	else
+		msg("unexpected argument '%s' after %s '%s'",
+		    rest[k + 1 + slave], slave ? "the address" : "the method",
+		    rest[k + slave]);
+	return -1;
+}
+
 /* The positional arguments: N, the files, the method, the slave's IP. */
 static int parse_positional(int argc, char **argv, struct xfer_args *a)
 {
@@ -86,17 +126,8 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	if (parse_uint(argv[0], 1, 1u << 20, &n))
 		return bad_number("file count N", argv[0],
 				  "a number 1..1048576");
-	if ((uint64_t)argc - 1 != n + (uint64_t)extra) {
-		if (argc - 1 - extra < 0)
-			msg("N is %llu but too few arguments follow: expected %llu files, then fcntl|mmap%s",
-			    (unsigned long long)n, (unsigned long long)n,
-			    extra == 2 ? " and the master's address" : "");
-		else
-			msg("N is %llu but %d files were given (expected: N files, then fcntl|mmap%s)",
-			    (unsigned long long)n, argc - 1 - extra,
-			    extra == 2 ? " and the master's address" : "");
-		return -1;
-	}
+	if ((uint64_t)argc - 1 != n + (uint64_t)extra)
+		return explain_count(n, argv + 1, argc - 1, extra == 2);
 	a->nfiles = (unsigned int)n;
 	a->files = argv + 1;
 	method = argv[1 + n];
@@ -186,6 +217,8 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	a->role = role;
 	a->device = role == ROLE_MASTER ? SYNCDEV_MASTER_PATH :
 					   SYNCDEV_SLAVE_PATH;
+	if (role == ROLE_SLAVE)
+		a->wait_ms = XFER_DEFAULT_WAIT_MS;
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

@@ -20,6 +20,11 @@
 enum xfer_role { ROLE_MASTER, ROLE_SLAVE };
 
 #define XFER_DEFAULT_BUFFER	(1u << 20)
+/*
+ * How long a slave retries a refused connection by default: students
+ * start master and slave in two terminals, in either order.
+ */
+#define XFER_DEFAULT_WAIT_MS	30000u
 
 struct xfer_args {
 	enum xfer_role role;

@@ -37,7 +37,7 @@ static int all_run(const struct ctx *c, const void *opts)
 		if (c->o.fmt == REPORT_TEXT)
 			fprintf(c->out, "== %s\n", (*cmd)->name);
 		else if (c->o.fmt == REPORT_CSV)
-			fprintf(c->out, "# experiment: %s\n", (*cmd)->name);
+			fprintf(stderr, "# experiment: %s\n", (*cmd)->name);
 		fflush(c->out);
 		runner_one(*cmd, c, &t);
 	}

@@ -14,6 +14,7 @@ const struct command *const osbench_commands[] = {
 	&cmd_sweep,
 	&cmd_cache,
 	&cmd_syscall_rate,
+	&cmd_copy,
 	&cmd_feed,
 	&cmd_bench_io,
 	&cmd_dropcache,

@@ -10,7 +10,8 @@
 
 /* I/O experiments (io/, docs/io.md) */
 extern const struct command cmd_run, cmd_run2, cmd_fast, cmd_sweep,
-	cmd_cache, cmd_syscall_rate, cmd_feed, cmd_bench_io, cmd_dropcache;
+	cmd_cache, cmd_syscall_rate, cmd_copy, cmd_feed, cmd_bench_io,
+	cmd_dropcache;
 /* master/slave against userspace TCP (transfer.c, docs/usage.md) */
 extern const struct command cmd_transfer;
 /* OS micro-benchmarks (micro/, docs/microbench.md) */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct report_opts {
 	const char *out, *peer, *remote;
@@ -45,18 +46,39 @@ static const char usage[] =
 	"       osbench report --render [--out DIR]\n\n"
 	"Run every experiment into DIR (default osbench-report) and write\n"
 	"DIR/report.md and DIR/report.html (one self-contained page, plots\n"
-	"inline): the machine; a summary of estimate (with its basis),\n"
-	"measured median (with its 95% interval, n, range) and their ratio;\n"
-	"the anomalies found; DIR/methodology.md; a section per experiment:\n"
+	"inline): the machine; a summary of each estimate (base hardware +\n"
+	"software overhead, with its basis), the measured median with its\n"
+	"minimum and the median's interval, and their ratio; the anomalies\n"
+	"found; DIR/methodology.md; a section per experiment:\n"
 	"micro-benchmarks, local vs remote file access, network (loopback,\n"
 	"and the peer with --peer), the I/O experiments (run, run2, fast,\n"
 	"sweep, cache on a scratch file in --dir) and the device transfers\n"
 	"(when the syncdev module is loaded).  Every table is also\n"
-	"DIR/NAME.csv, the figures DIR/summary.csv.  An experiment that\n"
-	"fails is reported and the others still run; the exit status is\n"
-	"then 1.  --render writes the documents again from DIR's files.\n\n"
+	"DIR/NAME.csv (header and rows only) with its notes and units in\n"
+	"DIR/NAME.meta.json; the figures are DIR/summary.csv.  It says where\n"
+	"it writes before it starts.  It never drops the whole page cache:\n"
+	"cold reads drop their scratch file's pages (posix_fadvise): cache\n"
+	"before each cold run, fileaccess before each read sample, pagefault\n"
+	"before its major faults.  An experiment that fails is reported and\n"
+	"the others still run; the exit status is then 1.  --render writes\n"
+	"the documents again from DIR's files.\n\n"
 	"With --peer (or --pair in the two-VM setup) the other guest runs\n"
 	"\"osbench net --serve --count 1\" while the report measures.\n";
+
+/* Where the results go and what the run does to the page cache. */
+static void announce(const char *out)
+{
+	char cwd[4096];
+
+	if (out[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		msg("writing into %s/%s (--out DIR)", cwd, out);
+	else
+		msg("writing into %s (--out DIR)", out);
+	msg("the page cache: never dropped whole; cold reads drop only "
+	    "their scratch file's pages (posix_fadvise DONTNEED): cache "
+	    "before each cold run, fileaccess before each read sample, "
+	    "pagefault before its major faults");
+}
 
 static int report_run(const struct ctx *c, const void *opts)
 {
@@ -79,6 +101,7 @@ static int report_run(const struct ctx *c, const void *opts)
 	snprintf(rep.remote, sizeof(rep.remote), "%s",
 		 a->remote ? a->remote : "");
 	if (!a->render) {
+		announce(a->out);
 		rc = rep_measure(&rep, c);
 		if (rep_save(&rep))
 			return EXIT_FAIL;

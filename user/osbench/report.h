@@ -11,8 +11,10 @@
  *                     basis, the measured median with its spread, the
  *                     ratio
  *   report_estimate.c the estimates and their bases
- *   report_save.c     DIR/summary.csv, written and read back
+ *   report_save.c     DIR/summary.csv, written and read back; the
+ *                     NAME.meta.json beside every NAME.csv
  *   report_flags.c    anomalies a reader must not take at face value
+ *   report_flag_est.c estimates more than 10x off what was measured
  *   report_doc.c      report.md and report.html from the folder
  *   report_method.c   DIR/methodology.md
  *
@@ -49,12 +51,26 @@ const char *rep_figure_name(enum figure f);
 /* Measure everything into rep->dir; the exit code (failures counted). */
 int rep_measure(struct rep *rep, const struct ctx *base);
 
+/*
+ * DIR/NAME.meta.json opened for the metadata of the CSV tables printed
+ * until rep_meta_close (report.h), or NULL after a message; closing
+ * returns 0, or -1 after a message (NULL: -1, silently).
+ */
+FILE *rep_meta_open(const char *dir, const char *name);
+int rep_meta_close(FILE *meta);
+
 /* DIR/summary.csv from rep, and back.  0, or -1 after a message. */
 int rep_save(const struct rep *rep);
 int rep_load(struct rep *rep);
 
-/* An estimate: its value (NAN: none) and the sentence that says why. */
+/*
+ * An estimate, as the course's tables give it: base hardware + software
+ * overhead = estimate (v; NAN: none), and the sentence that says why.
+ * hw or sw is NAN where the estimate is not split that way.
+ */
 struct rep_est {
+	double hw;
+	double sw;
 	double v;
 	char basis[200];
 };
@@ -74,6 +90,9 @@ double rep_val(const struct rep *r, enum figure f);
 /* Set e to v with the basis; rep_need: rep_have, else "no basis". */
 void rep_say(struct rep_est *e, double v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Set e to hw + sw (a NAN part counts 0) with the basis. */
+void rep_split(struct rep_est *e, double hw, double sw, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int rep_need(const struct rep *r, struct rep_est *e, enum figure f);
 
 /* The summary table onto d. */
@@ -84,6 +103,8 @@ void rep_summary(struct doc *d, const struct rep *rep);
  * d as a list; returns how many.
  */
 int rep_flags(struct doc *d, const struct rep *rep);
+/* The estimates more than 10x off their figure, onto d; how many. */
+int rep_flag_estimates(struct doc *d, const struct rep *rep);
 
 /* report.md and report.html in rep->dir.  0, or -1 after a message. */
 int rep_render(const struct rep *rep);

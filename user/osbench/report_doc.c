@@ -67,7 +67,7 @@ static void files(struct doc *d, const struct rep *r)
 {
 	static const char *const cols[] = {
 		"dir", "fs", "op", "chunk_bytes", "n", "median", "min", "max",
-		"ci95_lo", "ci95_hi", "unit", NULL,
+		"median_lo", "median_hi", "unit", NULL,
 	};
 
 	doc_heading(d, 2, "Local and remote file access");
@@ -118,6 +118,10 @@ static void io(struct doc *d, const struct rep *r)
 	doc_heading(d, 3, "cache");
 	doc_plot(d, "cache.svg", "Warm and cold page cache by block size");
 	table_or_why(d, r, "cache", NULL);
+	doc_heading(d, 3, "syscall-rate");
+	table_or_why(d, r, "syscall-rate", NULL);
+	doc_heading(d, 3, "copy (against dd bs=512)");
+	table_or_why(d, r, "copy", NULL);
 	doc_heading(d, 2, "Device transfers");
 	table_or_why(d, r, "transfer", NULL);
 }
@@ -130,10 +134,13 @@ static void head(struct doc *d, const struct rep *r, const char *method)
 	doc_heading(d, 2, "Machine");
 	table_or_why(d, r, "machine", NULL);
 	doc_heading(d, 2, "Summary");
-	doc_para(d, "Measured is the median of the samples; the spread is "
-		 "Student's-t 95%% interval of the mean with the sample count "
-		 "and range; the ratio is measured / estimate.  Every "
-		 "estimate states its basis.");
+	doc_para(d, "Each estimate is base hardware + software overhead "
+		 "(\"-\": not split that way); actual is the median of the "
+		 "samples, beside it their minimum (lmbench's convention) and "
+		 "the distribution-free interval of the median (order "
+		 "statistics, its confidence >= 95%% from 6 samples on; with "
+		 "fewer it is min..max at the confidence shown); the ratio is "
+		 "actual / estimate.  Every estimate states its basis.");
 	rep_summary(d, r);
 	doc_heading(d, 2, "Anomalies");
 	rep_flags(d, r);

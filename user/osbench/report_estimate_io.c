@@ -20,18 +20,18 @@ static void loopback(const struct rep *r, enum figure f, struct rep_est *e)
 
 	if (f == FIG_TCP_RTT && rep_need(r, e, FIG_SYSCALL) &&
 	    rep_need(r, e, FIG_CTXSW_PROCESS))
-		rep_say(e, 4 * sys + 2 * rep_val(r, FIG_CTXSW_PROCESS) / 1e3 + 3,
+		rep_split(e, NAN, 4 * sys + 2 * rep_val(r, FIG_CTXSW_PROCESS) / 1e3 + 3,
 		    "builds on 4 system calls, 2 process switches and "
 		    "2 x 1.5 us of TCP/IP stack");
 	else if (f == FIG_TCP_CONNECT && rep_need(r, e, FIG_TCP_RTT))
-		rep_say(e, rep_val(r, FIG_TCP_RTT) + 3 * sys, "builds on one TCP "
+		rep_split(e, NAN, rep_val(r, FIG_TCP_RTT) + 3 * sys, "builds on one TCP "
 		    "round trip (the handshake) + 3 system calls");
 	else if (f == FIG_TCP_BW && rep_need(r, e, FIG_BW_COPY_1))
-		rep_say(e, rep_val(r, FIG_BW_COPY_1) / 4, "builds on memcpy "
+		rep_split(e, rep_val(r, FIG_BW_COPY_1) / 4, 0, "builds on memcpy "
 		    "bandwidth / 4: two copies per byte, copy counted as "
 		    "read + write");
 	else if (f == FIG_ICMP_RTT && rep_need(r, e, FIG_SYSCALL))
-		rep_say(e, 4 * sys + 2, "builds on ping's 2 system calls, the "
+		rep_split(e, NAN, 4 * sys + 2, "builds on ping's 2 system calls, the "
 		    "kernel's echo and 2 wake-ups (~1 us each)");
 }
 
@@ -56,11 +56,11 @@ static void peer(const struct rep *r, enum figure f, struct rep_est *e)
 		return;
 	link = rep_val(r, FIG_ICMP_RTT_PEER) - rep_val(r, FIG_ICMP_RTT);
 	if (f == FIG_TCP_RTT_PEER)
-		rep_say(e, rep_val(r, FIG_TCP_RTT) + link, "builds on loopback TCP "
+		rep_split(e, link, rep_val(r, FIG_TCP_RTT), "builds on loopback TCP "
 		    "round trip + the link's share of ping (%.3g us)", link);
 	else
-		rep_say(e, rep_val(r, FIG_TCP_RTT) + link + 3 * rep_val(r, FIG_SYSCALL) /
-		    1e3, "builds on the TCP round trip to the peer + 3 "
+		rep_split(e, link, rep_val(r, FIG_TCP_RTT) + 3 *
+			  rep_val(r, FIG_SYSCALL) / 1e3, "builds on the TCP round trip to the peer + 3 "
 		    "system calls");
 }
 

@@ -7,7 +7,9 @@
  *  - physically implausible rates: a file operation faster than memory,
  *    O_SYNC writes more often than a rotational disk turns (each must
  *    wait for the platter), "storage" that is memory (tmpfs);
- *  - a spread too wide for the median to mean much (anomaly.h).
+ *  - a spread too wide for the median to mean much (anomaly.h);
+ *  - a memory-latency level the sysfs cache sizes do not back;
+ *  - an estimate more than 10x off (report_flag_est.c).
  */
 #include "anomaly.h"
 #include "csvtab.h"
@@ -179,12 +181,36 @@ static int file_flags(struct doc *d, const struct rep *r)
 	return n;
 }
 
+/* memlat's levels that sysfs does not back (its notes, memlat.c). */
+static int cache_flags(struct doc *d, const struct rep *r)
+{
+	char *path = xasprintf("%s/memlat.csv", r->dir);
+	struct csvtab *t = csvtab_load(path);
+	size_t i;
+	int n = 0;
+
+	free(path);
+	for (i = 0; t && i < t->nnotes; i++) {
+		if (strncmp(t->note_keys[i], "level_", 6) ||
+		    (!strstr(t->note_vals[i], "disagrees") &&
+		     !strstr(t->note_vals[i], "not a cache level")))
+			continue;
+		doc_item(d, "Cache level against sysfs: memlat %s: %s",
+			 t->note_keys[i], t->note_vals[i]);
+		n++;
+	}
+	csvtab_free(t);
+	return n;
+}
+
 int rep_flags(struct doc *d, const struct rep *r)
 {
-	int n = curves(d, r) + spreads(d, r) + file_flags(d, r);
+	int n = curves(d, r) + spreads(d, r) + file_flags(d, r) +
+		cache_flags(d, r) + rep_flag_estimates(d, r);
 
 	if (!n)
 		doc_para(d, "None of the checks found an anomaly (monotonic "
-			 "curves, plausible rates, spread).");
+			 "curves, plausible rates, spread, estimates within "
+			 "10x).");
 	return n;
 }

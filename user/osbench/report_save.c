@@ -13,10 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+FILE *rep_meta_open(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s.meta.json", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (f)
+		report_meta_begin(f);
+	else
+		msg_errno("create %s", path);
+	free(path);
+	return f;
+}
+
+int rep_meta_close(FILE *meta)
+{
+	if (!meta)
+		return -1;
+	report_meta_end();
+	if (fclose(meta)) {
+		msg_errno("write the metadata of a table");
+		return -1;
+	}
+	return 0;
+}
+
 int rep_save(const struct rep *r)
 {
 	char *path = xasprintf("%s/summary.csv", r->dir);
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(path, "w"), *meta;
 	struct report *t;
 	int f_, rc;
 
@@ -25,6 +50,7 @@ int rep_save(const struct rep *r)
 		free(path);
 		return -1;
 	}
+	meta = rep_meta_open(r->dir, "summary");
 	t = report_new("summary", REPORT_CSV, f);
 	report_note(t, "cycle_ns", "%.6g", r->cycle_ns);
 	report_note(t, "rotational", "%d", r->rotational);
@@ -54,6 +80,8 @@ int rep_save(const struct rep *r)
 		msg_errno("write %s", path);
 		rc = -1;
 	}
+	if (rep_meta_close(meta))
+		rc = -1;
 	free(path);
 	return rc;
 }
@@ -99,11 +127,11 @@ static void load_facts(struct rep *r, const struct csvtab *t)
 static void load_row(struct rep *r, const struct csvtab *t, size_t i)
 {
 	static const char *const cols[] = {
-		"mean", "median", "stddev", "min", "max", "ci95_lo", "ci95_hi",
+		"mean", "median", "stddev", "min", "max", "median_lo", "median_hi",
 	};
 	const char *name = csvtab_cell(t, i, csvtab_col(t, "figure"));
 	double v[7];
-	size_t k;
+	size_t k, lo, hi;
 	int f;
 
 	for (f = 0; f < FIG_COUNT && strcmp(rep_figure_name(f), name); f++)
@@ -124,8 +152,9 @@ static void load_row(struct rep *r, const struct csvtab *t, size_t i)
 	r->s.st[f] = (struct stats){
 		.n = (size_t)atoi(csvtab_cell(t, i, csvtab_col(t, "n"))),
 		.mean = v[0], .median = v[1], .stddev = v[2], .min = v[3],
-		.max = v[4], .ci95_lo = v[5], .ci95_hi = v[6],
+		.max = v[4], .ci_lo = v[5], .ci_hi = v[6],
 	};
+	stats_median_ranks(r->s.st[f].n, &lo, &hi, &r->s.st[f].ci_level);
 }
 
 int rep_load(struct rep *r)

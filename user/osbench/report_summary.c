@@ -108,50 +108,73 @@ static void num(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e4 && fabs(v) < 1e12)
+		snprintf(buf, len, "%.0f", v);	/* no exponent */
 	else
 		snprintf(buf, len, "%.4g", v);
 }
 
-/* One row's cells (7); buf holds their text. */
+#define NCELLS 10
+
+/* The spread cells of a measured figure: its minimum, its interval. */
+static void spread_cells(const struct stats *st, char buf[][220])
+{
+	char lo[32], hi[32];
+
+	num(buf[5], 220, st->min);
+	num(lo, sizeof(lo), st->ci_lo);
+	num(hi, sizeof(hi), st->ci_hi);
+	if (st->n < 2)
+		snprintf(buf[6], 220, "one sample");
+	else
+		snprintf(buf[6], 220, "%s..%s (n %zu, %.3g%%)", lo, hi, st->n,
+			 100 * st->ci_level);
+}
+
+/* One row's cells (NCELLS); buf holds their text. */
 static void row_cells(const struct rep *r, const struct line *l,
 		      char buf[][220], const char **cells)
 {
-	const struct stats *st = &r->s.st[l->fig];
 	struct rep_est e;
 	int got = r->s.set[l->fig], i;
+	double v = r->s.value[l->fig];
 
 	rep_estimate(r, l->fig, &e);
 	snprintf(buf[0], 220, "%s", l->label);
-	num(buf[1], 220, e.v);
-	snprintf(buf[2], 220, "%s", e.basis);
+	num(buf[1], 220, e.hw);
+	num(buf[2], 220, e.sw);
+	num(buf[3], 220, e.v);
 	if (got)
-		num(buf[3], 220, r->s.value[l->fig]);
+		num(buf[4], 220, v);
 	else
-		snprintf(buf[3], 220, "not measured");
-	if (got && r->s.has_st[l->fig])
-		snprintf(buf[4], 220, "%.3g..%.3g (n %zu, min %.3g, max %.3g)",
-			 st->ci95_lo, st->ci95_hi, st->n, st->min, st->max);
-	else
-		snprintf(buf[4], 220, got ? "one figure, no samples" : "-");
-	num(buf[5], 220, got && e.v > 0 ? r->s.value[l->fig] / e.v : NAN);
-	snprintf(buf[6], 220, "%s", got && r->s.unit[l->fig] ?
+		snprintf(buf[4], 220, "not measured");
+	if (got && r->s.has_st[l->fig]) {
+		spread_cells(&r->s.st[l->fig], buf);
+	} else {
+		snprintf(buf[5], 220, "-");
+		snprintf(buf[6], 220, got ? "one figure, no samples" : "-");
+	}
+	num(buf[7], 220, got && e.v > 0 ? v / e.v : NAN);
+	snprintf(buf[8], 220, "%s", got && r->s.unit[l->fig] ?
 		 r->s.unit[l->fig] : "");
-	for (i = 0; i < 7; i++)
+	snprintf(buf[9], 220, "%s", e.basis);
+	for (i = 0; i < NCELLS; i++)
 		cells[i] = buf[i];
 }
 
 void rep_summary(struct doc *d, const struct rep *r)
 {
-	static const char *const head[] = {
-		"Parameter", "Estimate", "Basis of the estimate",
-		"Measured (median)", "95% CI of the mean (spread)",
-		"Measured / estimate", "Unit",
+	static const char *const head[NCELLS] = {
+		"Parameter", "Base hardware", "Software overhead",
+		"Estimate", "Actual (median)", "Min",
+		"Interval of the median (n, confidence)", "Actual / estimate",
+		"Unit", "Basis of the estimate",
 	};
-	char buf[7][220];
-	const char *cells[7];
+	char buf[NCELLS][220];
+	const char *cells[NCELLS];
 	size_t i;
 
-	doc_table(d, 7, head, "lrlrlrl");
+	doc_table(d, NCELLS, head, "lrrrrrlrll");
 	for (i = 0; i < NLINES; i++) {
 		row_cells(r, &lines[i], buf, cells);
 		doc_row(d, cells);

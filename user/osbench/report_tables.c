@@ -13,15 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A number in 4 significant digits (CSV keeps 9), other text as is. */
-static const char *short_num(const char *cell, char *buf)
+/*
+ * A number as a reader wants it (CSV keeps 9 digits): a size (a column
+ * named ..._bytes) in KiB, MiB or GiB when it is a whole multiple, a
+ * large or whole number without an exponent, else 4 significant digits;
+ * other text as is.
+ */
+static const char *short_num(const char *cell, const char *col, char *buf)
 {
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB" };
+	size_t n = strlen(col);
 	char *end;
 	double v = strtod(cell, &end);
+	int u = 0;
 
 	if (!*cell || *end || end == cell)
 		return cell;
-	snprintf(buf, 32, "%.4g", v);
+	if (n >= 5 && !strcmp(col + n - 5, "bytes") && v == floor(v)) {
+		while (u < 3 && v >= 1024 && fmod(v, 1024) == 0) {
+			v /= 1024;
+			u++;
+		}
+		snprintf(buf, 32, "%.0f %s", v, unit[u]);
+	} else if (fabs(v) >= 1e4 && fabs(v) < 1e15) {
+		snprintf(buf, 32, "%.0f", v);
+	} else {
+		snprintf(buf, 32, "%.4g", v);
+	}
 	return buf;
 }
 
@@ -52,7 +70,7 @@ int rep_csv_table(struct doc *d, const char *dir, const char *file,
 	for (i = 0; i < t->nrows; i++) {
 		for (k = 0; k < n; k++)
 			cells[k] = short_num(csvtab_cell(t, i, idx[k]),
-					     buf[k]);
+					     head[k], buf[k]);
 		doc_row(d, cells);
 	}
 	doc_table_end(d);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osbench transfer: MB/s of one file moved by master -> slave in the four
+ * osbench transfer: MiB/s of one file moved by master -> slave in the four
  * method combinations, next to tcpcopy over the same loopback (plain and
  * through the device, with and without CRC32C), with the ratio of each to
  * tcpcopy and the cost of each step of the ladder below.
@@ -96,7 +96,7 @@ struct transfer {
 	char in[PATH_MAX], out[PATH_MAX];
 	uint64_t size;
 	unsigned int reps;
-	double *rate[NCONF];	/* MB/s per run */
+	double *rate[NCONF];	/* MiB/s per run */
 };
 
 /* Start bindir/prog with argv, stdout into out_fd, stderr kept; or -1. */
@@ -308,7 +308,7 @@ static void print_notes(struct report *r, const struct benchopt *o,
 	report_note(r, "module", "buf_size %llu bytes, port %llu",
 		    module_param("buf_size"), module_param("port"));
 	report_note(r, "method",
-		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MB = 10^6 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
+		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
 		    t->reps);
 	report_note(r, "rows",
 		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
@@ -334,8 +334,8 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 	int i;
 
 	report_column(r, "transfer", NULL);
-	report_column_range(r, "rate", "MB/s");
-	report_column(r, "stddev", "MB/s");
+	report_column_range(r, "rate", "MiB/s");
+	report_column(r, "stddev", "MiB/s");
 	report_column(r, "vs_tcpcopy", NULL);
 	report_column(r, "vs_tcpcopy_crc", NULL);
 	report_column(r, "step", NULL);
@@ -393,7 +393,7 @@ static int transfer_rounds(struct transfer *t, uint32_t want)
 				return EXIT_CORRUPT;
 			}
 			if (round)
-				t->rate[i][round - 1] = t->size / 1e6 /
+				t->rate[i][round - 1] = t->size / 1048576.0 /
 							(ms / 1e3);
 			unlink(t->out);
 		}
@@ -420,7 +420,7 @@ static int find_programs(struct transfer *t)
 
 static const char usage[] =
 	"usage: osbench transfer [--size SIZE] [common options]\n\n"
-	"MB/s of one SIZE-byte file moved from master to slave over\n"
+	"MiB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy (plain\n"
 	"userspace TCP) over TCP and through the device, with and without\n"
 	"CRC32C: a ladder of rows that each add one thing (the device, the\n"
@@ -461,6 +461,6 @@ static int transfer_run(const struct ctx *c, const void *opts)
 }
 
 OSBENCH_COMMAND(transfer, "transfer", CMD_TABLE | CMD_SCRATCH,
-		"MB/s of master/slave vs tcpcopy (make bench-transfer)",
+		"MiB/s of master/slave vs tcpcopy (make bench-transfer)",
 		COMMAND_OPTIONS(transfer_options, struct transfer_opts),
 		.reps = { 7, 5, 3 });

@@ -27,6 +27,7 @@ static struct report *cache_table(const struct ctx *c)
 	report_column_range(r, "warm", "MiB/s");
 	report_column_range(r, "cold", "MiB/s");
 	report_column(r, "warm_per_cold", NULL);
+	report_column(r, "flag", NULL);
 	return r;
 }
 
@@ -55,13 +56,14 @@ static int cache_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		for (i = 0; i < 3; i++)
 			report_num(r, cold.mib_s[i]);
 		report_num(r, warm.mib_s[0] / cold.mib_s[0]);
+		report_str(r, point_flag(cfg, &warm));
 		if (p) {
 			plot_point_err(p, 0, (double)bs, warm.mib_s[0],
 				       warm.mib_s[1], warm.mib_s[2]);
 			plot_point_err(p, 1, (double)bs, cold.mib_s[0],
 				       cold.mib_s[1], cold.mib_s[2]);
 		}
-		if (bs > IO_MAX_BLOCK / 2)
+		if (bs > IO_MAX_BLOCK / 2 || point_last(cfg, bs))
 			break;
 	}
 	return 0;

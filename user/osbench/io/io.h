@@ -51,6 +51,13 @@ struct io_source {
  * message (a usage error: wrong count, bad master address).
  */
 int io_source_operand(struct io_source *s, int nargs, char **args);
+/*
+ * The operand count of a command taking [file] then nnames numbers
+ * (names: "block_size", ...): 0 when it fits, else -1 after a message
+ * that names what is missing or left over, and the usage form.
+ */
+int io_operands_check(const struct io_source *s, int nargs, char **args,
+		      const char *const *names, int nnames, const char *form);
 /* Open (and for the device connect) for reading; -1 after a message. */
 int io_source_open(const struct io_source *s);
 /* The file name, or "/dev/slave_device (master a.b.c.d)". */
@@ -107,6 +114,8 @@ struct point_cfg {
 	uint64_t target_ns;	/* time of one run */
 	unsigned int reps;
 	uint64_t max_bytes;	/* bytes of one run at most */
+	uint64_t file_bytes;	/* the file's size; 0: a stream */
+	unsigned int short_runs;	/* points flagged by point_flag() */
 	uint64_t stream_offset;	/* stream: bytes consumed so far (in/out) */
 	uint32_t stream_xor;	/* stream: their XOR (in/out) */
 };
@@ -123,6 +132,16 @@ struct point {
 
 /* Measure one block size: 0, or -1 after a message (I/O error). */
 int point_measure(struct point_cfg *cfg, size_t block, struct point *pt);
+/*
+ * A point's flag for its table: "short run" when the whole file was read
+ * in less than half the target time (the file is too small for it: the
+ * clock and the per-call cost weigh in), counted in cfg; else "".
+ */
+const char *point_flag(struct point_cfg *cfg, const struct point *pt);
+/* The sweep is done after block size bs: bs covers the whole file. */
+int point_last(const struct point_cfg *cfg, uint64_t bs);
+/* The note that says which rows are flagged and why (none: no note). */
+void point_flag_note(struct report *r, const struct point_cfg *cfg);
 
 /* Sweep options shared by sweep and cache. */
 struct sweep_opts {

@@ -150,3 +150,30 @@ int point_measure(struct point_cfg *cfg, size_t block, struct point *pt)
 	free(secs);
 	return rc;
 }
+
+const char *point_flag(struct point_cfg *cfg, const struct point *pt)
+{
+	if (cfg->stream || pt->seconds * 1e9 >= (double)cfg->target_ns / 2)
+		return "";
+	cfg->short_runs++;
+	return "short run";
+}
+
+int point_last(const struct point_cfg *cfg, uint64_t bs)
+{
+	return cfg->file_bytes && bs >= cfg->file_bytes;
+}
+
+void point_flag_note(struct report *r, const struct point_cfg *cfg)
+{
+	if (cfg->file_bytes)
+		report_note(r, "file size", "%llu bytes: block sizes above "
+			    "it are not measured (one read() returns the "
+			    "whole file)", (unsigned long long)cfg->file_bytes);
+	if (cfg->short_runs)
+		report_note(r, "short runs", "%u rows flagged \"short run\": "
+			    "the whole file was read in less than half the "
+			    "target %.3g s, so the clock and the per-call cost "
+			    "weigh in; use a file that takes --time to read",
+			    cfg->short_runs, (double)cfg->target_ns / 1e9);
+}

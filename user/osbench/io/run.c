@@ -132,13 +132,15 @@ static const struct opt run_options[] = {
 static int run_operands(const struct ctx *c, struct io_source *src,
 			uint64_t *bs, uint64_t *count)
 {
+	static const char *const names[] = { "block_size", "block_count" };
 	char **v = c->args;
 	int n = c->nargs;
 
-	if (n < 2) {
-		msg("missing block_size and block_count; see --help");
+	if (io_operands_check(src, n, v, names, 2, src->device ||
+			      src->master ? "run --device -r BLOCK_SIZE "
+			      "BLOCK_COUNT" : "run FILE -r|-w BLOCK_SIZE "
+			      "BLOCK_COUNT"))
 		return -1;
-	}
 	if (io_source_operand(src, n - 2, v) ||
 	    io_parse_block("block size", v[n - 2], bs))
 		return -1;

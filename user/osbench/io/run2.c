@@ -107,6 +107,7 @@ static const struct opt run2_options[] = {
 
 static int run2_run(const struct ctx *c, const void *opts)
 {
+	static const char *const names[] = { "block_size" };
 	const struct run2_opts *o = opts;
 	struct run2 r = { .wrap = o->wrap };
 	struct io_source src = o->src;
@@ -116,10 +117,11 @@ static int run2_run(const struct ctx *c, const void *opts)
 	uint64_t bs;
 	int fd;
 
-	if (c->nargs < 1) {
-		msg("missing block_size; see --help");
+	if (io_operands_check(&src, c->nargs, c->args, names, 1,
+			      src.device || src.master ?
+			      "run2 --device BLOCK_SIZE" :
+			      "run2 FILE BLOCK_SIZE"))
 		return EXIT_USAGE;
-	}
 	if (cal.hi_ns < cal.lo_ns) {
 		msg("--max is below --min");
 		return EXIT_USAGE;

@@ -36,6 +36,46 @@ int io_source_operand(struct io_source *s, int nargs, char **args)
 	return 0;
 }
 
+/* A file operand, not a number: it exists, or it is no size. */
+static int looks_like_file(const char *arg)
+{
+	uint64_t v;
+
+	return access(arg, F_OK) == 0 || parse_size(arg, &v) != 0;
+}
+
+int io_operands_check(const struct io_source *s, int nargs, char **args,
+		      const char *const *names, int nnames, const char *form)
+{
+	int file = !(s->device || s->master), want = nnames + file, i;
+	char missing[128] = "";
+
+	if (nargs == want || (!file && nargs > want))
+		return 0;	/* io_source_operand says what is extra */
+	if (nargs > want) {
+		msg("%d operands where %d are expected (usage: %s)", nargs,
+		    want, form);
+		return -1;
+	}
+	if (file && nargs > 0 && !looks_like_file(args[0])) {
+		msg("missing the file before %s '%s' (usage: %s)", names[0],
+		    args[0], form);
+		return -1;
+	}
+	for (i = nargs > file ? nargs - file : 0; i < nnames; i++)
+		snprintf(missing + strlen(missing), sizeof(missing) -
+			 strlen(missing), "%s%s", missing[0] ? " and " : "",
+			 names[i]);
+	if (nargs == 0)
+		msg("missing %s%s (usage: %s)", file ? "the file and " : "",
+		    missing, form);
+	else
+		msg("missing %s after %s '%s' (usage: %s)", missing,
+		    nargs == file ? "the file" : names[nargs - file - 1],
+		    args[nargs - 1], form);
+	return -1;
+}
+
 int io_source_open(const struct io_source *s)
 {
 	int fd;

@@ -44,6 +44,8 @@ static int sweep_open(const struct ctx *c, const struct sweep_opts *o,
 	cfg->fd = io_source_open(src);
 	if (cfg->fd < 0)
 		return EXIT_FAIL;
+	if (src->path && fstat(cfg->fd, &st) == 0 && S_ISREG(st.st_mode))
+		cfg->file_bytes = (uint64_t)st.st_size;
 	/* An empty file gives a table of zeros: say so instead. */
 	if (src->path && fstat(cfg->fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size == 0) {
@@ -80,6 +82,7 @@ static struct report *sweep_table(const struct ctx *c)
 	report_column_range(r, "rate", "MiB/s");
 	report_column(r, "syscalls", "1/s");
 	report_column(r, "time", "s");
+	report_column(r, "flag", NULL);
 	return r;
 }
 
@@ -104,10 +107,11 @@ static int sweep_points(const struct sweep_opts *o, struct point_cfg *cfg,
 		report_num(r, pt.mib_s[2]);
 		report_num(r, pt.calls_s);
 		report_num(r, pt.seconds);
+		report_str(r, point_flag(cfg, &pt));
 		if (p)
 			plot_point_err(p, 0, (double)bs, pt.mib_s[0],
 				       pt.mib_s[1], pt.mib_s[2]);
-		if (bs > IO_MAX_BLOCK / 2)
+		if (bs > IO_MAX_BLOCK / 2 || point_last(cfg, bs))
 			break;
 	}
 	return 0;
@@ -174,6 +178,7 @@ int sweep_drive(const struct ctx *c, const struct sweep_opts *o,
 		return EXIT_FAIL;
 	}
 	sweep_notes(r, &src, &cfg);
+	point_flag_note(r, &cfg);
 	return sweep_finish(c, r, p, k->notes(r, &cfg, drop));
 }
 

@@ -56,10 +56,9 @@ static void disks(struct report *r)
 		snprintf(key, sizeof(key), "disk_%s", d.name);
 		item(r, key, "%llu bytes, %s, model %s, scheduler %s",
 		     (unsigned long long)d.size,
-		     d.rotational == 1 && !strncmp(d.name, "vd", 2) ?
-		     "rotational as the kernel flags it (a virtio disk is "
-		     "flagged so by default: the host's medium is not "
-		     "visible)" :
+		     d.virtio ? "rotation unknown (a virtio disk: the "
+		     "kernel's rotational flag is a default, the host's "
+		     "medium is not visible)" :
 		     d.rotational == 1 ? "rotational" :
 		     d.rotational == 0 ? "non-rotational" : "rotation unknown",
 		     d.model[0] ? d.model : "unknown",

@@ -93,34 +93,77 @@ static uint64_t default_max(const struct benchopt *o)
 	return benchopt_pick(o, max, 256ull << 20, 1ull << 20);
 }
 
-/* The caches the curve should show: data and unified, in level order. */
+/* The sizes of the data and unified caches sysfs lists, level order. */
+static int sysfs_levels(uint64_t *size, int *level, int max)
+{
+	struct cache_info c[16];
+	int i, k = 0, n = sysinfo_caches(c, 16);
+
+	for (i = 0; i < n && k < max; i++) {
+		if (!strcmp(c[i].type, "Instruction"))
+			continue;
+		size[k] = c[i].size;
+		level[k++] = c[i].level;
+	}
+	return k;
+}
+
+/*
+ * One detected level against sysfs's: agrees when the plateau ends
+ * within 2x of the cache's size.  Returns 1 when it disagrees.
+ */
+static int note_level(struct report *r, int i, const struct cache_level *lv,
+		      uint64_t want, int wlevel)
+{
+	char key[32], got[32], ws[32];
+	double ratio = lv->size / (double)want;
+	int bad = ratio > 2 || ratio < 0.5;
+
+	human(got, sizeof(got), lv->size);
+	human(ws, sizeof(ws), (double)want);
+	snprintf(key, sizeof(key), "level_%d", i + 1);
+	report_note(r, key, "up to %s at %.3g ns (sysfs L%d: %s; %s)", got,
+		    lv->latency, wlevel, ws, bad ? "disagrees: more than 2x "
+		    "apart" : "agrees");
+	return bad;
+}
+
+/*
+ * The levels of the curve, each checked against sysfs; a plateau beyond
+ * the levels sysfs lists is said to be no cache level and not recorded.
+ */
 static void note_detected(const struct ctx *ctx, struct report *r,
 			  const struct cache_level *lv, int nlv, double beyond)
 {
-	struct cache_info c[16];
-	char key[32], got[32], want[32];
-	int i, k = 0, n = sysinfo_caches(c, 16);
+	uint64_t size[8];
+	int level[8], ns = sysfs_levels(size, level, 8), i, bad = 0;
+	char key[32], got[32];
 
 	for (i = 0; i < nlv; i++) {
-		human(got, sizeof(got), lv[i].size);
-		while (k < n && !strcmp(c[k].type, "Instruction"))
-			k++;
-		if (k < n)
-			human(want, sizeof(want), (double)c[k].size);
-		else
-			snprintf(want, sizeof(want), "none");
-		snprintf(key, sizeof(key), "level_%d", i + 1);
-		report_note(r, key, "up to %s at %.3g ns (sysfs L%d: %s)",
-			    got, lv[i].latency, k < n ? c[k].level : i + 1,
-			    want);
+		if (i >= ns) {
+			human(got, sizeof(got), lv[i].size);
+			snprintf(key, sizeof(key), "level_%d", i + 1);
+			report_note(r, key, "a plateau up to %s at %.3g ns, "
+				    "beyond the %d levels sysfs lists: not a "
+				    "cache level (TLB reach or noise), not "
+				    "reported as one", got, lv[i].latency, ns);
+			bad++;
+			continue;
+		}
+		bad += note_level(r, i, &lv[i], size[i], level[i]);
 		if (FIG_MEM_L1 + i <= FIG_MEM_L4)
 			ctx_figure(ctx, FIG_MEM_L1 + i, lv[i].latency, "ns");
-		k++;
 	}
 	report_note(r, "beyond_caches", "%.3g ns", beyond);
 	ctx_figure(ctx, FIG_MEM_MAIN, beyond, "ns");
 	if (nlv == 0)
 		report_note(r, "levels", "no plateau found in the curve");
+	else if (ns == 0)
+		report_note(r, "levels_check", "sysfs lists no caches");
+	else
+		report_note(r, "levels_check", bad ? "%d of %d detected "
+			    "levels disagree with sysfs" : "all %d detected "
+			    "levels agree with sysfs", bad ? bad : nlv, nlv);
 }
 
 /* The curve with the cache sizes sysfs reports marked on it. */

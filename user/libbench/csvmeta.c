@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The notes of a CSV table from the metadata beside it, NAME.meta.json
+ * as report.h writes it: {"tables":[{"title":…, "notes":{"k":"v", …},
+ * …}, …]}; the first table's notes are read.  Only what that writer
+ * produces is understood: strings with \" \\ and \uXXXX escapes.
+ */
+#include "csvtab.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A JSON string at p into a new buffer *out; the end, or NULL. */
+static const char *json_str(const char *p, char **out)
+{
+	char *buf, *o;
+
+	if (*p++ != '"')
+		return NULL;
+	buf = xmalloc(strlen(p) + 1);
+	for (o = buf; *p && *p != '"'; p++) {
+		if (*p != '\\') {
+			*o++ = *p;
+		} else if (p[1] == 'u' && strlen(p) >= 6) {
+			*o++ = (char)strtol((char[]){ p[4], p[5], 0 }, NULL, 16);
+			p += 5;
+		} else if (p[1]) {
+			p++;
+			*o++ = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+		}
+	}
+	*o = 0;
+	if (*p != '"') {
+		free(buf);
+		return NULL;
+	}
+	*out = buf;
+	return p + 1;
+}
+
+static void add(struct csvtab *t, char *key, char *val)
+{
+	t->note_keys = xreallocarray(t->note_keys, t->nnotes + 1,
+				     sizeof(char *));
+	t->note_vals = xreallocarray(t->note_vals, t->nnotes + 1,
+				     sizeof(char *));
+	t->note_keys[t->nnotes] = key;
+	t->note_vals[t->nnotes++] = val;
+}
+
+int csvtab_meta_parse(struct csvtab *t, const char *json)
+{
+	const char *p = strstr(json, "\"notes\"");
+	char *key, *val;
+
+	if (!p)
+		return -1;
+	p = skip_ws(p + 7);
+	if (*p != ':' || *(p = skip_ws(p + 1)) != '{')
+		return -1;
+	for (p = skip_ws(p + 1); *p != '}'; p = skip_ws(p)) {
+		p = json_str(p, &key);
+		if (!p)
+			return -1;
+		p = skip_ws(p);
+		if (*p != ':' || !(p = json_str(skip_ws(p + 1), &val))) {
+			free(key);
+			return -1;
+		}
+		add(t, key, val);
+		p = skip_ws(p);
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int csvtab_meta_load(struct csvtab *t, const char *csv_path)
+{
+	size_t n = strlen(csv_path), cap = 0;
+	char *path, *text = NULL;
+	FILE *f;
+	int rc = -1;
+
+	if (n < 4 || strcmp(csv_path + n - 4, ".csv"))
+		return -1;
+	path = xasprintf("%.*s.meta.json", (int)(n - 4), csv_path);
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return -1;
+	/* The whole text: it holds no NUL. */
+	if (getdelim(&text, &cap, '\0', f) > 0)
+		rc = csvtab_meta_parse(t, text);
+	free(text);
+	fclose(f);
+	return rc;
+}
