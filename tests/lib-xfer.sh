@@ -140,6 +140,16 @@ poll_until() {
 	"$@"
 }
 
+# relcheck_part WHAT...: its PASS/FAIL lines; a crash is a FAIL too.
+relcheck_part() {
+	out=$(relcheck "$@" 2>&1)
+	rc=$?
+	echo "$out" | grep -E '^(PASS|FAIL|#) '
+	if [ $rc -ne 0 ] && ! echo "$out" | grep -q '^FAIL '; then
+		fail "relcheck $*" "exited $rc: $(echo "$out" | tail -n 3)"
+	fi
+}
+
 # no_output NAME [OUT]: neither OUT (default out) nor a temporary file of
 # it (.OUT.syncdev-*) exists: nothing that could be taken for the file.
 no_output() {
