@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "auth.h"
 #include "device.h"
 #include "netaddr.h"
 #include "util.h"
 #include "xfer.h"
 #include "xfer_cli.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,12 +46,29 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 		"                     this long: the %s stalled or its machine is gone\n"
 		"                     (default: the module's progress_timeout_ms)\n",
 		role == ROLE_MASTER ? "slave" : "master");
+	fprintf(f,
+		"      --key FILE     keyed transfer: both sides prove they hold the\n"
+		"                     secret in FILE (16 to 4095 bytes, mode 0600; make\n"
+		"                     one with: umask 077; head -c 32 /dev/urandom >FILE)\n"
+		"                     before any data; %s\n"
+		"      --peer ADDR    %s\n",
+		role == ROLE_MASTER ?
+		"a peer that fails is dropped and\n"
+		"                     the master waits on" :
+		"a master that fails it ends the\n"
+		"                     slave with exit 4, nothing written",
+		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
+		"connect to IPv4 address ADDR only");
 	if (role == ROLE_SLAVE)
 		fprintf(f,
 			"  -t, --timeout MS   connect timeout (default: the module's)\n"
 			"  -w, --wait MS      retry a refused connection for up to MS\n"
 			"                     milliseconds (default 0: fail at once)\n");
 	fprintf(f, "  -h, --help         this text\n\n");
+	fprintf(f,
+		"Without --key, anyone who can reach the port (another host, another\n"
+		"local user) can take the place of the %s and fake its answer.\n\n",
+		role == ROLE_MASTER ? "slave" : "master");
 	if (role == ROLE_MASTER)
 		fprintf(f,
 			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
@@ -63,7 +83,7 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 			"last file verified and renamed.  Then tells the master the outcome.\n"
 			"Exit status: 0 every file verified and in place, and the master told;\n"
 			"1 failure, 2 usage (e.g. the same output twice), 3 corrupt data (bad\n"
-			"framing or CRC mismatch).\n");
+			"framing or CRC mismatch), 4 the master failed the key handshake.\n");
 }
 
 static int bad_number(const char *what, const char *s, const char *range)
@@ -114,7 +134,7 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum { OPT_DEVICE = 256, OPT_PROGRESS };
+enum { OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER };
 
 /* An option with a number: its value into *a, or -1 after a message. */
 static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
@@ -176,6 +196,8 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ "timeout", required_argument, NULL, 't' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
+		{ "key", required_argument, NULL, OPT_KEY },
+		{ "peer", required_argument, NULL, OPT_PEER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -195,6 +217,15 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 			break;
 		case OPT_DEVICE:
 			a->device = optarg;
+			break;
+		case OPT_KEY:
+			a->key_path = optarg;
+			break;
+		case OPT_PEER:
+			if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||
+			    !a->peer.s_addr)
+				return bad_number("peer address", optarg,
+						  "an IPv4 address a.b.c.d");
 			break;
 		case 'h':
 			xfer_usage(stdout, role);
@@ -228,6 +259,7 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	if (fd < 0)
 		return -1;
 	if ((a->progress_s && dev_set_timeout(fd, a->device, a->progress_s)) ||
+	    (a->peer.s_addr && dev_set_peer(fd, a->device, a->peer)) ||
 	    devbuf_open(b, fd, a->method, size)) {
 		close(fd);
 		return -1;
@@ -241,4 +273,44 @@ void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)
 {
 	printf("Transmission time: %f ms, File size: %zu bytes\n",
 	       (double)elapsed_ns / 1e6, (size_t)bytes);
+}
+
+/* A keyed master waits this long for a peer's handshake. */
+#define XFER_AUTH_TIMEOUT_S	10
+
+/* Drops are logged: the first 3, then every 100th. */
+static void note_drop(unsigned long drops, const char *why)
+{
+	if (drops <= 3 || drops % 100 == 0)
+		msg("dropped a peer that failed the key handshake (%lu so far): %s",
+		    drops, why);
+}
+
+int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k)
+{
+	char why[AUTH_WHY_LEN];
+	unsigned long drops = 0;
+
+	for (;;) {
+		if (dev_accept(fd, a->device))
+			return -1;
+		if (!k)
+			return 0;
+		if (dev_set_timeout(fd, a->device, XFER_AUTH_TIMEOUT_S))
+			return -1;
+		if (!auth_master(fd, k, why))
+			return dev_set_timeout(fd, a->device, a->progress_s);
+		note_drop(++drops, why);
+		if (dev_disconnect(fd, a->device))
+			return -1;
+	}
+}
+
+int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k)
+{
+	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
+		return EXIT_FAIL;
+	if (k && auth_slave(fd, k))
+		return EXIT_AUTH;
+	return EXIT_OK;
 }

@@ -6,6 +6,7 @@
  * is in place.
  */
 #include "ack.h"
+#include "auth.h"
 #include "devio.h"
 #include "device.h"
 #include "infile.h"
@@ -19,6 +20,7 @@
 
 int main(int argc, char **argv)
 {
+	static struct auth_key key;
 	struct ack_in in = { .len = 0 };
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
 	ret = xfer_parse_args(argc, argv, ROLE_MASTER, &a);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (a.key_path && auth_load_key(a.key_path, &key))
+		return EXIT_FAIL;
 	/* A vanished slave must be an error message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -45,7 +49,7 @@ int main(int argc, char **argv)
 	}
 
 	fd = xfer_open_device(&a, &b, &o);
-	if (fd < 0 || dev_accept(fd, a.device))
+	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL))
 		return EXIT_FAIL;
 
 	t0 = now_ns();
