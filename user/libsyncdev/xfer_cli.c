@@ -61,6 +61,9 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 		"connect to IPv4 address ADDR only");
 	if (role == ROLE_SLAVE)
 		fprintf(f,
+			"      --no-sync      confirm files without flushing them to the disk\n"
+			"                     (for benchmarks): a crash of this machine after\n"
+			"                     the master's exit 0 may lose or empty them\n"
 			"  -t, --timeout MS   connect timeout (default: the module's)\n"
 			"  -w, --wait MS      retry a refused connection for up to MS\n"
 			"                     milliseconds (default 0: fail at once)\n");
@@ -78,6 +81,8 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 			"slave's reason is printed), 2 usage.\n");
 	else
 		fprintf(f,
+			"Each file is flushed to the disk (fsync) before its rename, and its\n"
+			"directory after it, before the master is told.\n"
 			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
 			"of all files, T runs from the connection being established to the\n"
 			"last file verified and renamed.  Then tells the master the outcome.\n"
@@ -134,7 +139,7 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum { OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER };
+enum { OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER, OPT_NO_SYNC };
 
 /* An option with a number: its value into *a, or -1 after a message. */
 static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
@@ -198,6 +203,7 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "peer", required_argument, NULL, OPT_PEER },
+		{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -220,6 +226,13 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 			break;
 		case OPT_KEY:
 			a->key_path = optarg;
+			break;
+		case OPT_NO_SYNC:
+			if (role != ROLE_SLAVE) {
+				msg("--no-sync is an option of the slave only");
+				return -1;
+			}
+			a->no_sync = 1;
 			break;
 		case OPT_PEER:
 			if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||

@@ -36,6 +36,7 @@ struct xfer_args {
 	uint32_t progress_s;	/* progress timeout, 0 = the module's */
 	const char *key_path;	/* --key: keyed transfer (auth.h), or NULL */
 	struct in_addr peer;	/* --peer: the only peer, 0 = any */
+	int no_sync;		/* slave --no-sync: no fsync before confirming */
 };
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (a.key_path && auth_load_key(a.key_path, &key))
 		return EXIT_FAIL;
+	outfile_set_sync(!a.no_sync);
 	signal(SIGPIPE, SIG_IGN);
 	targets = check_outputs(&a);
 	outfile_remove_on_signals();
