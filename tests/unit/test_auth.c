@@ -16,6 +16,7 @@
 struct side {
 	int fd;
 	struct auth_key key;
+	struct auth_session sess;
 	int ret;
 	char why[AUTH_WHY_LEN];
 };
@@ -24,7 +25,7 @@ static void *run_slave(void *arg)
 {
 	struct side *s = arg;
 
-	s->ret = auth_slave(s->fd, &s->key);
+	s->ret = auth_slave(s->fd, &s->key, &s->sess);
 	shutdown(s->fd, SHUT_RDWR);
 	return NULL;
 }
@@ -46,7 +47,7 @@ static void handshake(struct side *m, struct side *s)
 	m->fd = sv[0];
 	s->fd = sv[1];
 	pthread_create(&t, NULL, run_slave, s);
-	m->ret = auth_master(m->fd, &m->key, m->why);
+	m->ret = auth_master(m->fd, &m->key, &m->sess, m->why);
 	shutdown(m->fd, SHUT_RDWR);
 	pthread_join(t, NULL);
 	close(sv[0]);
@@ -71,6 +72,7 @@ static void proof(const struct auth_key *k, const char *role,
 struct master_run {
 	int fd;
 	const struct auth_key *key;
+	struct auth_session sess;
 	int ret;
 	char why[AUTH_WHY_LEN];
 };
@@ -79,7 +81,7 @@ static void *run_master(void *arg)
 {
 	struct master_run *m = arg;
 
-	m->ret = auth_master(m->fd, m->key, m->why);
+	m->ret = auth_master(m->fd, m->key, &m->sess, m->why);
 	shutdown(m->fd, SHUT_RDWR);
 	return NULL;
 }
@@ -160,8 +162,19 @@ static void test_same_key(void)
 
 	set_key(&m.key, 7);
 	set_key(&s.key, 7);
+	unsigned char a[SHA256_LEN], b[SHA256_LEN];
+
 	handshake(&m, &s);
 	CHECK(m.ret == 0 && s.ret == 0, "same key: both sides pass");
+	CHECK(!memcmp(m.sess.nm, s.sess.nm, AUTH_NONCE_LEN) &&
+	      !memcmp(m.sess.ns, s.sess.ns, AUTH_NONCE_LEN) &&
+	      memcmp(m.sess.nm, m.sess.ns, AUTH_NONCE_LEN),
+	      "both sides hold the same two nonces, which differ");
+	auth_answer_mac(&m.sess, "answer", 6, a);
+	auth_answer_mac(&s.sess, "answer", 6, b);
+	CHECK(!memcmp(a, b, sizeof(a)), "both sides compute the same answer MAC");
+	auth_answer_mac(&s.sess, "answe?", 6, b);
+	CHECK(memcmp(a, b, sizeof(a)), "another answer has another MAC");
 }
 
 static void test_wrong_key(void)

@@ -44,18 +44,44 @@ static int nonce(unsigned char *p)
 	return getrandom(p, AUTH_NONCE_LEN, 0) == AUTH_NONCE_LEN ? 0 : -1;
 }
 
+void auth_mac_init(struct hmac_sha256 *c, const struct auth_session *s,
+		   const char *what)
+{
+	hmac_sha256_init(c, s->key->key, s->key->len);
+	hmac_sha256_update(c, "syncdev ", 8);
+	hmac_sha256_update(c, what, strlen(what));
+	hmac_sha256_update(c, s->nm, AUTH_NONCE_LEN);
+	hmac_sha256_update(c, s->ns, AUTH_NONCE_LEN);
+}
+
+void auth_file_mac_init(struct hmac_sha256 *c, const struct auth_session *s,
+			uint32_t index, uint64_t size)
+{
+	unsigned char le[12];
+
+	put_le(le, index, 4);
+	put_le(le + 4, size, 8);
+	auth_mac_init(c, s, "file");
+	hmac_sha256_update(c, le, sizeof(le));
+}
+
+void auth_answer_mac(const struct auth_session *s, const void *a, size_t len,
+		     unsigned char *mac)
+{
+	struct hmac_sha256 c;
+
+	auth_mac_init(&c, s, "answer");
+	hmac_sha256_update(&c, a, len);
+	hmac_sha256_final(&c, mac);
+}
+
 /* HMAC(key, "syncdev " role Nm Ns). */
-static void proof(const struct auth_key *k, const char *role,
-		  const unsigned char *nm, const unsigned char *ns,
+static void proof(const struct auth_session *s, const char *role,
 		  unsigned char *out)
 {
 	struct hmac_sha256 c;
 
-	hmac_sha256_init(&c, k->key, k->len);
-	hmac_sha256_update(&c, "syncdev ", 8);
-	hmac_sha256_update(&c, role, strlen(role));
-	hmac_sha256_update(&c, nm, AUTH_NONCE_LEN);
-	hmac_sha256_update(&c, ns, AUTH_NONCE_LEN);
+	auth_mac_init(&c, s, role);
 	hmac_sha256_final(&c, out);
 }
 
@@ -89,11 +115,13 @@ static int refuse(char *why, const char *reason)
 	return -1;
 }
 
-int auth_master(int fd, const struct auth_key *k, char *why)
+int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
+		char *why)
 {
 	unsigned char out[4 + AUTH_NONCE_LEN], in[4 + AUTH_NONCE_LEN + SHA256_LEN];
 	unsigned char want[SHA256_LEN];
 
+	s->key = k;
 	memcpy(out, AUTH_MASTER_MAGIC, 4);
 	if (nonce(out + 4))
 		return refuse(why, "no random bytes for a nonce");
@@ -101,14 +129,16 @@ int auth_master(int fd, const struct auth_key *k, char *why)
 		return -1;
 	if (memcmp(in, AUTH_SLAVE_MAGIC, 4))
 		return refuse(why, "its answer is not a keyed slave's (a slave without --key, or not a slave)");
-	proof(k, "slave", out + 4, in + 4, want);
+	memcpy(s->nm, out + 4, AUTH_NONCE_LEN);
+	memcpy(s->ns, in + 4, AUTH_NONCE_LEN);
+	proof(s, "slave", want);
 	if (!mac_equal(want, in + 4 + AUTH_NONCE_LEN, SHA256_LEN))
 		return refuse(why, "it does not hold the key");
-	proof(k, "master", out + 4, in + 4, want);
+	proof(s, "master", want);
 	return put(fd, want, sizeof(want), why);
 }
 
-static int slave_proves(int fd, const struct auth_key *k, char *why)
+static int slave_proves(int fd, struct auth_session *s, char *why)
 {
 	unsigned char in[4 + AUTH_NONCE_LEN], out[4 + AUTH_NONCE_LEN + SHA256_LEN];
 	unsigned char mac[SHA256_LEN], want[SHA256_LEN];
@@ -120,21 +150,24 @@ static int slave_proves(int fd, const struct auth_key *k, char *why)
 	memcpy(out, AUTH_SLAVE_MAGIC, 4);
 	if (nonce(out + 4))
 		return refuse(why, "no random bytes for a nonce");
-	proof(k, "slave", in + 4, out + 4, out + 4 + AUTH_NONCE_LEN);
+	memcpy(s->nm, in + 4, AUTH_NONCE_LEN);
+	memcpy(s->ns, out + 4, AUTH_NONCE_LEN);
+	proof(s, "slave", out + 4 + AUTH_NONCE_LEN);
 	if (put(fd, out, sizeof(out), why) ||
 	    get(fd, mac, sizeof(mac), why))
 		return -1;
-	proof(k, "master", in + 4, out + 4, want);
+	proof(s, "master", want);
 	if (!mac_equal(want, mac, sizeof(mac)))
 		return refuse(why, "it does not hold the key");
 	return 0;
 }
 
-int auth_slave(int fd, const struct auth_key *k)
+int auth_slave(int fd, const struct auth_key *k, struct auth_session *s)
 {
 	char why[AUTH_WHY_LEN];
 
-	if (!slave_proves(fd, k, why))
+	s->key = k;
+	if (!slave_proves(fd, s, why))
 		return 0;
 	msg("key handshake with the master failed: %s", why);
 	return -1;

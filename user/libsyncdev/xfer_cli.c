@@ -279,6 +279,7 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	}
 	o->verbose = a->verbose;
 	o->print_pages = a->method == METHOD_MMAP;
+	o->auth = NULL;
 	return fd;
 }
 
@@ -299,7 +300,8 @@ static void note_drop(unsigned long drops, const char *why)
 		    drops, why);
 }
 
-int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k)
+int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
+		struct auth_session *s)
 {
 	char why[AUTH_WHY_LEN];
 	unsigned long drops = 0;
@@ -311,7 +313,7 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k)
 			return 0;
 		if (dev_set_timeout(fd, a->device, XFER_AUTH_TIMEOUT_S))
 			return -1;
-		if (!auth_master(fd, k, why))
+		if (!auth_master(fd, k, s, why))
 			return dev_set_timeout(fd, a->device, a->progress_s);
 		note_drop(++drops, why);
 		if (dev_disconnect(fd, a->device))
@@ -319,11 +321,12 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k)
 	}
 }
 
-int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k)
+int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
+		 struct auth_session *s)
 {
 	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
 		return EXIT_FAIL;
-	if (k && auth_slave(fd, k))
+	if (k && auth_slave(fd, k, s))
 		return EXIT_AUTH;
 	return EXIT_OK;
 }

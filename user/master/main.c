@@ -21,6 +21,7 @@
 int main(int argc, char **argv)
 {
 	static struct auth_key key;
+	struct auth_session sess;
 	struct ack_in in = { .len = 0 };
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -49,8 +50,12 @@ int main(int argc, char **argv)
 	}
 
 	fd = xfer_open_device(&a, &b, &o);
-	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL))
+	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL, &sess))
 		return EXIT_FAIL;
+	if (a.key_path) {
+		o.auth = &sess;
+		ack_set_auth(&sess);
+	}
 
 	t0 = now_ns();
 	ret = xfer_send(&b, files, a.nfiles, &o, &in);

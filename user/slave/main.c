@@ -39,6 +39,7 @@ static char **check_outputs(const struct xfer_args *a)
 int main(int argc, char **argv)
 {
 	static struct auth_key key;
+	struct auth_session sess;
 	struct xfer_report r;
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -61,9 +62,13 @@ int main(int argc, char **argv)
 	fd = xfer_open_device(&a, &b, &o);
 	if (fd < 0)
 		return EXIT_FAIL;
-	ret = xfer_connect(fd, &a, a.key_path ? &key : NULL);
+	ret = xfer_connect(fd, &a, a.key_path ? &key : NULL, &sess);
 	if (ret)
 		return ret;
+	if (a.key_path) {
+		o.auth = &sess;
+		ack_set_auth(&sess);
+	}
 
 	t0 = now_ns();
 	ret = xfer_recv(&b, targets, a.nfiles, &o, &r);
