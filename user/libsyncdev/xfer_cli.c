@@ -14,6 +14,32 @@
 
 #include "syncdev.h"
 
+/* The options about who the peer is, and what the disk keeps. */
+static void xfer_usage_security(FILE *f, enum xfer_role role)
+{
+	fprintf(f,
+		"      --key FILE     keyed transfer: both sides prove they hold the\n"
+		"                     secret in FILE (16 to 4095 bytes, mode 0600; make\n"
+		"                     one with: umask 077; head -c 32 /dev/urandom >FILE)\n"
+		"                     before any data; %s\n"
+		"      --peer ADDR    %s\n",
+		role == ROLE_MASTER ?
+		"a peer that fails is dropped and\n"
+		"                     the master waits on" :
+		"a master that fails it ends the\n"
+		"                     slave with exit 4, nothing written",
+		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
+		"connect to IPv4 address ADDR only");
+	if (role == ROLE_SLAVE)
+		fprintf(f,
+			"      --no-sync      confirm files without flushing them to the disk\n"
+			"                     (for benchmarks): a crash of this machine after\n"
+			"                     the master's exit 0 may lose or empty them\n"
+			"  -t, --timeout MS   connect timeout (default: the module's)\n"
+			"  -w, --wait MS      retry a refused connection for up to MS\n"
+			"                     milliseconds (default 0: fail at once)\n");
+}
+
 static void xfer_usage(FILE *f, enum xfer_role role)
 {
 	if (role == ROLE_MASTER)
@@ -46,27 +72,7 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 		"                     this long: the %s stalled or its machine is gone\n"
 		"                     (default: the module's progress_timeout_ms)\n",
 		role == ROLE_MASTER ? "slave" : "master");
-	fprintf(f,
-		"      --key FILE     keyed transfer: both sides prove they hold the\n"
-		"                     secret in FILE (16 to 4095 bytes, mode 0600; make\n"
-		"                     one with: umask 077; head -c 32 /dev/urandom >FILE)\n"
-		"                     before any data; %s\n"
-		"      --peer ADDR    %s\n",
-		role == ROLE_MASTER ?
-		"a peer that fails is dropped and\n"
-		"                     the master waits on" :
-		"a master that fails it ends the\n"
-		"                     slave with exit 4, nothing written",
-		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
-		"connect to IPv4 address ADDR only");
-	if (role == ROLE_SLAVE)
-		fprintf(f,
-			"      --no-sync      confirm files without flushing them to the disk\n"
-			"                     (for benchmarks): a crash of this machine after\n"
-			"                     the master's exit 0 may lose or empty them\n"
-			"  -t, --timeout MS   connect timeout (default: the module's)\n"
-			"  -w, --wait MS      retry a refused connection for up to MS\n"
-			"                     milliseconds (default 0: fail at once)\n");
+	xfer_usage_security(f, role);
 	fprintf(f, "  -h, --help         this text\n\n");
 	fprintf(f,
 		"Without --key, anyone who can reach the port (another host, another\n"
@@ -191,6 +197,43 @@ static int bad_option(int c, char **argv)
 	return -1;
 }
 
+/* One option into *a: 0, 1 after --help, or -1 after a message. */
+static int parse_option(int c, char **argv, enum xfer_role role,
+			struct xfer_args *a)
+{
+	switch (c) {
+	case 'v':
+		a->verbose = 1;
+		return 0;
+	case OPT_DEVICE:
+		a->device = optarg;
+		return 0;
+	case OPT_KEY:
+		a->key_path = optarg;
+		return 0;
+	case OPT_NO_SYNC:
+		if (role != ROLE_SLAVE) {
+			msg("--no-sync is an option of the slave only");
+			return -1;
+		}
+		a->no_sync = 1;
+		return 0;
+	case OPT_PEER:
+		if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||
+		    !a->peer.s_addr)
+			return bad_number("peer address", optarg,
+					  "an IPv4 address a.b.c.d");
+		return 0;
+	case 'h':
+		xfer_usage(stdout, role);
+		return 1;
+	case 'b': case 't': case 'w': case OPT_PROGRESS:
+		return parse_number_opt(c, optarg, a);
+	default:
+		return bad_option(c, argv);
+	}
+}
+
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a)
 {
@@ -208,7 +251,7 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shortopts = role == ROLE_SLAVE ? ":b:vt:w:h" : ":b:vh";
-	int c;
+	int c, ret;
 
 	memset(a, 0, sizeof(*a));
 	a->role = role;
@@ -217,39 +260,9 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			a->verbose = 1;
-			break;
-		case OPT_DEVICE:
-			a->device = optarg;
-			break;
-		case OPT_KEY:
-			a->key_path = optarg;
-			break;
-		case OPT_NO_SYNC:
-			if (role != ROLE_SLAVE) {
-				msg("--no-sync is an option of the slave only");
-				return -1;
-			}
-			a->no_sync = 1;
-			break;
-		case OPT_PEER:
-			if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||
-			    !a->peer.s_addr)
-				return bad_number("peer address", optarg,
-						  "an IPv4 address a.b.c.d");
-			break;
-		case 'h':
-			xfer_usage(stdout, role);
-			return 1;
-		case 'b': case 't': case 'w': case OPT_PROGRESS:
-			if (parse_number_opt(c, optarg, a))
-				return -1;
-			break;
-		default:
-			return bad_option(c, argv);
-		}
+		ret = parse_option(c, argv, role, a);
+		if (ret)
+			return ret;
 	}
 	return parse_positional(argc - optind, argv + optind, a);
 }
