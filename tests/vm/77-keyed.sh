@@ -57,9 +57,13 @@ check_output "slave with the wrong key: says the handshake failed" \
 no_output "slave with the wrong key"
 check "master with the other key: logs the drop" \
 	wait_log master.log 'dropped a peer .*: it does not hold the key'
-# A slave without --key: its framing fails (exit 3), the master drops it.
+# A slave without --key: it sees the handshake (exit 4, says so); the
+# master drops it.
 slave 1 out fcntl 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
-check_equal "slave without a key vs keyed master: exit 3" $? 3
+check_equal "slave without a key vs keyed master: exit 4" $? 4
+check_output "slave without a key: says the master runs with --key" \
+	'the master starts a key handshake \(it runs with --key\) and this slave has no key' \
+	cat slave.log
 no_output "slave without a key"
 check "slave with the key after both: exit 0" \
 	slave 1 out fcntl 127.0.0.1 --key k1 -w $WAIT_MS

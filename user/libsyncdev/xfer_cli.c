@@ -94,7 +94,8 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 			"last file verified and renamed.  Then tells the master the outcome.\n"
 			"Exit status: 0 every file verified and in place, and the master told;\n"
 			"1 failure, 2 usage (e.g. the same output twice), 3 corrupt data (bad\n"
-			"framing or CRC mismatch), 4 the master failed the key handshake.\n");
+			"framing, CRC or MAC mismatch), 4 no key handshake (the master failed\n"
+			"it, or runs with --key and this slave without).\n");
 }
 
 static int bad_number(const char *what, const char *s, const char *range)

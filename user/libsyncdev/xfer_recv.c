@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Record what failed for the answer to the master; returns code. */
 static int failed(struct xfer_report *r, unsigned int status, int code)
@@ -193,6 +194,10 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 	got = read_hdr(b, hdr, sizeof(hdr), "the stream header", r);
 	if (got < 0)
 		return EXIT_FAIL;
+	if (got >= 4 && !memcmp(hdr, AUTH_MASTER_MAGIC, 4)) {
+		msg("the master starts a key handshake (it runs with --key) and this slave has no key: nothing received");
+		return failed(r, FRAME_ST_FRAMING, EXIT_AUTH);
+	}
 	err = frame_get_stream_hdr(hdr, (size_t)got, &nfiles);
 	if (err)
 		return bad_frame(r, err, "the stream header", got, sizeof(hdr));
