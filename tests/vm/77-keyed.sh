@@ -22,6 +22,19 @@ wait_log() {
 	grep -Eq "$2" "$1"
 }
 
+# Without --key (what the mode does not protect against): a fake slave
+# that connects first and answers "ok" takes the files and the master
+# exits 0; the real slave, connecting after, finds no master.
+master 1 in fcntl >master.log 2>&1 &
+mpid=$!
+badpeer slave --wait $WAIT_MS 127.0.0.1 ok >peer.log 2>&1
+wait $mpid
+check_equal "no key: the master takes the fake slave's ok, exit 0" $? 0
+wait_no_listener >/dev/null
+slave 1 out fcntl 127.0.0.1 >slave.log 2>&1
+check_equal "no key: the real slave after it finds no master, exit 1" $? 1
+no_output "no key: the real slave"
+
 # A fake slave connects first and would answer "ok": a keyed master drops
 # it and waits on; the real slave, with the key, gets the files.
 master 1 in fcntl --key k1 >master.log 2>&1 &
