@@ -357,6 +357,12 @@ long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (c.op == SYNCDEV_OP_PRINT_PAGE)
 		return syncdev_print_page(s, c.uaddr);
 
+	/* Wake a call that sleeps on the connection holding the lock. */
+	if (c.op == SYNCDEV_OP_DISCONNECT) {
+		ret = syncdev_abort(s);
+		if (ret)
+			return ret;
+	}
 	if (mutex_lock_interruptible(&s->lock))
 		return -ERESTARTSYS;
 	ret = syncdev_ioc_run(s, &c);

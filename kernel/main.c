@@ -168,9 +168,13 @@ static int __init syncdev_check_sizes(void)
 		       ram / 2);
 		return -EINVAL;
 	}
-	if (!syncdev_max_buffer_mb)
-		syncdev_max_buffer_mb = max(ram / 4, syncdev_buf_size) >> 20;
-	syncdev_max_buffer_bytes = (unsigned long)syncdev_max_buffer_mb << 20;
+	/* The default is in bytes: no rounding can make it less than one. */
+	if (syncdev_max_buffer_mb)
+		syncdev_max_buffer_bytes =
+			(unsigned long)syncdev_max_buffer_mb << 20;
+	else
+		syncdev_max_buffer_bytes = max(ram / 4, syncdev_buf_size);
+	syncdev_max_buffer_mb = syncdev_max_buffer_bytes >> 20;
 	if (syncdev_max_buffer_bytes < syncdev_buf_size) {
 		pr_err("max_buffer_mb=%u is less than one buffer (buf_size=%lu)\n",
 		       syncdev_max_buffer_mb, syncdev_buf_size);

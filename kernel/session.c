@@ -14,8 +14,10 @@
 #include "syncdev.h"
 
 #include <linux/atomic.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <net/net_namespace.h>
 
 static atomic_t syncdev_session_ids = ATOMIC_INIT(0);
 
@@ -24,6 +26,20 @@ void sess_info(const struct syncdev_session *s, const char *fmt, ...)
 	struct va_format vaf;
 	va_list args;
 
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("%s#%u: %pV", syncdev_role_name(s), s->id, &vaf);
+	va_end(args);
+}
+
+void sess_info_peer(struct syncdev_session *s, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(&s->log_rs))
+		return;
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
@@ -42,7 +58,13 @@ static int syncdev_open(struct inode *inode, struct file *file)
 	s->dev = container_of(misc, struct syncdev_device, misc);
 	s->id = atomic_inc_return(&syncdev_session_ids);
 	mutex_init(&s->lock);
+	mutex_init(&s->conn_lock);
 	spin_lock_init(&s->map_lock);
+	/* At most 10 lines a peer can cause every 5 s, per session. */
+	ratelimit_state_init(&s->log_rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
+	ratelimit_set_flags(&s->log_rs, RATELIMIT_MSG_ON_RELEASE);
+	s->net = get_net(current->nsproxy->net_ns);
 	file->private_data = s;
 	/* No file position: reads and writes are a stream, like a socket. */
 	return stream_open(inode, file);
@@ -59,6 +81,9 @@ static int syncdev_release(struct inode *inode, struct file *file)
 	syncdev_disconnect(s);
 	syncdev_listener_put(s);
 	syncdev_buffer_free(s);
+	put_net(s->net);
+	ratelimit_state_exit(&s->log_rs);
+	mutex_destroy(&s->conn_lock);
 	mutex_destroy(&s->lock);
 	kfree(s);
 	return 0;
@@ -72,6 +97,16 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 	return 0;
 }
 
+/* A non-blocking call does not wait behind another one either. */
+static int syncdev_lock(struct syncdev_session *s, int flags)
+{
+	if (flags & MSG_DONTWAIT)
+		return mutex_trylock(&s->lock) ? 0 : -EAGAIN;
+	if (mutex_lock_interruptible(&s->lock))
+		return -ERESTARTSYS;
+	return 0;
+}
+
 /*
  * A write sends all of it unless interrupted (a short count says how much
  * went); a read returns what has arrived (at least one byte), or 0 once the
@@ -82,16 +117,18 @@ static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 			       bool send)
 {
 	struct syncdev_session *s = iocb->ki_filp->private_data;
+	int flags = syncdev_msg_flags(iocb);
 	size_t moved = 0;
 	int ret;
 
 	if (!iov_iter_count(iter))
 		return 0;
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
+	ret = syncdev_lock(s, flags);
+	if (ret)
+		return ret;
 	ret = syncdev_partial_check(s, send);
 	if (!ret)
-		ret = syncdev_xmit(s, send, iter, syncdev_msg_flags(iocb),
+		ret = syncdev_xmit(s, send, iter, flags,
 				   send ? SYNCDEV_XMIT_ALL : SYNCDEV_XMIT_ONCE,
 				   &moved);
 	mutex_unlock(&s->lock);

@@ -13,6 +13,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
+#include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -60,14 +61,26 @@ struct syncdev_partial {
  * is written by mmap (under mmap_lock) and read by the ioctls, so it has a
  * spinlock of its own.
  */
+struct syncdev_listener;
+
 struct syncdev_session {
 	struct syncdev_device *dev;
 	unsigned int id;		/* for log lines: master#3 */
+	struct net *net;		/* the opener's; every socket lives there */
 	struct mutex lock;
+	/*
+	 * Held (briefly, never across a blocking call) with @lock to set or
+	 * clear @sock and @connecting, and alone by DISCONNECT to shut them
+	 * down under a call that sleeps holding @lock.
+	 */
+	struct mutex conn_lock;
 	struct socket *sock;		/* connected socket, or NULL */
 	struct sockaddr_in peer;
 	int sock_err;			/* set once the connection is dead */
-	bool listening;			/* holds a reference on the listener */
+	/* The listener of @net this session holds a reference on, or NULL. */
+	struct syncdev_listener *listener;
+	/* Lines a remote host can cause (connections, timeouts). */
+	struct ratelimit_state log_rs;
 	u64 bytes_sent;
 	u64 bytes_received;
 	struct syncdev_partial tx;	/* interrupted buffer send */
@@ -96,6 +109,10 @@ static inline const char *syncdev_role_name(const struct syncdev_session *s)
 __printf(2, 3)
 void sess_info(const struct syncdev_session *s, const char *fmt, ...);
 
+/* sess_info() within the session's rate limit: what a peer can cause. */
+__printf(2, 3)
+void sess_info_peer(struct syncdev_session *s, const char *fmt, ...);
+
 /* session.c: the file operations of both devices. */
 extern const struct file_operations syncdev_fops;
 
@@ -104,6 +121,7 @@ int syncdev_accept(struct syncdev_session *s);
 int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms);
 void syncdev_disconnect(struct syncdev_session *s);
+int syncdev_abort(struct syncdev_session *s);
 void syncdev_shutdown(struct syncdev_session *s, int err);
 void syncdev_listener_put(struct syncdev_session *s);
 void syncdev_listener_shutdown(void);

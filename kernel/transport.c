@@ -18,6 +18,11 @@
  * far is kept in the session for the restarted call (see xfer.c for the
  * buffer transfers).  Every connection has TCP keepalive, and every send
  * or receive on it a progress timeout.
+ *
+ * Sockets live in the network namespace of the process that opened the
+ * device (the session holds a reference on it) and are created as that
+ * process's, as socket(2) would: LSMs and the namespace's rules (its
+ * addresses, routes, privileged ports) apply.
  */
 #include "syncdev.h"
 
@@ -30,18 +35,39 @@
 
 #define SYNCDEV_BACKLOG	16
 
+/*
+ * One listener per network namespace that a master session accepts in:
+ * a process in a container listens on its own namespace's port.  The
+ * socket is the opener's (created as by socket(2), so LSMs see it), and
+ * holds a reference on its namespace.
+ */
+struct syncdev_listener {
+	struct list_head node;		/* in listeners */
+	struct net *net;		/* pinned by @sock */
+	struct socket *sock;
+	unsigned int users;
+	unsigned long idle_since;	/* jiffies */
+	bool dying;			/* module exit owns it */
+	struct delayed_work reaper;
+};
+
+/* The list and every listener's fields but the work: listener_lock. */
 static DEFINE_MUTEX(listener_lock);
-static struct socket *listener;		/* protected by listener_lock */
-static unsigned int listener_users;	/* protected by listener_lock */
-static unsigned long listener_idle_since; /* jiffies; listener_lock */
+static LIST_HEAD(listeners);
 
 /* How often a listener kept for waiting slaves looks for a master. */
 #define SYNCDEV_WAIT_POLL	(HZ / 4)
 
 static void syncdev_listener_reap(struct work_struct *work);
-static DECLARE_DELAYED_WORK(listener_reaper, syncdev_listener_reap);
 
-static int syncdev_listen(struct socket **res)
+/* A socket of the session's namespace, created as the caller's. */
+static int syncdev_socket(struct syncdev_session *s, struct socket **res)
+{
+	return __sock_create(s->net, PF_INET, SOCK_STREAM, IPPROTO_TCP, res,
+			     0);
+}
+
+static int syncdev_listen(struct syncdev_session *s, struct socket **res)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
@@ -51,18 +77,14 @@ static int syncdev_listen(struct socket **res)
 	struct socket *sock;
 	int ret;
 
-	/*
-	 * Kernel sockets do not pin a network namespace, so the listener
-	 * belongs to init_net, which outlives the module.
-	 */
-	ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       &sock);
+	ret = syncdev_socket(s, &sock);
 	if (ret)
 		return ret;
 	sock_set_reuseaddr(sock->sk);
 	ret = kernel_bind(sock, (struct sockaddr_unsized *)&sin, sizeof(sin));
 	if (ret) {
-		pr_err("cannot bind port %u: %d\n", syncdev_port, ret);
+		pr_err_ratelimited("cannot bind port %u: %d\n", syncdev_port,
+				   ret);
 		goto fail;
 	}
 	ret = kernel_listen(sock, SYNCDEV_BACKLOG);
@@ -76,84 +98,124 @@ fail:
 	return ret;
 }
 
+/* Caller holds listener_lock. */
+static struct syncdev_listener *syncdev_listener_new(struct syncdev_session *s)
+{
+	struct syncdev_listener *l;
+	int ret;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return ERR_PTR(-ENOMEM);
+	ret = syncdev_listen(s, &l->sock);
+	if (ret) {
+		kfree(l);
+		return ERR_PTR(ret);
+	}
+	l->net = s->net;
+	INIT_DELAYED_WORK(&l->reaper, syncdev_listener_reap);
+	list_add(&l->node, &listeners);
+	return l;
+}
+
 static int syncdev_listener_get(struct syncdev_session *s)
 {
-	int ret = 0;
+	struct syncdev_listener *l, *found = NULL;
 
-	if (s->listening)
+	if (s->listener)
 		return 0;
 	if (mutex_lock_interruptible(&listener_lock))
 		return -ERESTARTSYS;
-	/* A lingering listener is ours again; the reaper rechecks users. */
-	cancel_delayed_work(&listener_reaper);
-	if (!listener)
-		ret = syncdev_listen(&listener);
-	if (!ret) {
-		listener_users++;
-		s->listening = true;
+	list_for_each_entry(l, &listeners, node)
+		if (net_eq(l->net, s->net))
+			found = l;
+	if (!found)
+		found = syncdev_listener_new(s);
+	if (IS_ERR(found)) {
+		mutex_unlock(&listener_lock);
+		return PTR_ERR(found);
 	}
+	/* A lingering listener is ours again; the reaper rechecks users. */
+	cancel_delayed_work(&found->reaper);
+	found->users++;
+	s->listener = found;
 	mutex_unlock(&listener_lock);
-	return ret;
+	return 0;
 }
 
-/* Caller holds listener_lock. */
-static void syncdev_listener_close(void)
+/* Caller holds listener_lock, or is module exit with the work cancelled. */
+static void syncdev_listener_close(struct syncdev_listener *l)
 {
-	if (!listener || listener_users)
-		return;
-	sock_release(listener);
-	listener = NULL;
+	list_del(&l->node);
+	sock_release(l->sock);
+	kfree(l);
 	pr_info("stopped listening on port %u\n", syncdev_port);
 }
 
 /* Connections established or being set up that no one accepted yet. */
-static bool syncdev_listener_has_waiters(void)
+static bool syncdev_listener_has_waiters(struct syncdev_listener *l)
 {
-	struct sock *sk = listener->sk;
+	struct sock *sk = l->sock->sk;
 
 	return READ_ONCE(sk->sk_ack_backlog) || inet_csk_reqsk_queue_len(sk);
 }
 
 static void syncdev_listener_reap(struct work_struct *work)
 {
+	struct syncdev_listener *l = container_of(to_delayed_work(work),
+						  struct syncdev_listener,
+						  reaper);
 	unsigned long wait_end;
 
 	mutex_lock(&listener_lock);
-	wait_end = listener_idle_since +
+	if (l->dying || l->users)
+		goto out;
+	wait_end = l->idle_since +
 		   msecs_to_jiffies(READ_ONCE(syncdev_listen_wait_ms));
 	/* Closing now would reset slaves that wait for the next master. */
-	if (listener && !listener_users && syncdev_listener_has_waiters() &&
-	    time_before(jiffies, wait_end))
-		mod_delayed_work(system_wq, &listener_reaper,
+	if (syncdev_listener_has_waiters(l) && time_before(jiffies, wait_end))
+		mod_delayed_work(system_wq, &l->reaper,
 				 min_t(unsigned long, SYNCDEV_WAIT_POLL,
 				       wait_end - jiffies));
 	else
-		syncdev_listener_close();
+		syncdev_listener_close(l);
+out:
 	mutex_unlock(&listener_lock);
 }
 
 void syncdev_listener_put(struct syncdev_session *s)
 {
-	if (!s->listening)
+	struct syncdev_listener *l = s->listener;
+
+	if (!l)
 		return;
 	/* Short: no one blocks while holding listener_lock. */
 	mutex_lock(&listener_lock);
-	if (!--listener_users) {
-		listener_idle_since = jiffies;
-		mod_delayed_work(system_wq, &listener_reaper,
+	if (!--l->users) {
+		l->idle_since = jiffies;
+		mod_delayed_work(system_wq, &l->reaper,
 				 msecs_to_jiffies(READ_ONCE(syncdev_listen_linger_ms)));
 	}
 	mutex_unlock(&listener_lock);
-	s->listening = false;
+	s->listener = NULL;
 }
 
-/* Module exit: no file is open, so no session holds the listener. */
+/*
+ * Module exit: no file is open, so no session holds a listener.  A reaper
+ * that runs meanwhile sees @dying and leaves the listener alone.
+ */
 void syncdev_listener_shutdown(void)
 {
-	cancel_delayed_work_sync(&listener_reaper);
+	struct syncdev_listener *l, *tmp;
+
 	mutex_lock(&listener_lock);
-	syncdev_listener_close();
+	list_for_each_entry(l, &listeners, node)
+		l->dying = true;
 	mutex_unlock(&listener_lock);
+	list_for_each_entry_safe(l, tmp, &listeners, node) {
+		cancel_delayed_work_sync(&l->reaper);
+		syncdev_listener_close(l);
+	}
 }
 
 /* The session's peer filter: SET_PEER, else the module's allowed_peer. */
@@ -187,7 +249,9 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	syncdev_keepalive(sock->sk);
 	memset(&s->peer, 0, sizeof(s->peer));
 	kernel_getpeername(sock, (struct sockaddr *)&s->peer);
+	mutex_lock(&s->conn_lock);
 	s->sock = sock;
+	mutex_unlock(&s->conn_lock);
 	s->sock_err = 0;
 	s->bytes_sent = 0;
 	s->bytes_received = 0;
@@ -211,14 +275,13 @@ static bool syncdev_takes(struct syncdev_session *s, struct socket *sock)
 
 	kernel_getpeername(sock, (struct sockaddr *)&peer);
 	if (allowed && peer.sin_addr.s_addr != allowed) {
-		if (net_ratelimit())
-			sess_info(s, "refused a connection from %pI4: the allowed peer is %pI4\n",
-				  &peer.sin_addr, &allowed);
+		sess_info_peer(s, "refused a connection from %pI4: the allowed peer is %pI4\n",
+			       &peer.sin_addr, &allowed);
 		sock_no_linger(sock->sk);
 		return false;
 	}
 	if (state == TCP_CLOSE_WAIT || state == TCP_CLOSE) {
-		sess_info(s, "skipped a connection whose slave had gone\n");
+		sess_info_peer(s, "skipped a connection whose slave had gone\n");
 		return false;
 	}
 	return true;
@@ -241,7 +304,7 @@ int syncdev_accept(struct syncdev_session *s)
 		return ret;
 	/* Our reference keeps the listener alive while we sleep here. */
 	for (;;) {
-		ret = kernel_accept(listener, &sock, 0);
+		ret = kernel_accept(s->listener->sock, &sock, 0);
 		if (ret)
 			return ret == -EINTR ? -ERESTARTSYS : ret;
 		if (syncdev_takes(s, sock))
@@ -249,17 +312,28 @@ int syncdev_accept(struct syncdev_session *s)
 		sock_release(sock);
 	}
 	syncdev_attach(s, sock);
-	sess_info(s, "accepted connection from %pISpc on port %u\n", &s->peer,
-		  syncdev_port);
+	sess_info_peer(s, "accepted connection from %pISpc on port %u\n",
+		       &s->peer, syncdev_port);
 	return 0;
+}
+
+/* Caller holds s->lock; conn_lock guards the pointer for DISCONNECT. */
+static void syncdev_set_connecting(struct syncdev_session *s,
+				   struct socket *sock)
+{
+	mutex_lock(&s->conn_lock);
+	s->connecting = sock;
+	mutex_unlock(&s->conn_lock);
 }
 
 static void syncdev_connect_abort(struct syncdev_session *s)
 {
-	if (!s->connecting)
+	struct socket *sock = s->connecting;
+
+	if (!sock)
 		return;
-	sock_release(s->connecting);
-	s->connecting = NULL;
+	syncdev_set_connecting(s, NULL);
+	sock_release(sock);
 }
 
 /*
@@ -334,6 +408,7 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		.sin_addr.s_addr = addr,
 	};
 	__be32 allowed = syncdev_peer_filter(s);
+	struct socket *sock;
 	int ret;
 
 	if (s->sock)
@@ -343,10 +418,10 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 	if (s->connecting && memcmp(&sin, &s->connect_to, sizeof(sin)))
 		syncdev_connect_abort(s);
 	if (!s->connecting) {
-		ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
-				       IPPROTO_TCP, &s->connecting);
+		ret = syncdev_socket(s, &sock);
 		if (ret)
 			return ret;
+		syncdev_set_connecting(s, sock);
 		s->connect_to = sin;
 		/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
 		s->connect_deadline = timeout_ms ?
@@ -359,23 +434,47 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		syncdev_connect_abort(s);
 		return ret == -ERESTARTSYS ? -EINTR : ret;
 	}
-	syncdev_attach(s, s->connecting);
-	s->connecting = NULL;
-	sess_info(s, "connected to %pISpc\n", &s->peer);
+	sock = s->connecting;
+	syncdev_set_connecting(s, NULL);
+	syncdev_attach(s, sock);
+	sess_info_peer(s, "connected to %pISpc\n", &s->peer);
 	return 0;
 }
 
 void syncdev_disconnect(struct syncdev_session *s)
 {
+	struct socket *sock = s->sock;
+
 	syncdev_connect_abort(s);
-	if (!s->sock)
+	if (!sock)
 		return;
-	sess_info(s, "closed connection with %pISpc: sent %llu bytes, received %llu bytes\n",
-		  &s->peer, s->bytes_sent, s->bytes_received);
-	/* Queued data still goes out before the FIN; nothing is dropped. */
-	sock_release(s->sock);
+	sess_info_peer(s, "closed connection with %pISpc: sent %llu bytes, received %llu bytes\n",
+		       &s->peer, s->bytes_sent, s->bytes_received);
+	mutex_lock(&s->conn_lock);
 	s->sock = NULL;
+	mutex_unlock(&s->conn_lock);
+	/* Queued data still goes out before the FIN; nothing is dropped. */
+	sock_release(sock);
 	syncdev_partial_clear(s);
+}
+
+/*
+ * DISCONNECT from another thread, before it waits for s->lock: a call
+ * blocked on the connection (a receive, a send, a connect) holds that
+ * lock while it sleeps, so the connection is shut down under it.  The
+ * sleeper wakes up at once (end of stream, EPIPE, or a failed connect)
+ * and releases the lock; DISCONNECT then closes the connection.
+ */
+int syncdev_abort(struct syncdev_session *s)
+{
+	if (mutex_lock_interruptible(&s->conn_lock))
+		return -ERESTARTSYS;
+	if (s->sock)
+		kernel_sock_shutdown(s->sock, SHUT_RDWR);
+	if (s->connecting)
+		kernel_sock_shutdown(s->connecting, SHUT_RDWR);
+	mutex_unlock(&s->conn_lock);
+	return 0;
 }
 
 /*
@@ -480,8 +579,9 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 	if (ret == -EINTR)
 		return -ERESTARTSYS;
 	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT)) {
-		sess_info(s, "nothing %s for %u ms: connection shut down\n",
-			  send ? "sent" : "received", jiffies_to_msecs(timeo));
+		sess_info_peer(s, "nothing %s for %u ms: connection shut down\n",
+			       send ? "sent" : "received",
+			       jiffies_to_msecs(timeo));
 		syncdev_shutdown(s, -ETIMEDOUT);
 		return -ETIMEDOUT;
 	}

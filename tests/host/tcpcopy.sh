@@ -32,6 +32,41 @@ for run in "0" "1" "4097" "3000000" "0 --crc" "1 --crc" "3000000 --crc"; do
 	rm -f "$T/out"
 done
 
+# --key: the same key on both sides copies; a receiver with another key,
+# or against a sender without one, fails the handshake with exit 4 and
+# writes nothing.
+(umask 077 && head -c 32 /dev/urandom >"$T/k1" && head -c 32 /dev/urandom >"$T/k2")
+$B/tests/tools/gendata 300000 9 >"$T/in"
+# keyed_pair SEND_OPTS RECV_OPTS: recv's exit status; send's in $src.
+keyed_pair() {
+	# shellcheck disable=SC2086
+	$B/tcpcopy send "$T/in" -p $port $1 >"$T/send.out" 2>&1 &
+	pid=$!
+	# shellcheck disable=SC2086
+	$B/tcpcopy recv 127.0.0.1:$port "$T/out" -w 5000 $2 >"$T/recv.out" 2>&1
+	rc=$?
+	wait $pid
+	src=$?
+	return $rc
+}
+keyed_pair "--key $T/k1 --crc" "--key $T/k1 --crc"
+check_equal "tcpcopy --key, same key: recv exit 0" $? 0
+check_equal "tcpcopy --key, same key: send exit 0" $src 0
+check_same "tcpcopy --key: identical" "$T/in" "$T/out"
+rm -f "$T/out"
+keyed_pair "--key $T/k1" "--key $T/k2"
+check_equal "tcpcopy --key, other key: recv exit 4" $? 4
+check_equal "tcpcopy --key, other key: send exit 4" $src 4
+check_output "tcpcopy --key, other key: send says the receiver does not hold the key" \
+	'key handshake with the receiver failed: it does not hold the key' cat "$T/send.out"
+check_exit "tcpcopy --key, other key: no output" 1 test -e "$T/out"
+keyed_pair "" "--key $T/k1"
+check_equal "tcpcopy recv --key vs send without: recv exit 4" $? 4
+check_output "tcpcopy recv --key vs send without: says why" \
+	'it did not start one' cat "$T/recv.out"
+check_exit "tcpcopy recv --key vs send without: no output" 1 test -e "$T/out"
+rm -f "$T/out" "$T/k1" "$T/k2"
+
 # Damaged or stalled senders and receivers: tests/host/badpeer.sh.
 
 # Nobody listening: refused at once without --wait, exit 1, no output.

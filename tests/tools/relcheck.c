@@ -4,10 +4,11 @@
  * one "PASS name" / "FAIL name: why" line each.  Runs in the test guest
  * with the module loaded and no other user of the devices.
  *
- *	relcheck twoway|timeout|signals|connect|peer|mmap
+ *	relcheck twoway|timeout|signals|connect|peer|mmap|threads
  *	relcheck cap N		N buffers fit under max_buffer_mb, not N + 1
  *	relcheck memcg		a buffer is charged to the caller's cgroup
  *	relcheck dumps N	N page dumps in a row (the script counts lines)
+ *	relcheck flood N	N connect/close from a stranger (the same)
  *
  * Calls that block run in a child process with a watchdog, so a call that
  * never returns is a failure and not a hung test.  Nothing measures time:
@@ -820,10 +821,131 @@ static void test_dumps(int n)
 }
 
 
+static int gblocked_ret, gblocked_errno;
+
+/* A blocking read of the slave, while nothing comes. */
+static void *blocked_read(void *arg)
+{
+	char b;
+
+	(void)arg;
+	gblocked_ret = (int)read(gs, &b, 1);
+	gblocked_errno = errno;
+	return NULL;
+}
+
+/* The thread blocked in blocked_read() ends within 10 s; its result. */
+static int join_blocked(pthread_t t)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	if (pthread_timedjoin_np(t, NULL, &until))
+		return -2;
+	return gblocked_ret;
+}
+
+/*
+ * One thread blocked in read(): an O_NONBLOCK read from another thread
+ * is EAGAIN at once (not a wait for the lock), and DISCONNECT from
+ * another thread ends the blocked read (end of stream).  Exit code: the
+ * first step that went wrong.
+ */
+static int threads_child(void)
+{
+	int fl = fcntl(gs, F_GETFL);
+	pthread_t t;
+	char b;
+
+	pthread_create(&t, NULL, blocked_read, NULL);
+	usleep(300000);
+	fcntl(gs, F_SETFL, fl | O_NONBLOCK);
+	if (!ERRNO_IS(read(gs, &b, 1), EAGAIN))
+		return 1;
+	if (!ERRNO_IS(write(gs, &b, 1), EAGAIN))
+		return 2;
+	fcntl(gs, F_SETFL, fl);
+	if (ioctl(gs, SYNCDEV_IOC_DISCONNECT))
+		return 3;
+	if (join_blocked(t) != 0)
+		return 4;
+	/* The master reads the end of the stream; the file connects again. */
+	if (read(gm, &b, 1) != 0 || !ERRNO_IS(read(gs, &b, 1), ENOTCONN))
+		return 5;
+	return 0;
+}
+
+static void test_threads(void)
+{
+	static const char *const step[] = {
+		"none", "O_NONBLOCK read: EAGAIN",
+		"O_NONBLOCK write: EAGAIN", "DISCONNECT returns 0",
+		"the blocked read returns 0 within 10 s",
+		"master reads end of stream, slave read ENOTCONN",
+	};
+	int rc;
+
+	if (pair())
+		return;
+	rc = reap(spawn(threads_child), WATCHDOG_S);
+	CHECK(rc == 0, "another thread blocked in read(): O_NONBLOCK read and write are EAGAIN, DISCONNECT ends the blocked read (step failed: %s)",
+	      rc >= 0 && rc < 6 ? step[rc] : "killed or hung");
+	unpair();
+}
+
+/* Accept and drop connections for ever (until the process exits). */
+static void *accept_drop(void *arg)
+{
+	int fd = *(int *)arg;
+
+	for (;;) {
+		if (ioctl(fd, SYNCDEV_IOC_ACCEPT) && errno != EINTR)
+			break;
+		ioctl(fd, SYNCDEV_IOC_DISCONNECT);
+	}
+	return NULL;
+}
+
+/* A connection to the master's port, closed at once (with a reset if @rst). */
+static int connect_close(int rst)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(SYNCDEV_DEFAULT_PORT) };
+	struct linger lg = { 1, 0 };
+	int u = socket(AF_INET, SOCK_STREAM, 0), ret;
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ret = connect(u, (struct sockaddr *)&to, sizeof(to));
+	if (rst)
+		setsockopt(u, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(u);
+	return ret;
+}
+
+/*
+ * @n connections from a stranger, each closed at once, while a master
+ * session accepts and drops them: the script counts the log lines.
+ */
+static void test_flood(int n)
+{
+	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR), i, made = 0;
+	pthread_t t;
+
+	pthread_create(&t, NULL, accept_drop, &m);
+	for (i = 0; i < 500 && connect_close(0); i++)
+		usleep(20000);
+	for (i = 0; i < n; i++)
+		made += connect_close(i & 1) == 0;
+	usleep(500000);
+	CHECK(made == n, "%d connect/close in a row to a waiting master (%d connected)",
+	      n, made);
+}
+
 static int usage(int code)
 {
-	printf("usage: relcheck twoway|timeout|signals|connect|peer|mmap\n"
-	       "       relcheck cap N | memcg | dumps N\n\n"
+	printf("usage: relcheck twoway|timeout|signals|connect|peer|mmap|threads\n"
+	       "       relcheck cap N | memcg | dumps N | flood N\n\n"
 	       "Check the device's reliability guarantees (module loaded, devices\n"
 	       "unused).  Prints PASS/FAIL lines; exit 1 on a failure.\n");
 	return code;
@@ -838,7 +960,7 @@ int main(int argc, char **argv)
 		{ "twoway", test_twoway }, { "timeout", test_timeout },
 		{ "signals", test_signals }, { "connect", test_connect },
 		{ "peer", test_peer }, { "mmap", test_mmap },
-		{ "memcg", test_memcg },
+		{ "memcg", test_memcg }, { "threads", test_threads },
 	};
 	struct syncdev_info info;
 	unsigned int i;
@@ -860,6 +982,8 @@ int main(int argc, char **argv)
 		}
 	if (argc == 3 && !strcmp(argv[1], "cap"))
 		test_cap(atoi(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "flood"))
+		test_flood(atoi(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "dumps"))
 		test_dumps(atoi(argv[2]));
 	else

@@ -160,10 +160,33 @@ static void test_progress_timeout(void)
 		    "5") == -1, "master --timeout (connect) is the slave's");
 }
 
+static void test_security_options(void)
+{
+	struct xfer_args a;
+
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl") == 0 &&
+	      !a.key_path && !a.peer.s_addr && !a.no_sync,
+	      "no --key, --peer, --no-sync: the course's command line");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--key", "k",
+		    "--peer", "10.0.0.9") == 0 && !strcmp(a.key_path, "k") &&
+	      a.peer.s_addr == htonl(0x0a000009),
+	      "master --key k --peer 10.0.0.9");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--no-sync",
+		    "--key=k") == 0 && a.no_sync && !strcmp(a.key_path, "k"),
+	      "slave --no-sync --key=k");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--no-sync") == -1,
+	      "master --no-sync rejected (the slave's)");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--peer",
+		    "host") == -1, "--peer with a host name rejected");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--peer",
+		    "0.0.0.0") == -1, "--peer 0.0.0.0 rejected");
+}
+
 int main(void)
 {
 	test_addr();
 	test_args();
+	test_security_options();
 	test_progress_timeout();
 	return check_done();
 }

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "tmpdir.h"
 #include "ack.h"
+#include "auth.h"
 #include "crc32c.h"
 #include "devio.h"
 #include "frame.h"
@@ -30,7 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const struct xfer_opts quiet = { 0, 0 };
+/* Keyed runs: the sessions each side uses (NULL: no key). */
+static const struct auth_session *master_auth, *slave_auth;
 
 /*
  * A master in a child process on fd: send in[0..n-1] with a tx buffer of
@@ -54,8 +56,11 @@ static pid_t start_master(int fd, char **in, unsigned int n, size_t txbuf,
 	for (i = 0; i < n; i++)
 		if (infile_open(&files[i], in[i], map_in))
 			_exit(9);
+	struct xfer_opts o = { .auth = master_auth };
+
 	devbuf_open(&b, fd, METHOD_FCNTL, txbuf);
-	ret = xfer_send(&b, files, n, &quiet, &early);
+	ack_set_auth(master_auth);
+	ret = xfer_send(&b, files, n, &o, &early);
 	if (ret)
 		_exit(ack_failed(fd, &early, n, in, "slave"));
 	_exit(ack_wait(fd, &early, n, in, "slave"));
@@ -65,12 +70,15 @@ static pid_t start_master(int fd, char **in, unsigned int n, size_t txbuf,
 static int run_slave(int fd, char **out, unsigned int n, size_t rxbuf,
 		     struct xfer_report *r)
 {
+	struct xfer_opts o = { .auth = slave_auth };
 	struct devbuf b;
 	int ret;
 
 	devbuf_open(&b, fd, METHOD_FCNTL, rxbuf);
-	ret = xfer_recv(&b, out, n, &quiet, r);
+	ack_set_auth(slave_auth);
+	ret = xfer_recv(&b, out, n, &o, r);
 	ret = ack_answer(fd, ret, r->status, r->index, r->files, "master");
+	ack_set_auth(NULL);
 	devbuf_close(&b);
 	return ret;
 }
@@ -425,6 +433,50 @@ static void test_placement(void)
 	      bad, n);
 }
 
+/*
+ * Keyed: the same session on both sides moves the files; a session of
+ * another key on the master's side (data that is not from a holder of
+ * the slave's key) fails the first file's MAC: exit 3, nothing written.
+ */
+static void test_keyed(void)
+{
+	static struct auth_key k1 = { .len = 32 }, k2 = { .len = 32 };
+	struct auth_session s1 = { .key = &k1 }, s2 = { .key = &k2 };
+	char *in[2], *out[2];
+	uint64_t total;
+	int ret, st;
+
+	memset(k1.key, 1, 32);
+	memset(k2.key, 2, 32);
+	memset(s1.nm, 3, AUTH_NONCE_LEN);
+	memset(s2.nm, 3, AUTH_NONCE_LEN);
+	make_file("kin0", 100000, 7);
+	make_file("kin1", 5000, 8);
+	in[0] = strdup(path("kin0"));
+	in[1] = strdup(path("kin1"));
+	out[0] = strdup(path("kout0"));
+	out[1] = strdup(path("kout1"));
+	master_auth = slave_auth = &s1;
+	ret = round_trip(in, out, 2, 4096, 4096, 0, &total, &st);
+	CHECK(ret == EXIT_OK && WIFEXITED(st) && !WEXITSTATUS(st) &&
+	      same_file(in[0], out[0]) && same_file(in[1], out[1]),
+	      "keyed xfer, same session both sides: identical, both exit 0");
+	unlink(out[0]);
+	unlink(out[1]);
+	master_auth = &s2;
+	ret = round_trip(in, out, 2, 4096, 4096, 0, &total, &st);
+	CHECK(ret == EXIT_CORRUPT && WIFEXITED(st) && WEXITSTATUS(st) == 1 &&
+	      access(out[0], F_OK) && !count_entries(".syncdev-"),
+	      "keyed xfer, master of another key: file MAC mismatch, slave exit 3, master exit 1, nothing written");
+	unlink(out[0]);
+	unlink(out[1]);
+	master_auth = slave_auth = NULL;
+	free(in[0]);
+	free(in[1]);
+	free(out[0]);
+	free(out[1]);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -436,6 +488,7 @@ int main(void)
 	test_master_exit();
 	test_ack_io();
 	test_placement();
+	test_keyed();
 	tmpdir_remove();
 	return check_done();
 }

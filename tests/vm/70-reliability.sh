@@ -83,6 +83,16 @@ done
 check_output "the refusal says why" \
 	'buf_size=1073741824: must be a multiple of [0-9]+, at most [0-9]+ and at most half of RAM' dmesg
 refused "insmod max_buffer_mb=4 (less than one buffer) is refused" max_buffer_mb=4
+# A buffer a page above a whole MiB and above a quarter of RAM: the
+# default cap is that one buffer, not a MiB count rounded below it.
+ram_mib=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) / 1024))
+odd=$(((ram_mib / 4 + 1) * 1048576 + 4096))
+if insmod "$ko" buf_size=$odd; then
+	pass "insmod buf_size=$odd (a page above a MiB, over a quarter of RAM) loads"
+	rmmod syncdev
+else
+	fail "insmod buf_size=$odd loads" "$(dmesg | tail -n 1)"
+fi
 refused "insmod allowed_peer=bogus is refused" allowed_peer=bogus
 refused "insmod keepalive_cnt=0 is refused" keepalive_cnt=0
 check "insmod with defaults again" insmod "$ko"

@@ -19,6 +19,7 @@ enum {
 	EXIT_FAIL = 1,		/* the operation failed (I/O, network, peer) */
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_CORRUPT = 3,	/* data arrived but did not verify */
+	EXIT_AUTH = 4,		/* the peer did not prove the shared key */
 };
 
 /* Name used as the prefix of every message; set once from argv[0]. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ack.h"
+#include "auth.h"
 #include "device.h"
 #include "util.h"
 
@@ -8,10 +9,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Keyed: the answer is followed by its MAC (auth.h). */
+static const struct auth_session *ack_auth;
+
+void ack_set_auth(const struct auth_session *s)
+{
+	ack_auth = s;
+}
+
 int ack_send(int fd, unsigned int status, uint32_t index, uint32_t files)
 {
 	struct frame_result r;
-	unsigned char buf[FRAME_RESULT_MAX_LEN];
+	unsigned char buf[FRAME_RESULT_MAX_LEN + SHA256_LEN];
 	const char *why = "";
 	int err = 0;
 	size_t len;
@@ -25,6 +34,10 @@ int ack_send(int fd, unsigned int status, uint32_t index, uint32_t files)
 	r.reason_len = strnlen(why, FRAME_REASON_MAX);
 	memcpy(r.reason, why, r.reason_len);
 	len = frame_put_result(buf, &r);
+	if (ack_auth) {
+		auth_answer_mac(ack_auth, buf, len, buf + len);
+		len += SHA256_LEN;
+	}
 	return write_full(fd, buf, len) < 0 ? -1 : 0;
 }
 
@@ -116,6 +129,25 @@ static int report(const struct frame_result *r, unsigned int n,
 	return EXIT_FAIL;
 }
 
+/* Keyed: the MAC that follows the answer in in is the answer's. */
+static int answer_mac_ok(int fd, struct ack_in *in,
+			 const struct frame_result *r)
+{
+	size_t len = FRAME_RESULT_HDR_LEN + r->reason_len;
+	unsigned char want[SHA256_LEN];
+	ssize_t got = fill(fd, in, len + SHA256_LEN);
+
+	if (got < 0 || (size_t)got < len + SHA256_LEN) {
+		msg("the confirmation carries no MAC (a slave without --key?)");
+		return 0;
+	}
+	auth_answer_mac(ack_auth, in->buf, len, want);
+	if (mac_equal(want, in->buf + len, SHA256_LEN))
+		return 1;
+	msg("the confirmation's MAC is wrong: it is not from a holder of the key");
+	return 0;
+}
+
 int ack_wait(int fd, struct ack_in *in, unsigned int n, char *const *names,
 	     const char *peer)
 {
@@ -124,6 +156,8 @@ int ack_wait(int fd, struct ack_in *in, unsigned int n, char *const *names,
 
 	switch (read_result(fd, in, &r, &bad)) {
 	case READ_OK:
+		if (ack_auth && !answer_mac_ok(fd, in, &r))
+			return EXIT_FAIL;
 		return report(&r, n, names, peer);
 	case READ_EOF:
 		msg("the %s closed the connection without confirming the transfer (it failed or was killed: see its messages)",

@@ -44,9 +44,17 @@ int ack_send(int fd, unsigned int status, uint32_t index, uint32_t files);
 int ack_answer(int fd, int ret, unsigned int status, uint32_t index,
 	       uint32_t files, const char *peer);
 
+struct auth_session;
+
+/*
+ * Keyed transfers: from now on every answer sent is followed by its MAC,
+ * and a positive answer received must be (auth.h).  NULL: none.
+ */
+void ack_set_auth(const struct auth_session *s);
+
 /* What the sender has received of the answer so far. */
 struct ack_in {
-	unsigned char buf[FRAME_RESULT_MAX_LEN];
+	unsigned char buf[FRAME_RESULT_MAX_LEN + 32];	/* + a MAC */
 	size_t len;
 };
 

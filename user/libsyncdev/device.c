@@ -177,6 +177,16 @@ int dev_set_timeout(int fd, const char *path, uint32_t seconds)
 	return -1;
 }
 
+int dev_set_peer(int fd, const char *path, struct in_addr addr)
+{
+	struct syncdev_peer p = { .addr = addr.s_addr };
+
+	if (ioctl(fd, SYNCDEV_IOC_SET_PEER, &p) == 0)
+		return 0;
+	msg_errno("%s: cannot set the peer filter", path);
+	return -1;
+}
+
 void *dev_map(int fd, size_t *len)
 {
 	struct syncdev_info info;

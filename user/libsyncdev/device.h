@@ -39,6 +39,9 @@ int dev_accept(int fd, const char *path);
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms);
 
+/* SYNCDEV_IOC_SET_PEER: accept from / connect to addr only. */
+int dev_set_peer(int fd, const char *path, struct in_addr addr);
+
 /* Close the session's connection; the session may connect again. */
 int dev_disconnect(int fd, const char *path);
 

@@ -54,6 +54,8 @@ int infile_open(struct infile *f, const char *path, int map)
 		return -1;
 	/* The size goes into the frame header before the data. */
 	f->size = (uint64_t)st.st_size;
+	f->mtime = st.st_mtim;
+	f->ctime = st.st_ctim;
 	/* mmap of length 0 is EINVAL: an empty file needs no mapping. */
 	if (map && f->size) {
 		p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
@@ -110,6 +112,11 @@ ssize_t infile_copy(struct infile *f, uint64_t off, void *dst, size_t n,
 	return r > 0 ? r : -1;
 }
 
+static int same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
 int infile_check_size(struct infile *f)
 {
 	struct stat st;
@@ -122,6 +129,13 @@ int infile_check_size(struct infile *f)
 		msg("input file %s shrank while being sent (%llu bytes, now %llu): what was sent is not the file",
 		    f->path, (unsigned long long)f->size,
 		    (unsigned long long)st.st_size);
+		return -1;
+	}
+	if ((uint64_t)st.st_size != f->size ||
+	    !same_time(&st.st_mtim, &f->mtime) ||
+	    !same_time(&st.st_ctim, &f->ctime)) {
+		msg("input file %s changed while being sent (its size or modification time): what was sent may mix old and new bytes",
+		    f->path);
 		return -1;
 	}
 	return 0;

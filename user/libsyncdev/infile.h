@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 struct infile {
@@ -17,6 +18,7 @@ struct infile {
 	int fd;
 	uint64_t size;			/* at open time; what is sent */
 	const unsigned char *map;	/* mmap mode, size > 0 only */
+	struct timespec mtime, ctime;	/* at open time */
 };
 
 /*
@@ -38,9 +40,12 @@ ssize_t infile_copy(struct infile *f, uint64_t off, void *dst, size_t n,
 		    uint32_t *crc);
 
 /*
- * After the whole file was copied: -1 after a message if it is now
- * shorter than when it was opened (a mapped file that shrank inside its
- * last page reads as zeros without SIGBUS), else 0.
+ * After the whole file was copied, before its trailer: -1 after a message
+ * if it is now shorter than when it was opened (a mapped file that shrank
+ * inside its last page reads as zeros without SIGBUS), or its size,
+ * modification or change time differ (rewritten in place: the bytes sent
+ * may mix old and new), else 0.  The master then stops before the
+ * trailer, so the slave fails too.
  */
 int infile_check_size(struct infile *f);
 

@@ -13,11 +13,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * fs.protected_symlinks: in a sticky directory that anyone may write
+ * (/tmp), the kernel follows a link only for its owner, or when the link
+ * and the directory have the same owner.  The slave applies the rule
+ * whatever the setting: it replaces the target, which open() would not.
+ */
+static int protected_link(const char *path, const struct stat *link)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	struct stat d;
+
+	outfile_split_path(path, dir, sizeof(dir), &base);
+	if (stat(dir, &d) || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH))
+		return 0;
+	if (link->st_uid == geteuid() || link->st_uid == d.st_uid)
+		return 0;
+	msg("output %s is a symbolic link of another user (uid %u) in the sticky, world-writable directory %s: refused, as the kernel refuses to follow it (fs.protected_symlinks)",
+	    path, (unsigned int)link->st_uid, dir);
+	return 1;
+}
+
 /* A symbolic link: the regular file it leads to, malloc'd, or NULL. */
 static char *follow_link(const char *path)
 {
 	struct stat st;
-	char *target = realpath(path, NULL);
+	char *target;
+
+	if (lstat(path, &st) == 0 && protected_link(path, &st))
+		return NULL;
+	target = realpath(path, NULL);
 
 	if (!target) {
 		msg_errno("output %s is a symbolic link that leads nowhere (refused: name the file itself)",

@@ -15,11 +15,42 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The temporary file that exists now, for the signal handler. */
 static char pending[PATH_MAX];
 static volatile sig_atomic_t have_pending;
+
+/* Whether a file is flushed to its disk before it counts as in place. */
+static int sync_files = 1;
+
+void outfile_set_sync(int on)
+{
+	sync_files = on;
+}
+
+/*
+ * Whether dir has room for size bytes: 0, or -1 after a message.  Checked
+ * before anything is allocated, so that a master announcing more than the
+ * disk holds is told "no space" at once instead of filling the disk.
+ */
+static int check_room(const char *dir, const char *path, uint64_t size)
+{
+	struct statvfs st;
+	uint64_t avail;
+
+	if (statvfs(dir, &st))
+		return 0;	/* no figure: the writes will tell */
+	avail = (uint64_t)st.f_bavail * st.f_frsize;
+	if (size <= avail)
+		return 0;
+	errno = ENOSPC;
+	msg_errno("no space for %s: it has %llu bytes, %s has %llu bytes free",
+		  path, (unsigned long long)size, dir,
+		  (unsigned long long)avail);
+	return -1;
+}
 
 void outfile_split_path(const char *path, char *dir, size_t dirlen,
 			const char **base)
@@ -149,6 +180,8 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->stage = NULL;
 	f->next = 0;
 	outfile_split_path(path, dir, sizeof(dir), &base);
+	if (check_room(dir, path, size))
+		return -1;
 	/* Cut a long base name so the temporary name fits in NAME_MAX. */
 	if (snprintf(f->tmp, sizeof(f->tmp), "%s/.%.200s.syncdev-XXXXXX",
 		     dir, base) >= (int)sizeof(f->tmp)) {
@@ -279,16 +312,80 @@ static int replaceable(const char *path)
 	return 0;
 }
 
+/*
+ * The file replaced keeps its owner, group and permission bits (not
+ * set-user-ID, set-group-ID, sticky), as far as the slave may set them:
+ * an owner it cannot give is kept as the slave's, and then the group too
+ * if it cannot give that.  0, or -1 after a message.
+ */
+static int keep_attrs(struct outfile *f)
+{
+	struct stat st;
+
+	if (lstat(f->path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (fchown(f->fd, st.st_uid, st.st_gid) &&
+	    fchown(f->fd, (uid_t)-1, st.st_gid) && errno != EPERM) {
+		msg_errno("cannot give %s the owner of %s", f->tmp, f->path);
+		return -1;
+	}
+	if (fchmod(f->fd, st.st_mode & 0777)) {
+		msg_errno("cannot give %s the mode of %s", f->tmp, f->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Data on the disk (mmap mode: the mapping first): 0, or -1 and a message. */
+static int flush_data(struct outfile *f)
+{
+	if (f->map && msync(f->map, f->size, MS_SYNC)) {
+		msg_errno("writing %s to disk", f->path);
+		return -1;
+	}
+	if (sync_files && fsync(f->fd)) {
+		msg_errno("writing %s to disk", f->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The directory entry made by the rename, on the disk. */
+static int flush_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	int fd, ret;
+
+	if (!sync_files)
+		return 0;
+	outfile_split_path(path, dir, sizeof(dir), &base);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = fd < 0 ? -1 : fsync(fd);
+	if (ret && errno != EINVAL)	/* EINVAL: a directory with no fsync */
+		msg_errno("writing directory %s to disk (for %s)", dir, path);
+	else
+		ret = 0;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * Flushed before the rename, so that a crash never leaves a partial file
+ * under the name (nor loses the file it replaces), and the directory
+ * after, so that the new name itself survives a crash.
+ */
 int outfile_commit(struct outfile *f)
 {
-	int ret = 0;
+	int ret = keep_attrs(f) || flush_data(f) ? -1 : 0;
 
 	outfile_unmap(f);
 	/* close() is where a network file system reports a failed write. */
 	if (close(f->fd)) {
 		msg_errno("writing %s", f->tmp);
 		ret = -1;
-	} else if (!replaceable(f->path)) {
+	} else if (ret || !replaceable(f->path)) {
 		ret = -1;
 	} else if (rename(f->tmp, f->path)) {
 		msg_errno("cannot rename %s to %s", f->tmp, f->path);
@@ -298,7 +395,7 @@ int outfile_commit(struct outfile *f)
 	if (ret)
 		unlink(f->tmp);
 	have_pending = 0;
-	return ret;
+	return ret || flush_dir(f->path) ? -1 : 0;
 }
 
 void outfile_abort(struct outfile *f)

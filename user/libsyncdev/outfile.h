@@ -66,11 +66,19 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
  */
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc);
-/* Close and rename to the final name; prints a message on failure. */
+/*
+ * Close and rename to the final name, giving it the owner, group and
+ * permissions of the file it replaces; the data is flushed to the disk
+ * (msync, fsync) before the rename and the directory after it, unless
+ * outfile_set_sync(0).  Prints a message on failure.
+ */
 int outfile_commit(struct outfile *f);
 /* Close and remove the temporary file. */
 void outfile_abort(struct outfile *f);
 
 void outfile_remove_on_signals(void);
+
+/* 0: outfile_commit does not flush to the disk (slave --no-sync). */
+void outfile_set_sync(int on);
 
 #endif

@@ -12,9 +12,13 @@
 
 #include <stdint.h>
 
+struct auth_session;
+
 struct xfer_opts {
 	int verbose;		/* one line per file on stdout */
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
+	/* Keyed: each trailer followed by the file's MAC (auth.h). */
+	const struct auth_session *auth;
 };
 
 struct ack_in;

@@ -1,15 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "auth.h"
 #include "device.h"
 #include "netaddr.h"
 #include "util.h"
 #include "xfer.h"
 #include "xfer_cli.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "syncdev.h"
+
+/* The options about who the peer is, and what the disk keeps. */
+static void xfer_usage_security(FILE *f, enum xfer_role role)
+{
+	fprintf(f,
+		"      --key FILE     keyed transfer: both sides prove they hold the\n"
+		"                     secret in FILE (16 to 4095 bytes, mode 0600; make\n"
+		"                     one with: umask 077; head -c 32 /dev/urandom >FILE)\n"
+		"                     before any data; %s\n"
+		"      --peer ADDR    %s\n",
+		role == ROLE_MASTER ?
+		"a peer that fails is dropped and\n"
+		"                     the master waits on" :
+		"a master that fails it ends the\n"
+		"                     slave with exit 4, nothing written",
+		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
+		"connect to IPv4 address ADDR only");
+	if (role == ROLE_SLAVE)
+		fprintf(f,
+			"      --no-sync      confirm files without flushing them to the disk\n"
+			"                     (for benchmarks): a crash of this machine after\n"
+			"                     the master's exit 0 may lose or empty them\n"
+			"  -t, --timeout MS   connect timeout (default: the module's)\n"
+			"  -w, --wait MS      retry a refused connection (no master yet)\n"
+			"                     for up to MS milliseconds (default 30000;\n"
+			"                     0: fail at once)\n");
+}
 
 static void xfer_usage(FILE *f, enum xfer_role role)
 {
@@ -43,13 +73,12 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 		"                     this long: the %s stalled or its machine is gone\n"
 		"                     (default: the module's progress_timeout_ms)\n",
 		role == ROLE_MASTER ? "slave" : "master");
-	if (role == ROLE_SLAVE)
-		fprintf(f,
-			"  -t, --timeout MS   connect timeout (default: the module's)\n"
-			"  -w, --wait MS      retry a refused connection (no master yet)\n"
-			"                     for up to MS milliseconds (default 30000;\n"
-			"                     0: fail at once)\n");
+	xfer_usage_security(f, role);
 	fprintf(f, "  -h, --help         this text\n\n");
+	fprintf(f,
+		"Without --key, anyone who can reach the port (another host, another\n"
+		"local user) can take the place of the %s and fake its answer.\n\n",
+		role == ROLE_MASTER ? "slave" : "master");
 	if (role == ROLE_MASTER)
 		fprintf(f,
 			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
@@ -59,12 +88,15 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 			"slave's reason is printed), 2 usage.\n");
 	else
 		fprintf(f,
+			"Each file is flushed to the disk (fsync) before its rename, and its\n"
+			"directory after it, before the master is told.\n"
 			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
 			"of all files, T runs from the connection being established to the\n"
 			"last file verified and renamed.  Then tells the master the outcome.\n"
 			"Exit status: 0 every file verified and in place, and the master told;\n"
 			"1 failure, 2 usage (e.g. the same output twice), 3 corrupt data (bad\n"
-			"framing or CRC mismatch).\n");
+			"framing, CRC or MAC mismatch), 4 no key handshake (the master failed\n"
+			"it, or runs with --key and this slave without).\n");
 }
 
 static int bad_number(const char *what, const char *s, const char *range)
@@ -145,7 +177,7 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum { OPT_DEVICE = 256, OPT_PROGRESS };
+enum { OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER, OPT_NO_SYNC };
 
 /* An option with a number: its value into *a, or -1 after a message. */
 static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
@@ -197,6 +229,43 @@ static int bad_option(int c, char **argv)
 	return -1;
 }
 
+/* One option into *a: 0, 1 after --help, or -1 after a message. */
+static int parse_option(int c, char **argv, enum xfer_role role,
+			struct xfer_args *a)
+{
+	switch (c) {
+	case 'v':
+		a->verbose = 1;
+		return 0;
+	case OPT_DEVICE:
+		a->device = optarg;
+		return 0;
+	case OPT_KEY:
+		a->key_path = optarg;
+		return 0;
+	case OPT_NO_SYNC:
+		if (role != ROLE_SLAVE) {
+			msg("--no-sync is an option of the slave only");
+			return -1;
+		}
+		a->no_sync = 1;
+		return 0;
+	case OPT_PEER:
+		if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||
+		    !a->peer.s_addr)
+			return bad_number("peer address", optarg,
+					  "an IPv4 address a.b.c.d");
+		return 0;
+	case 'h':
+		xfer_usage(stdout, role);
+		return 1;
+	case 'b': case 't': case 'w': case OPT_PROGRESS:
+		return parse_number_opt(c, optarg, a);
+	default:
+		return bad_option(c, argv);
+	}
+}
+
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a)
 {
@@ -207,11 +276,14 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ "timeout", required_argument, NULL, 't' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
+		{ "key", required_argument, NULL, OPT_KEY },
+		{ "peer", required_argument, NULL, OPT_PEER },
+		{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shortopts = role == ROLE_SLAVE ? ":b:vt:w:h" : ":b:vh";
-	int c;
+	int c, ret;
 
 	memset(a, 0, sizeof(*a));
 	a->role = role;
@@ -222,23 +294,9 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			a->verbose = 1;
-			break;
-		case OPT_DEVICE:
-			a->device = optarg;
-			break;
-		case 'h':
-			xfer_usage(stdout, role);
-			return 1;
-		case 'b': case 't': case 'w': case OPT_PROGRESS:
-			if (parse_number_opt(c, optarg, a))
-				return -1;
-			break;
-		default:
-			return bad_option(c, argv);
-		}
+		ret = parse_option(c, argv, role, a);
+		if (ret)
+			return ret;
 	}
 	return parse_positional(argc - optind, argv + optind, a);
 }
@@ -261,12 +319,14 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	if (fd < 0)
 		return -1;
 	if ((a->progress_s && dev_set_timeout(fd, a->device, a->progress_s)) ||
+	    (a->peer.s_addr && dev_set_peer(fd, a->device, a->peer)) ||
 	    devbuf_open(b, fd, a->method, size)) {
 		close(fd);
 		return -1;
 	}
 	o->verbose = a->verbose;
 	o->print_pages = a->method == METHOD_MMAP;
+	o->auth = NULL;
 	return fd;
 }
 
@@ -274,4 +334,46 @@ void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)
 {
 	printf("Transmission time: %f ms, File size: %zu bytes\n",
 	       (double)elapsed_ns / 1e6, (size_t)bytes);
+}
+
+/* A keyed master waits this long for a peer's handshake. */
+#define XFER_AUTH_TIMEOUT_S	10
+
+/* Drops are logged: the first 3, then every 100th. */
+static void note_drop(unsigned long drops, const char *why)
+{
+	if (drops <= 3 || drops % 100 == 0)
+		msg("dropped a peer that failed the key handshake (%lu so far): %s",
+		    drops, why);
+}
+
+int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
+		struct auth_session *s)
+{
+	char why[AUTH_WHY_LEN];
+	unsigned long drops = 0;
+
+	for (;;) {
+		if (dev_accept(fd, a->device))
+			return -1;
+		if (!k)
+			return 0;
+		if (dev_set_timeout(fd, a->device, XFER_AUTH_TIMEOUT_S))
+			return -1;
+		if (!auth_master(fd, k, s, why))
+			return dev_set_timeout(fd, a->device, a->progress_s);
+		note_drop(++drops, why);
+		if (dev_disconnect(fd, a->device))
+			return -1;
+	}
+}
+
+int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
+		 struct auth_session *s)
+{
+	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
+		return EXIT_FAIL;
+	if (k && auth_slave(fd, k, s))
+		return EXIT_AUTH;
+	return EXIT_OK;
 }

@@ -39,6 +39,9 @@ struct xfer_args {
 	uint32_t timeout_ms;	/* slave: connect timeout, 0 = module's */
 	uint32_t wait_ms;	/* slave: retry a refused connect this long */
 	uint32_t progress_s;	/* progress timeout, 0 = the module's */
+	const char *key_path;	/* --key: keyed transfer (auth.h), or NULL */
+	struct in_addr peer;	/* --peer: the only peer, 0 = any */
+	int no_sync;		/* slave --no-sync: no fsync before confirming */
 };
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */
@@ -60,6 +63,26 @@ struct xfer_opts;
  */
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 		     struct xfer_opts *o);
+
+struct auth_key;
+struct auth_session;
+
+/*
+ * Master: wait for a slave (--peer: only that address); with a key, one
+ * that proves it (auth.h): a peer that fails is dropped, logged (the
+ * first few, then every 100th) and the wait goes on.  0, or -1 after a
+ * message.  A keyed handshake that succeeded fills *s.
+ */
+int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
+		struct auth_session *s);
+
+/*
+ * Slave: connect to the master (--peer: refused elsewhere) and, with a
+ * key, prove it and check the master's proof.  EXIT_OK, EXIT_FAIL or
+ * EXIT_AUTH after a message.
+ */
+int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
+		 struct auth_session *s);
 
 /* "Transmission time: %f ms, File size: %zu bytes" on stdout. */
 void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "auth.h"
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Record what failed for the answer to the master; returns code. */
 static int failed(struct xfer_report *r, unsigned int status, int code)
@@ -55,7 +57,7 @@ static int bad_frame(struct xfer_report *r, int err, const char *what,
 /* Move size bytes from the stream into f, returning their CRC in *crc. */
 static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 		     int *printed, const struct xfer_opts *o,
-		     struct xfer_report *r)
+		     struct xfer_report *r, struct hmac_sha256 *mac)
 {
 	const unsigned char *p;
 	uint64_t off = 0;
@@ -79,6 +81,8 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 					"master");
 			return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 		}
+		if (o->auth)
+			hmac_sha256_update(mac, p, (size_t)n);
 		rx_consume(b, (size_t)n);
 		off += (uint64_t)n;
 		if (o->print_pages)
@@ -112,12 +116,37 @@ static int check_trailer(struct devbuf *b, struct outfile *f, uint32_t crc,
 	return EXIT_OK;
 }
 
+/* Keyed: the MAC after the trailer must be the one of what arrived. */
+static int check_mac(struct devbuf *b, struct outfile *f,
+		     struct hmac_sha256 *mac, unsigned int index,
+		     struct xfer_report *r)
+{
+	unsigned char sent[SHA256_LEN], want[SHA256_LEN];
+	char what[64];
+	ssize_t got;
+
+	snprintf(what, sizeof(what), "the MAC of file %u", index + 1);
+	got = read_hdr(b, sent, sizeof(sent), what, r);
+	if (got < 0)
+		return EXIT_FAIL;
+	if ((size_t)got < sizeof(sent))
+		return bad_frame(r, FRAME_ETRUNC, what, got, sizeof(sent));
+	hmac_sha256_final(mac, want);
+	if (!mac_equal(sent, want, sizeof(want))) {
+		msg("MAC mismatch in %s: the data is not what a holder of the key sent",
+		    f->path);
+		return failed(r, FRAME_ST_CRC, EXIT_CORRUPT);
+	}
+	return EXIT_OK;
+}
+
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     const struct xfer_opts *o, struct xfer_report *r,
 		     int *printed)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	char what[64];
+	struct hmac_sha256 mac;
 	struct outfile f;
 	uint32_t crc;
 	uint64_t size;
@@ -133,9 +162,13 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		return bad_frame(r, err, what, got, FRAME_FILE_HDR_LEN);
 	if (outfile_create(&f, path, size, b->method == METHOD_MMAP))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
-	ret = recv_data(b, &f, &crc, printed, o, r);
+	if (o->auth)
+		auth_file_mac_init(&mac, o->auth, index, size);
+	ret = recv_data(b, &f, &crc, printed, o, r, &mac);
 	if (!ret)
 		ret = check_trailer(b, &f, crc, index, r);
+	if (!ret && o->auth)
+		ret = check_mac(b, &f, &mac, index, r);
 	if (ret) {
 		outfile_abort(&f);
 		return ret;
@@ -161,6 +194,10 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 	got = read_hdr(b, hdr, sizeof(hdr), "the stream header", r);
 	if (got < 0)
 		return EXIT_FAIL;
+	if (got >= 4 && !memcmp(hdr, AUTH_MASTER_MAGIC, 4)) {
+		msg("the master starts a key handshake (it runs with --key) and this slave has no key: nothing received");
+		return failed(r, FRAME_ST_FRAMING, EXIT_AUTH);
+	}
 	err = frame_get_stream_hdr(hdr, (size_t)got, &nfiles);
 	if (err)
 		return bad_frame(r, err, "the stream header", got, sizeof(hdr));

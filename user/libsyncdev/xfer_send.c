@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ack.h"
+#include "auth.h"
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
@@ -59,8 +60,12 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	uint32_t crc = 0;
 	unsigned char *dst;
 	size_t room;
+	struct hmac_sha256 mac;
+	unsigned char sum[SHA256_LEN];
 	ssize_t n;
 
+	if (c->o->auth)
+		auth_file_mac_init(&mac, c->o->auth, index, f->size);
 	frame_put_file_hdr(hdr, index, f->size);
 	c->start = c->b->moved + c->b->end + sizeof(hdr);
 	if (tx_put(c->b, hdr, sizeof(hdr)))
@@ -77,6 +82,8 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 		n = infile_copy(f, off, dst, room, &crc);
 		if (n < 0)
 			return EXIT_FAIL;
+		if (c->o->auth)
+			hmac_sha256_update(&mac, dst, (size_t)n);
 		tx_commit(c->b, (size_t)n);
 		off += (uint64_t)n;
 		if (c->o->print_pages)
@@ -87,6 +94,12 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	frame_put_trailer(hdr, crc);
 	if (tx_put(c->b, hdr, FRAME_TRAILER_LEN))
 		return send_failed(f->path, data_moved(c, f->size), f->size);
+	if (c->o->auth) {
+		hmac_sha256_final(&mac, sum);
+		if (tx_put(c->b, sum, sizeof(sum)))
+			return send_failed(f->path, data_moved(c, f->size),
+					   f->size);
+	}
 	if (c->o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", f->path,
 		       (unsigned long long)f->size, crc);

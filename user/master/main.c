@@ -6,6 +6,7 @@
  * is in place.
  */
 #include "ack.h"
+#include "auth.h"
 #include "devio.h"
 #include "device.h"
 #include "infile.h"
@@ -19,6 +20,8 @@
 
 int main(int argc, char **argv)
 {
+	static struct auth_key key;
+	struct auth_session sess;
 	struct ack_in in = { .len = 0 };
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -32,6 +35,8 @@ int main(int argc, char **argv)
 	ret = xfer_parse_args(argc, argv, ROLE_MASTER, &a);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (a.key_path && auth_load_key(a.key_path, &key))
+		return EXIT_FAIL;
 	/* A vanished slave must be an error message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -45,8 +50,12 @@ int main(int argc, char **argv)
 	}
 
 	fd = xfer_open_device(&a, &b, &o);
-	if (fd < 0 || dev_accept(fd, a.device))
+	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL, &sess))
 		return EXIT_FAIL;
+	if (a.key_path) {
+		o.auth = &sess;
+		ack_set_auth(&sess);
+	}
 
 	t0 = now_ns();
 	ret = xfer_send(&b, files, a.nfiles, &o, &in);

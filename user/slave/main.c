@@ -5,6 +5,7 @@
  * master the outcome.
  */
 #include "ack.h"
+#include "auth.h"
 #include "devio.h"
 #include "device.h"
 #include "outfile.h"
@@ -37,6 +38,8 @@ static char **check_outputs(const struct xfer_args *a)
 
 int main(int argc, char **argv)
 {
+	static struct auth_key key;
+	struct auth_session sess;
 	struct xfer_report r;
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -49,13 +52,23 @@ int main(int argc, char **argv)
 	ret = xfer_parse_args(argc, argv, ROLE_SLAVE, &a);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (a.key_path && auth_load_key(a.key_path, &key))
+		return EXIT_FAIL;
+	outfile_set_sync(!a.no_sync);
 	signal(SIGPIPE, SIG_IGN);
 	targets = check_outputs(&a);
 	outfile_remove_on_signals();
 
 	fd = xfer_open_device(&a, &b, &o);
-	if (fd < 0 || dev_connect(fd, a.addr, a.port, a.timeout_ms, a.wait_ms))
+	if (fd < 0)
 		return EXIT_FAIL;
+	ret = xfer_connect(fd, &a, a.key_path ? &key : NULL, &sess);
+	if (ret)
+		return ret;
+	if (a.key_path) {
+		o.auth = &sess;
+		ack_set_auth(&sess);
+	}
 
 	t0 = now_ns();
 	ret = xfer_recv(&b, targets, a.nfiles, &o, &r);

@@ -39,15 +39,22 @@ static void usage(FILE *f)
 		"                     send on /dev/master_device, recv on\n"
 		"                     /dev/slave_device (port: the module's unless\n"
 		"                     given; -p is ignored by send)\n"
+		"      --key FILE     keyed, as master and slave --key: both prove\n"
+		"                     the secret in FILE before any data, the data\n"
+		"                     and the answer carry its HMAC-SHA-256; a\n"
+		"                     peer that fails ends the program with exit 4\n"
 		"  -h, --help         this text\n\n"
+		"Without --key, anyone who can reach the port can take the other\n"
+		"side's place and fake the data or the answer.\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
 		"connection being established to the last byte handled (send: to\n"
 		"the receiver's answer).  Exit status: 0 ok (send: the receiver\n"
-		"confirmed), 1 failure, 2 usage, 3 CRC32C mismatch.\n",
+		"confirmed), 1 failure, 2 usage, 3 CRC32C or MAC mismatch, 4 the\n"
+		"peer failed the key handshake.\n",
 		TCPCOPY_DEFAULT_PORT);
 }
 
-enum { OPT_PROGRESS = 256 };
+enum { OPT_PROGRESS = 256, OPT_KEY };
 
 /* One option into *port or *o; exits with EXIT_USAGE on a bad one. */
 static void parse_option(int c, char **argv, uint64_t *port,
@@ -82,6 +89,9 @@ static void parse_option(int c, char **argv, uint64_t *port,
 	case 'c':
 		o->crc = 1;
 		break;
+	case OPT_KEY:
+		o->key_path = optarg;
+		break;
 	case 'd':
 		o->device = 1;
 		break;
@@ -102,10 +112,11 @@ int main(int argc, char **argv)
 		{ "crc", no_argument, NULL, 'c' },
 		{ "device", no_argument, NULL, 'd' },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
+		{ "key", required_argument, NULL, OPT_KEY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tcpcopy_opts o = { .bufsize = XFER_DEFAULT_BUFFER };
+	static struct tcpcopy_opts o = { .bufsize = XFER_DEFAULT_BUFFER };
 	uint64_t port = TCPCOPY_DEFAULT_PORT;
 	struct in_addr addr;
 	uint16_t rport;
@@ -130,6 +141,8 @@ int main(int argc, char **argv)
 	if (argc != (send ? 2 : 3))
 		die(EXIT_USAGE, send ? "usage: tcpcopy send FILE [options]" :
 			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
+	if (o.key_path && auth_load_key(o.key_path, &o.key))
+		return EXIT_FAIL;
 	signal(SIGPIPE, SIG_IGN);
 	if (send)
 		return tcpcopy_send(argv[1], (uint16_t)port, &o);

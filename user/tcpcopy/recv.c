@@ -29,7 +29,8 @@ static int recv_failed(ssize_t n, const char *what, uint64_t done,
 
 /* The size bytes of the data into f; their CRC32C into *sum if crc. */
 static int recv_data(int fd, struct outfile *f, const struct tcpcopy_opts *o,
-		     uint32_t *sum, struct xfer_report *r)
+		     uint32_t *sum, struct xfer_report *r,
+		     struct hmac_sha256 *mac)
 {
 	char *buf = xmalloc(o->bufsize);
 	uint64_t total = 0;
@@ -50,6 +51,8 @@ static int recv_data(int fd, struct outfile *f, const struct tcpcopy_opts *o,
 			n = -2;
 			break;
 		}
+		if (o->key_path)
+			hmac_sha256_update(mac, buf, (size_t)n);
 		total += (uint64_t)n;
 	}
 	free(buf);
@@ -75,9 +78,27 @@ static int check_crc(int fd, uint32_t sum, struct xfer_report *r)
 	return EXIT_CORRUPT;
 }
 
+/* Keyed: the MAC after the data against the one computed. */
+static int check_mac(int fd, struct hmac_sha256 *mac, struct xfer_report *r)
+{
+	unsigned char sent[SHA256_LEN], want[SHA256_LEN];
+	ssize_t n = read_full(fd, sent, sizeof(sent));
+
+	if (n != (ssize_t)sizeof(sent))
+		return recv_failed(n < 0 ? -1 : 0, "the MAC", (uint64_t)
+				   (n < 0 ? 0 : n), sizeof(sent), r);
+	hmac_sha256_final(mac, want);
+	if (mac_equal(sent, want, sizeof(want)))
+		return EXIT_OK;
+	msg("MAC mismatch: the data is not what a holder of the key sent");
+	r->status = FRAME_ST_CRC;
+	return EXIT_CORRUPT;
+}
+
 static int recv_stream(int fd, const char *path, const struct tcpcopy_opts *o,
 		       struct xfer_report *r)
 {
+	struct hmac_sha256 mac;
 	unsigned char word[8];
 	struct outfile f;
 	uint32_t sum = 0;
@@ -91,9 +112,13 @@ static int recv_stream(int fd, const char *path, const struct tcpcopy_opts *o,
 		r->status = FRAME_ST_STORE;
 		return EXIT_FAIL;
 	}
-	ret = recv_data(fd, &f, o, &sum, r);
+	if (o->key_path)
+		auth_file_mac_init(&mac, &o->sess, 0, f.size);
+	ret = recv_data(fd, &f, o, &sum, r, &mac);
 	if (!ret && o->crc)
 		ret = check_crc(fd, sum, r);
+	if (!ret && o->key_path)
+		ret = check_mac(fd, &mac, r);
 	if (ret) {
 		outfile_abort(&f);
 		return ret;
@@ -108,7 +133,7 @@ static int recv_stream(int fd, const char *path, const struct tcpcopy_opts *o,
 }
 
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 const struct tcpcopy_opts *o)
+		 struct tcpcopy_opts *o)
 {
 	struct xfer_report r = { .index = 0 };
 	char *target = outfile_check(path);
@@ -121,6 +146,11 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 	fd = tcpcopy_link_connect(addr, port, o);
 	if (fd < 0)
 		return EXIT_FAIL;
+	if (o->key_path) {
+		if (auth_slave(fd, &o->key, &o->sess))
+			return EXIT_AUTH;
+		ack_set_auth(&o->sess);
+	}
 
 	t0 = now_ns();
 	ret = recv_stream(fd, target, o, &r);

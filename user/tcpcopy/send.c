@@ -23,9 +23,20 @@ static int send_failed(const struct infile *f, uint64_t off)
  * The size, the data and (with o->crc) its CRC32C; stops early, silently,
  * when the receiver answers before the end (it failed: ack.h).
  */
+/* Keyed: the MAC of the data after it. */
+static int send_mac(int fd, struct hmac_sha256 *mac)
+{
+	unsigned char sum[SHA256_LEN];
+
+	hmac_sha256_final(mac, sum);
+	return write_full(fd, sum, sizeof(sum)) < 0 ? -1 : 0;
+}
+
 static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 		       struct ack_in *in)
 {
+	struct hmac_sha256 mac;
+
 	unsigned char word[8];
 	char *buf = xmalloc(o->bufsize);
 	uint64_t off = 0;
@@ -33,6 +44,8 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 	int ret = EXIT_FAIL;
 	ssize_t n;
 
+	if (o->key_path)
+		auth_file_mac_init(&mac, &o->sess, 0, f->size);
 	put_le(word, f->size, 8);
 	if (write_full(fd, word, 8) < 0)
 		goto fail;
@@ -42,6 +55,8 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 				o->crc ? &sum : NULL);
 		if (n < 0)
 			goto out;
+		if (o->key_path)
+			hmac_sha256_update(&mac, buf, (size_t)n);
 		if (write_full(fd, buf, (size_t)n) < 0)
 			goto fail;
 		off += (uint64_t)n;
@@ -54,6 +69,8 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 	put_le(word, sum, 4);
 	if (o->crc && write_full(fd, word, 4) < 0)
 		goto fail;
+	if (o->key_path && send_mac(fd, &mac))
+		goto fail;
 	ret = EXIT_OK;
 	goto out;
 fail:
@@ -63,9 +80,9 @@ out:
 	return ret;
 }
 
-int tcpcopy_send(const char *path, uint16_t port,
-		 const struct tcpcopy_opts *o)
+int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o)
 {
+	char why[AUTH_WHY_LEN];
 	char *names[] = { (char *)path };
 	struct ack_in in = { .len = 0 };
 	struct infile f;
@@ -77,6 +94,13 @@ int tcpcopy_send(const char *path, uint16_t port,
 	fd = tcpcopy_link_accept(port, o);
 	if (fd < 0)
 		return EXIT_FAIL;
+	if (o->key_path) {
+		if (auth_master(fd, &o->key, &o->sess, why)) {
+			msg("key handshake with the receiver failed: %s", why);
+			return EXIT_AUTH;
+		}
+		ack_set_auth(&o->sess);
+	}
 
 	t0 = now_ns();
 	ret = send_stream(fd, &f, o, &in);

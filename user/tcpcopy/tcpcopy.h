@@ -23,6 +23,8 @@
 #ifndef TCPCOPY_H
 #define TCPCOPY_H
 
+#include "auth.h"
+
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,12 +37,14 @@ struct tcpcopy_opts {
 	uint32_t wait_ms;	/* recv: retry a refused connection */
 	uint32_t progress_s;	/* 0: no progress timeout */
 	int device;		/* --device: over syncdev, not a socket */
+	const char *key_path;	/* --key: keyed, as master and slave */
+	struct auth_key key;
+	struct auth_session sess;	/* after the handshake */
 };
 
-int tcpcopy_send(const char *path, uint16_t port,
-		 const struct tcpcopy_opts *o);
+int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
-		 const struct tcpcopy_opts *o);
+		 struct tcpcopy_opts *o);
 
 /*
  * The connection, socket or (with o->device) syncdev device, with o's
