@@ -104,7 +104,7 @@ static struct syncdev_listener *syncdev_listener_new(struct syncdev_session *s)
 	struct syncdev_listener *l;
 	int ret;
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = kzalloc_obj(*l);
 	if (!l)
 		return ERR_PTR(-ENOMEM);
 	ret = syncdev_listen(s, &l->sock);
