@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # vm-timeout: 600
 # vm-cost: 138
-# Course programs written against other modules (issue 9): both legacy
+# Course programs written against other modules: both legacy
 # styles (tests/tools/course_2page.c: 2 pages mapped at offset 0, length
 # passed to receive; course_128page.c: 128 pages mapped at the file's own
 # offset, receive without a length), called as ./master and ./slave as a

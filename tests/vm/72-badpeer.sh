@@ -6,7 +6,7 @@
 # stalls, resets and wrong answers.  Each fails cleanly with the right
 # exit code and a message, never hangs, and the slave never leaves a
 # complete-looking file.  Needs the kernel's two-way stream and
-# SYNCDEV_IOC_SET_TIMEOUT (issue 8).
+# SYNCDEV_IOC_SET_TIMEOUT.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 

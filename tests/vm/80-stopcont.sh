@@ -1,13 +1,13 @@
 # shellcheck shell=sh
 # vm-timeout: 900
 # vm-cost: 150
-# Stop/continue never aborts a transfer (issue 8, row 4): master and slave
+# Stop/continue never aborts a transfer: master and slave
 # are stopped and continued over and over while they move a file, in all
 # four method combinations, and the copy is byte-exact; the course's
 # reproducer (the master stopped and continued while it waits in SEND for
 # a slave that does not read); and a slave stopped while its CONNECT waits.  The mmap
-# cases (SEND, RECV) and CONNECT need the kernel's restartable calls
-# (issue 8, kernel side); fcntl read()/write() restart already.
+# cases (SEND, RECV) and CONNECT need the kernel's restartable calls;
+# fcntl read()/write() restart already.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -53,7 +53,7 @@ for victim in master slave; do
 	done
 done
 
-# The reproducer of row 4: the master waits in SEND because its slave
+# The course's reproducer: the master waits in SEND because its slave
 # does not read (a slave stopped by Ctrl-Z; here badpeer's lateread, which
 # reads nothing until SIGUSR1 and then all of it, checking each CRC, so
 # that the master is surely blocked whatever the speed); the master is

@@ -208,7 +208,7 @@ static const char usage[] =
 	"release.\n\n"
 	"See also osbench syscall: the micro-benchmark of ns per call for\n"
 	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
-	"fork (seed 004's table), with the same getpid and open+close\n"
+	"fork (the file-access experiment's table), with the same getpid and open+close\n"
 	"loops.\n";
 
 static int syscall_rate_run(const struct ctx *c, const void *opts)
