@@ -2,12 +2,23 @@
 #
 #   make              build the module (kernel/syncdev.ko) and the programs (build/)
 #   make CC=clang     the programs by clang (the module as the kernel was built)
+#   make module       the module only;  make user: the programs only
+#   make unit         the C unit tests (build/tests/), without running them
 #   make test         install what is missing, run every test, print "N passed, N failed"
+#   make check-kernel the module with W=1 and sparse
 #   make demo         boot the VM and run the course demo (the README's main command)
-#   make clean        remove everything the build made
+#   make vm           build the VM image (scripts/vm-build)
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
+#   make bench-transfer  the device against a userspace TCP copy, in the VM
+#   make bench-io     fast against dd, cat, fio and the memory bandwidth
 #   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
+#   make uninstall    remove what make install put in place
+#   make install-udev the udev rule: group syncdev may use the devices (uninstall-udev)
+#   make dkms-src     the module's sources as DKMS wants them (/usr/src/syncdev-VERSION)
 #   make dkms-install build and install the module with DKMS (every kernel)
+#   make dkms-remove  remove it from DKMS and /usr/src
+#   make clean        remove everything the build made
+#   make help         this text
 #
 # The module is built against KDIR: the running kernel's headers when they
 # exist, else the newest Debian "-amd64" (Ubuntu "-generic") headers
@@ -84,7 +95,7 @@ endif
 all: module user
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^#$$/{/^#$$/!s/^# \{0,1\}//p}' Makefile
 
 user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 

@@ -51,13 +51,8 @@ check_output "syscall-rate rows" "^call,.*,read,.*write,.*lseek,.*open\+close,.*
 $B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --json >"$T/y.json" 2>/dev/null
 json_ok "syscall-rate json" "$T/y.json" 5
 if [ -z "$(ls "$T" | grep osbench-syscall)" ]; then pass "syscall-rate removes its scratch file"; else fail "syscall-rate removes its scratch file" "$(ls "$T")"; fi
-# The old name, kept for one release: the same table, and said so.
-$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --csv >"$T/y2.csv" 2>"$T/y2.err"
-csv_ok "syscalls (old name) runs syscall-rate" "$T/y2.csv" 6 5
-check_output "syscalls (old name) says it is going" \
-	"'syscalls' is the old name of 'syscall-rate', removed in the next release" cat "$T/y2.err"
-check_output "osbench --help: syscalls is the old name" \
-	"^  syscalls +old name of syscall-rate, removed in the next release" $B/osbench --help
+# One name per command: "syscalls" is not one.
+check_exit "syscalls is an unknown command" 2 $B/osbench syscalls --help
 
 check_exit "sweep missing file" 1 $B/osbench sweep $quick "$T/nope"
 check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data"
@@ -117,7 +112,6 @@ check_exit "sweep --dir: no scratch files" 2 $B/osbench sweep --dir "$T" "$T/dat
 check_exit "sweep unknown option" 2 $B/osbench sweep --bogus "$T/data"
 check_exit "cache --help" 0 $B/osbench cache --help
 check_exit "syscall-rate --help" 0 $B/osbench syscall-rate --help
-check_exit "syscalls --help (old name)" 0 $B/osbench syscalls --help
 check_output "syscall-rate --help points to syscall" "^See also osbench syscall:" \
 	$B/osbench syscall-rate --help
 check_output "syscall --help points to syscall-rate" "^See also osbench syscall-rate:" \

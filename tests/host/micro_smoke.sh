@@ -157,6 +157,11 @@ check_output "all with failures: each with its message" \
 	cat "$tmp/allf.err"
 check_equal "all with failures: every experiment ran" \
 	"$(grep -c '^# experiment: ' "$tmp/allf.csv")" 11
+# all --help names exactly the experiments all runs, in its order.
+check_equal "all --help names every experiment all runs" \
+	"$($OSB all --help | tr '\n' ' ' | sed -n 's/.*micro-benchmark: \([^.]*\)\..*/\1/p' |
+		sed 's/ *([^)]*)//g; s/,/ /g; s/ and / /' | tr -s ' ')" \
+	"$(sed -n 's/^# experiment: //p' "$tmp/allf.csv" | tr '\n' ' ' | sed 's/ $//')"
 check_equal "all with failures: a failed note for each failure" \
 	"$(grep -c '^# failed: ' "$tmp/allf.csv")" 3
 check_output "all with failures: the experiment after a failure measured" \
