@@ -33,17 +33,6 @@ static void usage(FILE *f)
 		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
 }
 
-/* The command named name, or NULL. */
-static const struct command *find(const char *name)
-{
-	const struct command *const *c;
-
-	for (c = osbench_commands; *c; c++)
-		if (!strcmp((*c)->name, name))
-			return *c;
-	return NULL;
-}
-
 static int run(const struct command *cmd, int argc, char **argv)
 {
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
@@ -66,7 +55,7 @@ int main(int argc, char **argv)
 	char typed[64];
 
 	set_progname(argv[0]);
-	c = find(progname());
+	c = command_find(progname());
 	if (c)
 		return run(c, argc, argv);
 
@@ -79,7 +68,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = find(argv[1]);
+	c = command_find(argv[1]);
 	if (!c) {
 		msg("unknown command '%s' (see osbench --help)", argv[1]);
 		return EXIT_USAGE;

@@ -6,7 +6,7 @@
  * are beside the program (../docs from its directory, as in build/),
  * copies of docs/microbench.md and docs/io.md, the full descriptions.
  */
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <libgen.h>
