@@ -1,6 +1,7 @@
 #!/bin/sh
 # sweep, cache and syscall-rate with tiny sizes: well-formed CSV (one header,
 # the same number of fields on every row, the expected rows) and JSON.
+# shellcheck disable=SC2086 # $quick: options, split on purpose everywhere
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 B=build
@@ -29,21 +30,21 @@ json_ok() {
 	fi
 }
 
-$B/osbench sweep $quick --max 64 --csv "$T/data" >"$T/s.csv" 2>"$T/s.err"
-check_exit "sweep --csv exits 0" 0 $B/osbench sweep $quick --max 2 --csv "$T/data"
+"$B/osbench" sweep $quick --max 64 --csv "$T/data" >"$T/s.csv" 2>"$T/s.err"
+check_exit "sweep --csv exits 0" 0 "$B/osbench" sweep $quick --max 2 --csv "$T/data"
 csv_ok "sweep csv: 7 rows of 7 fields (1..64 B)" "$T/s.csv" 7 7
 check_output "sweep csv header" "^block_bytes,run_bytes,rate_MiB/s,rate_min_MiB/s,rate_max_MiB/s,syscalls_1/s,time_s$" cat "$T/s.csv"
 check_output "sweep csv first row is 1 byte" "^1,[0-9]+," cat "$T/s.csv"
 check_output "sweep progress on stderr" "^sweep: 64 B: " cat "$T/s.err"
-$B/osbench sweep $quick --min 128K --max 512K --json "$T/data" >"$T/s.json" 2>/dev/null
+"$B/osbench" sweep $quick --min 128K --max 512K --json "$T/data" >"$T/s.json" 2>/dev/null
 json_ok "sweep json: 3 rows (128K..512K)" "$T/s.json" 3
 check_output "sweep reads at most the file" '"block":524288,"run":262144,' cat "$T/s.json"
-$B/osbench sweep $quick --min 4K --max 8K --cold --fadvise --csv "$T/data" >"$T/c.csv" 2>/dev/null
+"$B/osbench" sweep $quick --min 4K --max 8K --cold --fadvise --csv "$T/data" >"$T/c.csv" 2>/dev/null
 csv_ok "sweep --cold csv" "$T/c.csv" 7 2
 check_output "sweep --cold names its method" "^# cache drop: fadvise\(DONTNEED\)" cat "$T/c.csv"
-$B/osbench cache $quick --min 16K --max 32K --fadvise --csv "$T/data" >"$T/k.csv" 2>/dev/null
+"$B/osbench" cache $quick --min 16K --max 32K --fadvise --csv "$T/data" >"$T/k.csv" 2>/dev/null
 csv_ok "cache csv: warm and cold side by side" "$T/k.csv" 9 2
-$B/osbench cache $quick --min 16K --max 16K --fadvise --json "$T/data" >"$T/k.json" 2>/dev/null
+"$B/osbench" cache $quick --min 16K --max 16K --fadvise --json "$T/data" >"$T/k.json" 2>/dev/null
 json_ok "cache json" "$T/k.json" 1
 $B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --csv >"$T/y.csv" 2>/dev/null
 csv_ok "syscall-rate csv: 5 calls" "$T/y.csv" 6 5
@@ -54,7 +55,7 @@ if [ -z "$(ls "$T" | grep osbench-syscall)" ]; then pass "syscall-rate removes i
 # One name per command: "syscalls" is not one.
 check_exit "syscalls is an unknown command" 2 $B/osbench syscalls --help
 
-check_exit "sweep missing file" 1 $B/osbench sweep $quick "$T/nope"
+check_exit "sweep missing file" 1 "$B/osbench" sweep $quick "$T/nope"
 check_exit "sweep --min above --max" 2 $B/osbench sweep --min 8 --max 4 "$T/data"
 check_exit "sweep bad --time" 2 $B/osbench sweep --time 0 "$T/data"
 check_exit "sweep bad --plot name" 2 $B/osbench sweep --plot out.pdf "$T/data"
@@ -124,17 +125,17 @@ check_exit "feed --help" 0 $B/osbench feed --help
 check_exit "bench-io --help" 0 $B/osbench bench-io --help
 check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"
 if command -v gnuplot >/dev/null 2>&1; then
-	$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data" >/dev/null 2>&1
+	"$B/osbench" sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data" >/dev/null 2>&1
 	check_output "sweep --plot draws an SVG" "<svg" head -c 2000 "$T/p.svg"
 else
 	check_output "sweep --plot without gnuplot says so" "gnuplot is not installed" \
-		$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
+		"$B/osbench" sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
 fi
 check_equal "sweep --plot data beside the picture: 3 points" \
 	"$(grep -c '^[0-9]' "$T/p.svg.dat")" 3
 check_output "sweep --plot script beside the picture" "^plot '$T/p.svg.dat' index 0 " \
 	cat "$T/p.svg.gp"
-$B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
+"$B/osbench" cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
 	"$T/data" >"$T/k2.csv" 2>/dev/null
 check_output "cache --plot: warm and cold curves" \
 	"index 0 (using 1:2:3:4 with yerrorlines|with linespoints) title 'warm', .* index 1 (using 1:2:3:4 with yerrorlines|with linespoints) title 'cold'" \

@@ -52,9 +52,9 @@ PY
 }
 
 for e in $EXPS; do
-	check_exit "$e --help" 0 $OSB $e --help
-	check_output "$e --help says usage" "^usage: osbench $e" $OSB $e --help
-	if $OSB $e --smoke --csv --dir "$tmp" >"$tmp/$e.csv" 2>"$tmp/$e.err"; then
+	check_exit "$e --help" 0 "$OSB" "$e" --help
+	check_output "$e --help says usage" "^usage: osbench $e" "$OSB" "$e" --help
+	if "$OSB" "$e" --smoke --csv --dir "$tmp" >"$tmp/$e.csv" 2>"$tmp/$e.err"; then
 		pass "$e --smoke --csv runs"
 	else
 		fail "$e --smoke --csv runs" "exit $?: $(tail -n 3 "$tmp/$e.err")"
@@ -66,7 +66,7 @@ for e in $EXPS; do
 		fail "$e csv well formed, figures positive" "$out"
 	fi
 	if [ $have_py = 1 ]; then
-		$OSB $e --smoke --json --dir "$tmp" >"$tmp/$e.json" 2>/dev/null
+		"$OSB" "$e" --smoke --json --dir "$tmp" >"$tmp/$e.json" 2>/dev/null
 		check "$e json parses" python3 -m json.tool "$tmp/$e.json"
 	fi
 done
@@ -96,7 +96,7 @@ case "$row" in
 "read,$ncpu,"*) pass "membw --op read --threads all: one read row, $ncpu threads" ;;
 *) fail "membw --op read --threads all: one read row, $ncpu threads" "row: $row" ;;
 esac
-check_exit "membw one row only" 0 test "$(grep -v '^#' "$tmp/bw.csv" | wc -l)" -eq 2
+check_exit "membw one row only" 0 test "$(grep -vc '^#' "$tmp/bw.csv")" -eq 2
 
 # Argument errors: usage exit code and a message naming the problem.
 check_exit "membw bad --op" 2 $OSB membw --op sideways

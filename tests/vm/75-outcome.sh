@@ -92,7 +92,7 @@ spid=$!
 # The transfer takes a fraction of a second: polled without sleeping.
 slave_has_blocks() {
 	set -- small/.out.syncdev-*
-	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge $want ]
+	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge "$want" ]
 }
 ready=no
 poll_until 120 slave_has_blocks && ready=yes

@@ -72,7 +72,7 @@ for round in 1 2 3; do
 	else
 		fail "$what: the master is blocked in SEND" "$(cat /proc/$mpid/syscall 2>&1)"
 	fi
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		kill -STOP $mpid
 		usleep 100000
 		kill -CONT $mpid
@@ -104,7 +104,7 @@ sleep 1
 slave 1 out fcntl 127.0.0.1:2401 -t 8000 >slave.log 2>&1 &
 spid=$!
 wait_syscall $spid 16
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	kill -STOP $spid
 	usleep 200000
 	kill -CONT $spid
