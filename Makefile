@@ -9,6 +9,7 @@
 #   make demo         boot the VM and run the course demo (the README's main command)
 #   make vm           build the VM image (scripts/vm-build)
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
+#   KERNEL=6.12       demo and shell boot that kernel: 6.1, 6.12, newest, debug
 #   make bench-transfer  the device against a userspace TCP copy, in the VM
 #   make bench-io     fast against dd, cat, fio and the memory bandwidth
 #   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
@@ -29,6 +30,8 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
                        $(lastword $(sort $(wildcard /lib/modules/*-amd64/build \
                                                     /lib/modules/*-generic/build))))
 BUILD   := build
+# make demo KERNEL=6.12: the guest's kernel (scripts/vm-common.sh).
+KERNEL_ENV = $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL))
 OBJDIR  := $(BUILD)/obj
 
 # CC, CFLAGS, LDFLAGS and LDLIBS are the user's (make CC=clang
@@ -168,7 +171,7 @@ test:
 demo:
 	scripts/deps
 	$(MAKE) all
-	scripts/demo
+	$(KERNEL_ENV) scripts/demo
 
 bench-transfer:
 	scripts/deps
@@ -181,8 +184,8 @@ bench-io:
 	scripts/bench-io
 
 shell: all
-	scripts/vm-build
-	scripts/vm-shell
+	$(KERNEL_ENV) scripts/vm-build
+	$(KERNEL_ENV) scripts/vm-shell
 
 # Installing on a real machine, like any out-of-tree driver.
 PREFIX  ?= /usr/local

@@ -133,7 +133,7 @@ int syncdev_mmap(struct file *file, struct vm_area_struct *vma)
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* mremap() must not grow it past the buffer. */
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &syncdev_vm_ops;
 
 	spin_lock(&s->map_lock);

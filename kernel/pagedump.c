@@ -14,14 +14,20 @@
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 #include <linux/ratelimit.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/uaccess.h>
 
 /*
  * Walk the page tables of @mm to the entry that maps @addr; returns its
  * level ("pte", "pmd" or "pud" for huge pages) or NULL if none is present.
- * The caller holds mmap_lock, which keeps the tables from being freed; the
- * value read is a snapshot, which is all a diagnostic needs.
+ * The caller holds mmap_lock, which keeps the upper tables from being
+ * freed.  A PTE table can be freed under mmap_lock since 6.5 (khugepaged
+ * retracting it), but only after an RCU grace period, so it is read under
+ * rcu_read_lock().  pte_offset_map() does the same but is out of line and
+ * not exported since 6.5; pte_offset_kernel() is inline on every kernel,
+ * and x86-64 keeps page tables in the direct map.  The value read is a
+ * snapshot, which is all a diagnostic needs.
  */
 static const char *syncdev_walk(struct mm_struct *mm, unsigned long addr,
 				u64 *entry, bool *write, bool *dirty,
@@ -58,9 +64,10 @@ static const char *syncdev_walk(struct mm_struct *mm, unsigned long addr,
 	}
 	if (pmd_bad(pmdval))
 		return NULL;
-	ptep = pte_offset_map(pmd, addr);
+	rcu_read_lock();
+	ptep = pte_offset_kernel(&pmdval, addr);
 	pte = ptep_get(ptep);
-	pte_unmap(ptep);
+	rcu_read_unlock();
 	if (!pte_present(pte))
 		return NULL;
 	*entry = pte_val(pte);
@@ -146,7 +153,7 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 
 	sess_info(s, "page vaddr=%#lx pfn=%#lx refcount=%d mapcount=%d flags=%pGp %s=%#llx (%s%s%s%s)\n",
 		  uaddr, page_to_pfn(page), page_ref_count(page),
-		  page_mapcount(page), &page->flags, level ?: "pte", entry,
+		  folio_mapcount(page_folio(page)), page_flags_word(page), level ?: "pte", entry,
 		  level ? "present" : "not mapped",
 		  write ? " write" : "", dirty ? " dirty" : "",
 		  young ? " young" : "");

@@ -36,7 +36,7 @@ static int syncdev_open(struct inode *inode, struct file *file)
 	struct miscdevice *misc = file->private_data;
 	struct syncdev_session *s;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s);
 	if (!s)
 		return -ENOMEM;
 	s->dev = container_of(misc, struct syncdev_device, misc);
@@ -117,5 +117,4 @@ const struct file_operations syncdev_fops = {
 	.mmap = syncdev_mmap,
 	.unlocked_ioctl = syncdev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };

@@ -16,6 +16,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "compat.h"
+
 enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
 
 /* Module parameters (main.c). */

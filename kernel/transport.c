@@ -60,7 +60,7 @@ static int syncdev_listen(struct socket **res)
 	if (ret)
 		return ret;
 	sock_set_reuseaddr(sock->sk);
-	ret = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
+	ret = kernel_bind(sock, (struct sockaddr_unsized *)&sin, sizeof(sin));
 	if (ret) {
 		pr_err("cannot bind port %u: %d\n", syncdev_port, ret);
 		goto fail;
@@ -300,7 +300,7 @@ static int syncdev_connect_wait(struct syncdev_session *s)
 	lock_sock(sock->sk);
 	sock->sk->sk_sndtimeo = timeo;
 	release_sock(sock->sk);
-	ret = kernel_connect(sock, (struct sockaddr *)&s->connect_to,
+	ret = kernel_connect(sock, (struct sockaddr_unsized *)&s->connect_to,
 			     sizeof(s->connect_to), 0);
 	if (!ret && syncdev_self_connected(sock)) {
 		/*

@@ -62,7 +62,7 @@ kbuild_dirs() {
 }
 
 # stage_module_src STAGE DIR: build a copy of DIR's Kbuild tree(s) against
-# the guest kernel (VM_KDIR), then stage what it built.  Several trees
+# the guest kernel (vm_kbuild), then stage what it built.  Several trees
 # (the course's ksocket, master_device, slave_device) see each other's
 # symbols on a second pass.
 stage_module_src() {
@@ -77,7 +77,7 @@ stage_module_src() {
 		return
 	fi
 	for d in "${dirs[@]}"; do
-		make -C "$VM_KDIR" M="$d" KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1 || {
+		vm_kbuild "$d" KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1 || {
 			fatal "$stage" "module build failed in $(basename "$2")${d#"$src"}: $(grep -m 1 -E 'error|Error' "$log" | sed "s|$src/||g" | cut -c 1-200)"
 			return
 		}
@@ -85,7 +85,7 @@ stage_module_src() {
 	if [ ${#dirs[@]} -gt 1 ]; then
 		syms=$(find "$src" -name Module.symvers | tr '\n' ' ')
 		for d in "${dirs[@]}"; do
-			make -C "$VM_KDIR" M="$d" KBUILD_EXTRA_SYMBOLS="$syms" \
+			vm_kbuild "$d" KBUILD_EXTRA_SYMBOLS="$syms" \
 				KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1
 		done
 	fi
@@ -137,7 +137,7 @@ stage_student() {
 		return
 	fi
 	mapfile -t kos < <(find "$dir" -maxdepth 2 -name '*.ko' | sort)
-	[ ${#kos[@]} -gt 0 ] || kos=(kernel/syncdev.ko)
+	[ ${#kos[@]} -gt 0 ] || kos=("$VM_MODULE")
 	stage_modules "$stage" "${kos[@]}"
 }
 

@@ -9,22 +9,32 @@
 #   VM_SIZE_DIV   what the tests' bulk transfers are divided by on it
 #   VM_SMP        the guest's CPUs (SYNCDEV_SMP, default 2)
 #   VM_APPEND     what its command line needs beyond the console settings
+#   VM_DIR        images and logs: build/vm (SYNCDEV_VM_DIR overrides)
+#   VM_IMG        what scripts/vm-build makes for that kernel: VM_DIR/KVER
 #   VM_INITRD     the base initramfs built by scripts/vm-build
+#   VM_MODULE     syncdev.ko built for that kernel (from a copy of kernel/
+#                 in VM_IMG/module, so that kernels never share objects)
 #   VM_LOGS       console logs, one per guest boot
 #
+#   VM_MODROOT    the root whose lib/modules/VM_KVER holds its modules
+#   VM_CHROOT     the root the module is built in, or empty: the host
+#
 # The kernel is the newest /boot/vmlinuz-*-amd64 whose headers are
-# installed, or, with SYNCDEV_KERNEL=debug, the one scripts/debug-kernel
-# built and cached for scripts/debug-kernel.config (SYNCDEV_KERNEL=DIR: a
-# built kernel source tree anywhere).  Such a kernel must have virtio-net
-# built in.  A debug kernel (KASAN, lockdep) runs several times slower:
+# installed (Debian 12's 6.1 on Debian 12), or the one SYNCDEV_KERNEL
+# names (the scripts' --kernel and make's KERNEL= set it):
+#   6.1, 6.12, newest  a Debian kernel that scripts/vm-kernel fetches
+#   debug              the one scripts/debug-kernel built and cached for
+#                      scripts/debug-kernel.config
+#   DIR                a built kernel source tree anywhere, or a kit
+#                      directory of scripts/vm-kernel
+# A kernel built from a source tree must have virtio-net built in.  A debug kernel (KASAN, lockdep) runs several times slower:
 # timeouts grow by SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock
 # kernel), and the tests' bulk transfers (tens of MiB, there for volume,
 # not for a boundary) shrink by SYNCDEV_SIZE_DIV (default 8 for it, 1 for
 # the stock kernel; tests/lib.sh bulk).
 # shellcheck disable=SC2034 # its variables are for the scripts that source it
 
-VM_DIR=build/vm
-VM_INITRD=$VM_DIR/initrd.img
+VM_DIR=${SYNCDEV_VM_DIR:-build/vm}
 VM_LOGS=$VM_DIR/logs
 # Guest addresses on the two-VM link: link-local, so nothing is ever routed.
 VM_MASTER_IP=169.254.25.1
@@ -38,11 +48,22 @@ vm_die() {
 }
 
 vm_pick_kernel() {
+	VM_MODROOT=/
+	VM_CHROOT=""
 	case ${SYNCDEV_KERNEL:-} in
 	""|stock) vm_pick_stock_kernel ;;
 	debug) vm_pick_debug_kernel ;;
-	*) vm_pick_tree_kernel "$SYNCDEV_KERNEL" ;;
+	6.1|6.12|newest) vm_pick_kit_kernel "$(scripts/vm-kernel "$SYNCDEV_KERNEL")" || exit 1 ;;
+	*/*) if [ -f "$SYNCDEV_KERNEL/release" ] && [ -f "$SYNCDEV_KERNEL/kdir" ]; then
+		vm_pick_kit_kernel "$SYNCDEV_KERNEL"
+	   else
+		vm_pick_tree_kernel "$SYNCDEV_KERNEL"
+	   fi ;;
+	*) vm_die "unknown kernel '$SYNCDEV_KERNEL': 6.1, 6.12, newest, debug, or the path of a built kernel tree (e.g. ./linux)" ;;
 	esac
+	VM_IMG=$VM_DIR/$VM_KVER
+	VM_INITRD=$VM_IMG/initrd.img
+	VM_MODULE=$VM_IMG/module/kernel/syncdev.ko
 	VM_SMP=${SYNCDEV_SMP:-2}
 	vm_positive SYNCDEV_TIME_SCALE "$VM_TIME_SCALE"
 	vm_positive SYNCDEV_SIZE_DIV "$VM_SIZE_DIV"
@@ -77,6 +98,56 @@ vm_pick_stock_kernel() {
 		vm_die "cannot read $VM_KERNEL (Debian makes it root-only: sudo chmod a+r $VM_KERNEL)"
 }
 
+# vm_pick_kit_kernel KIT: a Debian kernel scripts/vm-kernel fetched.
+vm_pick_kit_kernel() {
+	local kit=$1
+	[ -n "$kit" ] && [ -f "$kit/release" ] || vm_die "no kernel kit in '$kit' (scripts/vm-kernel)"
+	VM_KVER=$(cat "$kit/release")
+	VM_KERNEL=$kit/vmlinuz
+	VM_KDIR=$(cat "$kit/kdir")
+	VM_MODROOT=$kit/root
+	[ -f "$kit/chroot" ] && VM_CHROOT=$(cat "$kit/chroot")
+	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-1}
+	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-1}
+	VM_APPEND=""
+	[ -r "$VM_KERNEL" ] || vm_die "cannot read $VM_KERNEL"
+}
+
+# vm_kconfig OPTION: y, m or nothing: how the guest's kernel has
+# CONFIG_OPTION.
+vm_kconfig() {
+	sed -n "s/^CONFIG_$1=//p" "$VM_CHROOT$VM_KDIR/.config" 2>/dev/null
+}
+
+# vm_modprobe_deps MODULE: modprobe's insmod lines for MODULE of the
+# guest's kernel and its dependencies, in load order.
+vm_modprobe_deps() {
+	modprobe -d "$VM_MODROOT" -S "$VM_KVER" --show-depends "$1"
+}
+
+# vm_kbuild DIR MAKE-ARGUMENT...: kbuild of the module in DIR against the
+# guest's kernel: on the host, or in the kernel's build root (DIR mounted
+# at the same path, in a mount namespace of its own, so nothing stays
+# mounted).
+vm_kbuild() {
+	local dir
+	dir=$(realpath "$1")
+	shift
+	if [ -z "$VM_CHROOT" ]; then
+		make -C "$VM_KDIR" M="$dir" "$@"
+		return
+	fi
+	# shellcheck disable=SC2016
+	unshare -m --propagation private sh -c '
+		r=$1 dir=$2 kdir=$3
+		shift 3
+		mkdir -p "$r$dir" &&
+		mount -t proc proc "$r/proc" &&
+		mount --bind "$dir" "$r$dir" &&
+		exec chroot "$r" make -C "$kdir" M="$dir" "$@"' \
+		sh "$VM_CHROOT" "$dir" "$VM_KDIR" "$@"
+}
+
 # vm_pick_debug_kernel: the cached build of scripts/debug-kernel.
 vm_pick_debug_kernel() {
 	local tree
@@ -101,7 +172,8 @@ vm_pick_tree_kernel() {
 }
 
 # vm_log_problems LOG: print the kernel log lines of a guest console log
-# that show a kernel bug.  The kernel log is the dmesg dump the guest's
+# that show a kernel bug (scripts/guest/kernel-problems.ere, the pattern
+# the grader's guests use too).  The kernel log is the dmesg dump the guest's
 # /init prints at the end, plus kernel lines that reached the console
 # during the run (they carry the printk timestamp), which is all there is
 # when the guest died before the dump.
@@ -110,7 +182,7 @@ vm_log_problems() {
 		index($0, mark " kernel log begins") == 1 { in_log = 1; next }
 		index($0, mark " kernel log ends") == 1 { in_log = 0; next }
 		in_log || /^\[ *[0-9]+\.[0-9]+\] / { print }
-	' "$1" | grep -E 'BUG:|kernel BUG at|WARNING:|Oops|Call Trace|general protection|KASAN|UBSAN:|ODEBUG:|INFO: trying to register non-static key|Kernel panic|suspected memory leak|watchdog: .*(hard|soft) lockup|hung_task|INFO: task .* blocked' |
+	' "$1" | grep -E -f scripts/guest/kernel-problems.ere |
 		awk '!seen[$0]++' | head -n 20
 }
 
@@ -144,11 +216,25 @@ vm_usage() {
 	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
 }
 
+# vm_make_module [MAKE-ARGUMENT...]: syncdev.ko for the guest's kernel,
+# VM_MODULE, built (make -s modules, or the arguments given) from a copy
+# of kernel/ whose times are kept, so that kbuild rebuilds only what
+# changed.
+vm_make_module() {
+	local dir=$VM_IMG/module
+	mkdir -p "$dir/kernel/uapi"
+	cp -pu Kbuild "$dir/"
+	cp -pu kernel/Kbuild kernel/*.c kernel/*.h "$dir/kernel/"
+	cp -pu kernel/uapi/*.h "$dir/kernel/uapi/"
+	[ $# -gt 0 ] || set -- -s modules
+	vm_kbuild "$dir" "$@"
+}
+
 # vm_nfs_kit: the remote-disk kit that scripts/vm-build packs with
 # scripts/vm-build-nfs (an archive appended to the initramfs).
 vm_nfs_kit() {
-	[ -f "$VM_DIR/nfs.cpio" ] || vm_die "no $VM_DIR/nfs.cpio: run scripts/vm-build"
-	echo "$VM_DIR/nfs.cpio"
+	[ -f "$VM_IMG/nfs.cpio" ] || vm_die "no $VM_IMG/nfs.cpio: run scripts/vm-build"
+	echo "$VM_IMG/nfs.cpio"
 }
 
 # vm_disk FILE MIB: create FILE, a sparse raw disk of MIB MiB, and print

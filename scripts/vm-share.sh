@@ -19,16 +19,16 @@ VM_SHARE_MOUNT=/share
 vm_module_deps() {
 	local m opt deps=""
 	for m; do
-		opt=CONFIG_$(echo "$m" | tr "[:lower:]" "[:upper:]")
+		opt=$(echo "$m" | tr "[:lower:]" "[:upper:]")
 		case $m in
-		9p) opt=CONFIG_9P_FS ;;
-		9pnet_virtio) opt=CONFIG_NET_9P_VIRTIO ;;
+		9p) opt=9P_FS ;;
+		9pnet_virtio) opt=NET_9P_VIRTIO ;;
 		esac
-		case $(grep "^$opt=" "$VM_KDIR/.config" 2>/dev/null) in
-		*=y) ;;
-		*=m) deps+=$(modprobe -S "$VM_KVER" --show-depends "$m") ||
+		case $(vm_kconfig "$opt") in
+		y) ;;
+		m) deps+=$(vm_modprobe_deps "$m") ||
 			vm_die "cannot find module $m of $VM_KVER" ;;
-		*) vm_die "kernel $VM_KVER has no $opt (see $VM_KDIR/.config)" ;;
+		*) vm_die "kernel $VM_KVER has no CONFIG_$opt (see $VM_KDIR/.config)" ;;
 		esac
 		deps+=$'\n'
 	done

@@ -8,6 +8,7 @@ root=${SYNCDEV_ROOT:-/opt/syncdev}
 csv=${SYNCDEV_DEMO_CSV:-}
 
 insmod "$root/kernel/syncdev.ko" || { echo "demo: insmod failed" >&2; exit 1; }
+echo "demo: Linux $(uname -r), syncdev.ko loaded"
 
 # The course's sample input: ten small files and one large file.
 mkdir -p small large

@@ -32,7 +32,8 @@ res=$share/results/$vms
 work=/tmp/grade
 mkdir -p "$res" "$work/bin" "$work/data"
 sync_port=2390
-KPROBLEMS='BUG:|WARNING:|Oops|Call Trace|general protection|KASAN|UBSAN:|Kernel panic|watchdog: .*lockup|INFO: task .* blocked'
+# What in a kernel log is a kernel bug: the pattern the host's checks use.
+KPROBLEMS=$(cat "$(dirname "$0")/kernel-problems.ere")
 
 # side SIDE: does this guest run SIDE (master|slave) of the case?
 side() { [ "$vms" = 1vm ] || [ "$role" = "$1" ]; }

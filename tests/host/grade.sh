@@ -39,6 +39,15 @@ grep_csv() {
 	fi
 }
 
+# --- another kernel: --kernel 6.12, one VM, one case -------------------
+kout=$tmp/k612
+scripts/grade --kernel 6.12 --vms 1 --data 4097 --methods mmap-mmap --out "$kout" >"$tmp/k612.log" 2>&1
+check_equal "grade --kernel 6.12 of our programs exits 0" "$?" 0
+check_output "grade --kernel 6.12: the report names the guest kernel" \
+	'^\| guest kernel \| 6\.12\.' cat "$kout/report.md"
+check_equal "grade --kernel 6.12: the case passed" \
+	"$(tail -n +2 "$kout/results.csv" | grep -c ',pass,')" 1
+
 # --- our programs, one VM and two -------------------------------------
 gout=$tmp/ours
 scripts/grade --data small,0,4097 --out "$gout" >"$tmp/ours.log" 2>&1

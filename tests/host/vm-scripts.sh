@@ -3,7 +3,7 @@
 # log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm-build vm-run vm-pair vm-test vm-shell grade check-kernel check-clang debug-kernel; do
+for s in vm-build vm-run vm-pair vm-test vm-shell vm-kernel grade check-kernel check-clang debug-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
@@ -101,4 +101,32 @@ check_equal "panic on the console found" "$(vm_log_problems "$tmp/panic.log")" \
 check_equal "exit status read" "$(vm_exit_status "$tmp/warn.log")" 0
 check_equal "no exit status when the guest died" "$(vm_exit_status "$tmp/panic.log")" ""
 check_equal "current test read" "$(vm_current_test "$tmp/panic.log")" vm/20-y.sh
+
+# Kernel names: an unknown one is refused with the names it could be.
+check_output "an unknown kernel name is refused" "unknown kernel '6.13': 6.1, 6.12, newest, debug" \
+	scripts/vm-run --kernel 6.13 -- true
+check_output "vm-kernel: an unknown kernel name is refused" "unknown kernel 'lts'" scripts/vm-kernel lts
+check_exit "vm-kernel: --print-path with nothing cached fails" 1 \
+	env SYNCDEV_CACHE="$tmp/cache" scripts/vm-kernel --print-path newest
+check_output "vm-kernel --list names every kernel" "6\.12 .*bookworm-backports" scripts/vm-kernel --list
+
+# A guest that never boots (a kernel image QEMU cannot load), in a fresh
+# image directory without a log folder: vm-test says so for the guest and
+# for each script it was to run, and does not call its kernel log clean.
+kit=$tmp/kit
+mkdir -p "$kit"
+rel=$(cat "$(scripts/vm-kernel 6.1)/release")
+echo "$rel" >"$kit/release"
+echo "/lib/modules/$rel/build" >"$kit/kdir"
+ln -s / "$kit/root"
+echo "not a kernel" >"$kit/vmlinuz"
+out=$(SYNCDEV_VM_DIR="$tmp/vm" SYNCDEV_VM_JOBS=1 SYNCDEV_KERNEL="$kit" \
+	scripts/vm-test --scripts 00-harness.sh,10-transfer.sh single 2>&1)
+rc=$?
+check_equal "vm-test: a guest that never boots fails the run" "$rc" 1
+check_output "vm-test: a guest that never boots is named" '^FAIL \[guest 1\] guest: never booted' echo "$out"
+check_output "vm-test: each script it was to run is a FAIL" '^FAIL \[guest 1\] vm/10-transfer.sh: did not run' echo "$out"
+check_equal "vm-test: no kernel log is called clean without a boot" \
+	"$(echo "$out" | grep -c 'PASS.*kernel log clean')" 0
+check_equal "vm-test: nothing passes" "$(echo "$out" | grep -c '^PASS')" 0
 finish

@@ -65,14 +65,20 @@ type_line 'exit'
 expect_screen "exit powers the guest off; vm-shell exits 0" '^vm-shell exited 0$' 60
 tmux kill-session -t "$sess"
 
-# Ctrl-A X: QEMU stops at once, whatever the guest does; --no-load.
+# Ctrl-A X: QEMU stops at once, whatever the guest does; --no-load, on
+# the newest kernel (--kernel, which make shell's KERNEL= sets).
+rel=$(cat "$(scripts/vm-kernel newest)/release")
 tmux new-session -d -s "$sess" -x 150 -y 50 \
-	"scripts/vm-shell --no-load; echo \"vm-shell exited \$?\"; sleep 600"
+	"scripts/vm-shell --no-load --kernel newest; echo \"vm-shell exited \$?\"; sleep 600"
 expect_screen "--no-load: the banner says so" 'module +.*: not loaded \(--no-load\)' 240
 type_line 'echo "modules: $(lsmod | grep -c syncdev)"'
 expect_screen "--no-load: the module is not loaded" '^modules: 0$'
+type_line 'echo "kernel: $(uname -r)"'
+expect_screen "--kernel newest boots the newest kernel" "^kernel: $(printf '%s' "$rel" | sed 's/[.+]/\\&/g')\$"
 type_line 'sleep 100'
 sleep 2
 tmux send-keys -t "$sess" C-a x
 expect_screen "Ctrl-A X stops QEMU at once" '^vm-shell exited 0$' 30
+check_output "make shell KERNEL=6.12 boots 6.12" '^SYNCDEV_KERNEL=6\.12 scripts/vm-shell$' \
+	make -n -o all shell KERNEL=6.12
 finish

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module is written against the newest kernel API.  This header, and
+ * nothing else, lets the same sources build on older kernels: each shim
+ * provides one interface that the kernel named beside it introduced, and
+ * vanishes on that kernel and later ones (page_flags_word() names a
+ * difference both ways).  A macro is tested for by name; a function or a
+ * type, by the version that introduced it.  Supported: 6.1 to the newest.
+ *
+ * To add a kernel: build the module against its headers (docs/design.md,
+ * "Kernel compatibility"); for each interface that changed, add one shim
+ * here, guarded by the version that changed it, with a line saying what
+ * changed and why the shim is equivalent.
+ */
+#ifndef SYNCDEV_COMPAT_H
+#define SYNCDEV_COMPAT_H
+
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/version.h>
+
+#ifndef kzalloc_obj
+/*
+ * 7.0 added kzalloc_obj() and its family: the size comes from the
+ * object's type, and the GFP flags default to GFP_KERNEL.
+ */
+#define kzalloc_obj(obj) kzalloc(sizeof(obj), GFP_KERNEL)
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+/*
+ * 6.3 made vma->vm_flags read-only and added vm_flags_set() for drivers'
+ * mmap handlers (which run before the VMA is visible, so no lock is
+ * needed beyond the caller's).
+ */
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+/*
+ * folio_mapcount() became an inline helper when page_mapcount() was
+ * removed (6.12); before, it is out of line and not exported to modules.
+ * page_mapcount() of the folio's head page is the same count for the
+ * order-0 pages the page dump looks at.
+ */
+#define folio_mapcount(folio) page_mapcount(&(folio)->page)
+#endif
+
+/*
+ * 6.18 wrapped page->flags in memdesc_flags_t; the %pGp format wants the
+ * flags word itself.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+#define page_flags_word(page) (&(page)->flags)
+#else
+#define page_flags_word(page) (&(page)->flags.f)
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+/*
+ * 6.19 gave kernel_bind() and kernel_connect() a struct sockaddr_unsized
+ * argument (the address length is what bounds it); before, they take a
+ * struct sockaddr of the same layout.
+ */
+#define sockaddr_unsized sockaddr
+#endif
+
+#endif /* SYNCDEV_COMPAT_H */
