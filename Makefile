@@ -3,13 +3,24 @@
 #   make              build the programs (build/) and, where kernel headers
 #                     are installed, the module (kernel/syncdev.ko)
 #   make CC=clang     the programs by clang (the module as the kernel was built)
+#   make module       the module only;  make user: the programs only
+#   make unit         the C unit tests (build/tests/), without running them
 #   make test         install what is missing, run every test, print "N passed, N failed"
+#   make check-kernel the module with W=1 and sparse
 #   make demo         boot the VM and run the course demo (the README's main command)
-#   make clean        remove everything the build made
+#   make vm           build the VM image (scripts/vm-build)
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
 #   KERNEL=6.12       demo and shell boot that kernel: 6.1, 6.12, newest, debug
+#   make bench-transfer  the device against a userspace TCP copy, in the VM
+#   make bench-io     fast against dd, cat, fio and the memory bandwidth
 #   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
+#   make uninstall    remove what make install put in place
+#   make install-udev the udev rule: group syncdev may use the devices (uninstall-udev)
+#   make dkms-src     the module's sources as DKMS wants them (/usr/src/syncdev-VERSION)
 #   make dkms-install build and install the module with DKMS (every kernel)
+#   make dkms-remove  remove it from DKMS and /usr/src
+#   make clean        remove everything the build made
+#   make help         this text
 #
 # The module is built against KDIR: the running kernel's headers when they
 # exist, else the newest Debian "-amd64" (Ubuntu "-generic") headers
@@ -92,7 +103,7 @@ no-module:
 	@echo "make: programs built in $(BUILD)/; no kernel headers, so no module: install linux-headers-$(KVER) (or run scripts/deps), then run make module"
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^#$$/{/^#$$/!s/^# \{0,1\}//p}' Makefile
 
 user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
@@ -133,6 +144,10 @@ $(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o \
 	$(OBJDIR)/user/osbench/io/fast_read.o
 $(OBJDIR)/tests/unit/test_readq.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
+$(OBJDIR)/tests/unit/test_report.o: INCS += -Iuser/osbench -Iuser/osbench/micro
+$(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/anomaly.o \
+	$(OBJDIR)/user/osbench/csvtab.o $(OBJDIR)/user/osbench/docout.o \
+	$(OBJDIR)/user/osbench/micro/pingparse.o
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

@@ -2,6 +2,7 @@
 # Sourced by scripts/grade: turn the guests' result files (STAGE/results/
 # <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
 # results.csv, report.md and the summary row of a student.
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256"
 SUMMARY_HEADER="student,cases,passed,failed,not_run,result,first_failure"
@@ -30,6 +31,7 @@ res_load() {
 		if [ "$k" = reason ]; then
 			_r[reason]+="${_r[reason]:+; }$v"
 		elif [ -z "${_r[$k]+set}" ]; then
+			# shellcheck disable=SC2004 # $k: a key of an associative array
 			_r[$k]=$v
 		fi
 	done <"$1"

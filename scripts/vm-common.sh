@@ -32,6 +32,7 @@
 # kernel), and the tests' bulk transfers (tens of MiB, there for volume,
 # not for a boundary) shrink by SYNCDEV_SIZE_DIV (default 8 for it, 1 for
 # the stock kernel; tests/lib.sh bulk).
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 VM_DIR=${SYNCDEV_VM_DIR:-build/vm}
 VM_LOGS=$VM_DIR/logs

@@ -8,6 +8,7 @@
 # reaches the host file at once (a guest that panics later loses nothing
 # it wrote) and MAP_SHARED mappings of shared files work.  Files the guest
 # creates belong to the user who runs QEMU (security_model=none).
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 VM_SHARE_TAG=syncdev_share
 VM_SHARE_MOUNT=/share
@@ -18,7 +19,7 @@ VM_SHARE_MOUNT=/share
 vm_module_deps() {
 	local m opt deps=""
 	for m; do
-		opt=$(echo "$m" | tr a-z A-Z)
+		opt=$(echo "$m" | tr "[:lower:]" "[:upper:]")
 		case $m in
 		9p) opt=9P_FS ;;
 		9pnet_virtio) opt=NET_9P_VIRTIO ;;

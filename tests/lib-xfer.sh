@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # Helpers for the guest tests that run master and slave (tests/vm*/).
 # Source after lib.sh.
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 # The course's ten small files (24146 bytes together) and its large file.
 COURSE_SMALL="32 859 1343 1663 2042 3065 2808 4056 3659 4619"

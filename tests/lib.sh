@@ -4,6 +4,7 @@
 # tests/run counts them.  Source it, run checks, end with "finish".
 # The helpers' own variables start with "_", so that they never overwrite
 # a test's (busybox sh has "local", but POSIX sh does not).
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 failures=0
 

@@ -45,8 +45,9 @@ for set in small large; do
 			mrc=$?
 			ok=yes
 			[ "$src" = 0 ] && [ "$mrc" = 0 ] || ok="no (exit $mrc/$src)"
-			for f in $(ls "$set"); do
-				cmp -s "$set/$f" "$out/$f" || ok="no ($f differs)"
+			for p in "$set"/*; do
+				f=${p##*/}
+				cmp -s "$p" "$out/$f" || ok="no ($f differs)"
 			done
 			[ "$ok" = yes ] || { failures=$((failures + 1)); cat m.txt s.txt; }
 			label="10 small files"

@@ -109,6 +109,7 @@ check_side() {
 	rtmp=$res/$cname.$1.res.tmp
 	: >"$rtmp"
 	kv bytes "$total"
+	# shellcheck disable=SC2086 # $files: words counted on purpose
 	kv files "$(echo $files | wc -w)"
 	if check_exit; then
 		check_time

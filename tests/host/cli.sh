@@ -97,7 +97,7 @@ check_exit "slave bad timeout" 2 $B/slave 1 "$T/out" fcntl 127.0.0.1 -t 0
 check_exit "slave bad progress timeout" 2 $B/slave 1 "$T/out" fcntl 127.0.0.1 --progress-timeout 0
 check_exit "master bad progress timeout" 2 $B/master 1 "$T/in" fcntl --progress-timeout x
 
-# Row 5 of issue 8: the same output twice (by any name) is a usage error.
+# The same output twice (by any name) is a usage error.
 check_exit "slave same output twice" 2 \
 	$B/slave 2 "$T/o" "$T/o" fcntl 127.0.0.1 --device "$nodev"
 check_output "slave same output twice: names both" \
@@ -111,7 +111,7 @@ check_exit "slave same output as a file and a link to it" 2 \
 	$B/slave 3 "$T/o" "$T/link" "$T/real" fcntl 127.0.0.1 --device "$nodev"
 rm -f "$T/real" "$T/link"
 
-# Row 1: regular files only; nothing else is replaced.
+# Regular files only; nothing else is replaced.
 mkfifo "$T/fifo"
 check_exit "slave output /dev/null refused" 1 \
 	$B/slave 1 /dev/null fcntl 127.0.0.1 --device "$nodev"
@@ -128,7 +128,7 @@ check_exit "slave output link to a device refused" 1 \
 check "the link is still a link" test -L "$T/devlink"
 rm -f "$T/devlink"
 
-# Row 6: non-regular inputs are refused before anything blocks (a FIFO
+# Non-regular inputs are refused before anything blocks (a FIFO
 # without a writer would block open() forever).
 check_exit "master input FIFO refused at once" 1 \
 	timeout 20 $B/master 1 "$T/fifo" fcntl --device "$nodev"

@@ -28,6 +28,7 @@ for k in 6.1 6.12; do
 		fail "kernel $k for DKMS" "scripts/vm-kernel $k failed: $(tail -n 2 "$tmp/kit.err")"
 	fi
 done
+# shellcheck disable=SC2086 # $kits: words counted on purpose
 [ "$(echo $kits | wc -w)" = 2 ] || finish
 check "make dkms-src copies the module's sources" \
 	make -s dkms-src DKMS_SRC="$tmp/src/syncdev-$ver"

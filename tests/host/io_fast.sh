@@ -75,17 +75,22 @@ check_exit "bad --queue" 2 $B/fast --queue any "$f"
 check_exit "--request over 1 GiB" 2 $B/fast --method direct --request 2G "$f"
 # Where io_uring is refused (a container's seccomp profile, as here by
 # refuse io_uring_setup), direct falls back to AIO by itself; --queue io_uring fails.
+# $nou: a command prefix, split on purpose where it is used.
 nou="$B/tests/tools/refuse io_uring_setup"
+# shellcheck disable=SC2086
 check_output "io_uring refused: direct says it uses AIO" "in flight each \(aio\)" \
-	$nou $B/fast --method direct "$f"
+	$nou "$B/fast" --method direct "$f"
 want=$(ref "$f")
-got=$($nou $B/fast --method direct "$f" 2>/dev/null)
+# shellcheck disable=SC2086
+got=$($nou "$B/fast" --method direct "$f" 2>/dev/null)
 check_equal "io_uring refused: the XOR through AIO" "$got" "$want"
+# shellcheck disable=SC2086
 check_exit "io_uring refused: --queue io_uring fails" 1 \
-	$nou $B/fast --method direct --queue io_uring "$f"
+	$nou "$B/fast" --method direct --queue io_uring "$f"
+# shellcheck disable=SC2086
 check_output "io_uring refused: the error says why" \
 	"failed \(--queue io_uring\): Operation not permitted" \
-	$nou $B/fast --method direct --queue io_uring "$f"
+	$nou "$B/fast" --method direct --queue io_uring "$f"
 $B/osbench dropcache --fadvise "$f" >/dev/null 2>&1
 same_xor "read, cold" "$f" --method read
 $B/osbench dropcache --fadvise "$f" >/dev/null 2>&1

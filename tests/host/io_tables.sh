@@ -1,6 +1,7 @@
 #!/bin/sh
 # sweep, cache and syscall-rate with tiny sizes: well-formed CSV (one header,
 # the same number of fields on every row, the expected rows) and JSON.
+# shellcheck disable=SC2086 # $quick: options, split on purpose everywhere
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 B=build
@@ -60,13 +61,8 @@ check_output "syscall-rate rows" "^call,.*,read,.*write,.*lseek,.*open\+close,.*
 $B/osbench syscall-rate --time 0.002 --reps 3 --dir "$T" --json >"$T/y.json" 2>/dev/null
 json_ok "syscall-rate json" "$T/y.json" 5
 if [ -z "$(ls "$T" | grep osbench-syscall)" ]; then pass "syscall-rate removes its scratch file"; else fail "syscall-rate removes its scratch file" "$(ls "$T")"; fi
-# The old name, kept for one release: the same table, and said so.
-$B/osbench syscalls --time 0.002 --reps 3 --dir "$T" --csv >"$T/y2.csv" 2>"$T/y2.err"
-csv_ok "syscalls (old name) runs syscall-rate" "$T/y2.csv" 6 5
-check_output "syscalls (old name) says it is going" \
-	"'syscalls' is the old name of 'syscall-rate', removed in the next release" cat "$T/y2.err"
-check_output "osbench --help: syscalls is the old name" \
-	"^  syscalls +old name of syscall-rate, removed in the next release" $B/osbench --help
+# One name per command: "syscalls" is not one.
+check_exit "syscalls is an unknown command" 2 $B/osbench syscalls --help
 
 # copy against dd bs=512, tiny sizes: three rows per size, all checked.
 $B/osbench copy --smoke --sizes 80,64K --dir "$T" --csv >"$T/cp.csv" 2>"$T/cp.err"
@@ -140,7 +136,6 @@ check_exit "sweep --dir: no scratch files" 2 $B/osbench sweep --dir "$T" "$T/dat
 check_exit "sweep unknown option" 2 $B/osbench sweep --bogus "$T/data"
 check_exit "cache --help" 0 $B/osbench cache --help
 check_exit "syscall-rate --help" 0 $B/osbench syscall-rate --help
-check_exit "syscalls --help (old name)" 0 $B/osbench syscalls --help
 check_output "syscall-rate --help points to syscall" "^See also osbench syscall:" \
 	$B/osbench syscall-rate --help
 check_output "syscall --help points to syscall-rate" "^See also osbench syscall-rate:" \
@@ -153,17 +148,17 @@ check_exit "feed --help" 0 $B/osbench feed --help
 check_exit "bench-io --help" 0 $B/osbench bench-io --help
 check_exit "dropcache --fadvise" 0 $B/osbench dropcache --fadvise "$T/data"
 if command -v gnuplot >/dev/null 2>&1; then
-	$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data" >/dev/null 2>&1
+	"$B/osbench" sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data" >/dev/null 2>&1
 	check_output "sweep --plot draws an SVG" "<svg" head -c 2000 "$T/p.svg"
 else
 	check_output "sweep --plot without gnuplot says so" "gnuplot is not installed" \
-		$B/osbench sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
+		"$B/osbench" sweep $quick --min 1K --max 4K --plot "$T/p.svg" "$T/data"
 fi
 check_equal "sweep --plot data beside the picture: 3 points" \
 	"$(grep -c '^[0-9]' "$T/p.svg.dat")" 3
 check_output "sweep --plot script beside the picture" "^plot '$T/p.svg.dat' index 0 " \
 	cat "$T/p.svg.gp"
-$B/osbench cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
+"$B/osbench" cache $quick --min 16K --max 32K --fadvise --csv --plot "$T/k.txt" \
 	"$T/data" >"$T/k2.csv" 2>/dev/null
 check_output "cache --plot: warm and cold curves" \
 	"index 0 (using 1:2:3:4 with yerrorlines|with linespoints) title 'warm', .* index 1 (using 1:2:3:4 with yerrorlines|with linespoints) title 'cold'" \

@@ -55,9 +55,9 @@ PY
 }
 
 for e in $EXPS; do
-	check_exit "$e --help" 0 $OSB $e --help
-	check_output "$e --help says usage" "^usage: osbench $e" $OSB $e --help
-	if $OSB $e --smoke --csv --dir "$tmp" >"$tmp/$e.csv" 2>"$tmp/$e.err"; then
+	check_exit "$e --help" 0 "$OSB" "$e" --help
+	check_output "$e --help says usage" "^usage: osbench $e" "$OSB" "$e" --help
+	if "$OSB" "$e" --smoke --csv --dir "$tmp" >"$tmp/$e.csv" 2>"$tmp/$e.err"; then
 		pass "$e --smoke --csv runs"
 	else
 		fail "$e --smoke --csv runs" "exit $?: $(tail -n 3 "$tmp/$e.err")"
@@ -69,7 +69,7 @@ for e in $EXPS; do
 		fail "$e csv well formed, figures positive" "$out"
 	fi
 	if [ $have_py = 1 ]; then
-		$OSB $e --smoke --json --dir "$tmp" >"$tmp/$e.json" 2>/dev/null
+		"$OSB" "$e" --smoke --json --dir "$tmp" >"$tmp/$e.json" 2>/dev/null
 		check "$e json parses" python3 -m json.tool "$tmp/$e.json"
 	fi
 done
@@ -100,7 +100,7 @@ case "$row" in
 "read,$ncpu,"*) pass "membw --op read --threads all: one read row, $ncpu threads" ;;
 *) fail "membw --op read --threads all: one read row, $ncpu threads" "row: $row" ;;
 esac
-check_exit "membw one row only" 0 test "$(grep -v '^#' "$tmp/bw.csv" | wc -l)" -eq 2
+check_exit "membw one row only" 0 test "$(grep -vc '^#' "$tmp/bw.csv")" -eq 2
 
 # Argument errors: usage exit code and a message naming the problem.
 check_exit "membw bad --op" 2 $OSB membw --op sideways
@@ -169,6 +169,11 @@ check_output "all with failures: each with its message" \
 	cat "$tmp/allf.err"
 check_equal "all with failures: every experiment ran" \
 	"$(grep -c '^# experiment: ' "$tmp/allf.err")" 11
+# all --help names exactly the experiments all runs, in its order.
+check_equal "all --help names every experiment all runs" \
+	"$($OSB all --help | tr '\n' ' ' | sed -n 's/.*micro-benchmark: \([^.]*\)\..*/\1/p' |
+		sed 's/ *([^)]*)//g; s/,/ /g; s/ and / /' | tr -s ' ')" \
+	"$(sed -n 's/^# experiment: //p' "$tmp/allf.err" | tr '\n' ' ' | sed 's/ $//')"
 check_equal "all with failures: a failed note for each failure" \
 	"$(grep -c '^# failed: ' "$tmp/allf.err")" 3
 check_output "all with failures: the experiment after a failure measured" \

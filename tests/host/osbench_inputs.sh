@@ -1,6 +1,6 @@
 # shellcheck shell=sh
-# osbench refuses what it cannot measure before it starts (issue 8,
-# row 12): an empty input file, and a --plot file it could not write.
+# osbench refuses what it cannot measure before it starts: an
+# empty input file, and a --plot file it could not write.
 . tests/lib.sh
 
 B=build

@@ -11,7 +11,7 @@ port=$((24000 + $$ % 4000))
 
 for run in "0" "1" "4097" "3000000" "0 --crc" "1 --crc" "3000000 --crc"; do
 	size=${run%% *} crc=${run#"$size"}
-	$B/tests/tools/gendata $size 7 >"$T/in"
+	"$B/tests/tools/gendata" "$size" 7 >"$T/in"
 	# shellcheck disable=SC2086
 	$B/tcpcopy send "$T/in" -p $port -b 64K $crc >"$T/send.out" 2>&1 &
 	pid=$!

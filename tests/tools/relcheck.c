@@ -28,12 +28,18 @@
 #define FULL_PORT	23252	/* a userspace listener with a full queue */
 #define PARAMS		"/sys/module/syncdev/parameters/"
 
-static size_t bufsz;		/* the module's buf_size */
-static int gm = -1, gs = -1;	/* the pair a child works on */
-static unsigned char *gmap;	/* the child's mapping of its session */
-static unsigned int grounds;	/* buffers a sending child sends */
-static uint32_t gtimeout;	/* a connecting child's timeout */
-static int gcatch;		/* children: handle SIGUSR1 (EINTR) */
+/*
+ * What a test works on, handed to each helper and to each child it
+ * forks (spawn): the child gets its own copy, nothing is global.
+ */
+struct rig {
+	size_t bufsz;		/* the module's buf_size */
+	int m, s;		/* the connected pair, -1 when none */
+	unsigned char *map;	/* a mapping of one side's buffer, or NULL */
+	unsigned int rounds;	/* buffers a sending child sends */
+	uint32_t timeout;	/* a connecting child's timeout */
+	int catch_usr1;		/* the child handles SIGUSR1 (EINTR) */
+};
 
 static unsigned char pat(uint64_t pos, unsigned int seed)
 {
@@ -62,16 +68,16 @@ static size_t first_bad(const unsigned char *p, size_t len, uint64_t pos,
 	return i;
 }
 
-static pid_t spawn(int (*fn)(void))
+static pid_t spawn(struct rig *rig, int (*fn)(struct rig *))
 {
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		if (gcatch)
+		if (rig->catch_usr1)
 			catch_usr1();
-		_exit(fn());
+		_exit(fn(rig));
 	}
 	return pid;
 }
@@ -139,13 +145,16 @@ static int stop_cont(pid_t pid)
 	return ok;
 }
 
-/* Stop/continue (or SIGUSR1 when gcatch) @times times; how many stopped. */
-static int pester(pid_t pid, int times)
+/*
+ * Stop/continue (or SIGUSR1 when rig->catch_usr1) @times times; how many
+ * stopped.
+ */
+static int pester(struct rig *rig, pid_t pid, int times)
 {
 	int i, stopped = 0;
 
 	for (i = 0; i < times && alive(pid); i++) {
-		if (gcatch) {
+		if (rig->catch_usr1) {
 			kill(pid, SIGUSR1);
 			usleep(50000);
 			stopped++;
@@ -163,19 +172,19 @@ static int child_errno(int ret)
 	return 0;
 }
 
-static void unpair(void)
+static void unpair(struct rig *rig)
 {
-	if (gmap)
-		munmap(gmap, bufsz);
-	gmap = NULL;
-	close(gm);
-	close(gs);
-	gm = gs = -1;
+	if (rig->map)
+		munmap(rig->map, rig->bufsz);
+	rig->map = NULL;
+	close(rig->m);
+	close(rig->s);
+	rig->m = rig->s = -1;
 }
 
-static int pair(void)
+static int pair(struct rig *rig)
 {
-	if (dt_pair(&gm, &gs)) {
+	if (dt_pair(&rig->m, &rig->s)) {
 		CHECK(0, "connect a pair over 127.0.0.1");
 		return -1;
 	}
@@ -217,35 +226,35 @@ static int write_param(const char *name, const char *value)
 }
 
 /* Both directions on one connection, with read/write and SEND/RECV. */
-static void test_twoway(void)
+static void test_twoway(struct rig *rig)
 {
 	struct syncdev_info mi, si;
 	unsigned char *ms, *mm;
 	char b[4];
 
-	if (pair())
+	if (pair(rig))
 		return;
-	CHECK(write(gs, "ack", 3) == 3 && read_full(gm, b, 3) == 3 &&
+	CHECK(write(rig->s, "ack", 3) == 3 && read_full(rig->m, b, 3) == 3 &&
 	      !memcmp(b, "ack", 3), "slave write() -> master read()");
-	ms = map_dev(gs, 8192, PROT_READ | PROT_WRITE);
-	mm = map_dev(gm, 8192, PROT_READ | PROT_WRITE);
+	ms = map_dev(rig->s, 8192, PROT_READ | PROT_WRITE);
+	mm = map_dev(rig->m, 8192, PROT_READ | PROT_WRITE);
 	if (!ms || !mm)
 		die_errno("mmap");
 	fill(ms, 8192, 0, 7);
-	CHECK(dt_xfer(gs, SYNCDEV_IOC_SEND, 0, 8192, 0, 0) == 0 &&
-	      dt_xfer(gm, SYNCDEV_IOC_RECV, 0, 8192, SYNCDEV_RECV_WAITALL,
+	CHECK(dt_xfer(rig->s, SYNCDEV_IOC_SEND, 0, 8192, 0, 0) == 0 &&
+	      dt_xfer(rig->m, SYNCDEV_IOC_RECV, 0, 8192, SYNCDEV_RECV_WAITALL,
 		      0) == 8192 && first_bad(mm, 8192, 0, 7) == 8192,
 	      "slave SEND -> master RECV: 8192 bytes identical");
-	CHECK(write(gm, "x", 1) == 1 && read(gs, b, 1) == 1 && b[0] == 'x',
+	CHECK(write(rig->m, "x", 1) == 1 && read(rig->s, b, 1) == 1 && b[0] == 'x',
 	      "master -> slave on the same connection still works");
-	CHECK(ioctl(gm, SYNCDEV_IOC_INFO, &mi) == 0 &&
-	      ioctl(gs, SYNCDEV_IOC_INFO, &si) == 0 &&
+	CHECK(ioctl(rig->m, SYNCDEV_IOC_INFO, &mi) == 0 &&
+	      ioctl(rig->s, SYNCDEV_IOC_INFO, &si) == 0 &&
 	      mi.bytes_received == 3 + 8192 && si.bytes_sent == 3 + 8192 &&
 	      mi.bytes_sent == 1 && si.bytes_received == 1,
 	      "INFO counts both directions");
 	munmap(ms, 8192);
 	munmap(mm, 8192);
-	unpair();
+	unpair(rig);
 }
 
 static int set_timeout(int fd, uint32_t ms)
@@ -275,22 +284,22 @@ static int count_timers(int tr)
 	return n;
 }
 
-static void test_keepalive(void)
+static void test_keepalive(struct rig *rig)
 {
 	char old[16];
 
-	if (pair())
+	if (pair(rig))
 		return;
 	CHECK(count_timers(2) == 2,
 	      "keepalive: both ends of a connection run the keepalive timer");
-	unpair();
+	unpair(rig);
 	snprintf(old, sizeof(old), "%lld", read_param("keepalive_idle_s"));
 	CHECK(write_param("keepalive_idle_s", "0") == 0,
 	      "keepalive_idle_s=0 is accepted");
-	if (pair())
+	if (pair(rig))
 		return;
 	CHECK(count_timers(2) == 0, "keepalive_idle_s=0: no keepalive timer");
-	unpair();
+	unpair(rig);
 	write_param("keepalive_idle_s", old);
 	CHECK(write_param("keepalive_idle_s", "40000") &&
 	      write_param("keepalive_intvl_s", "0") &&
@@ -300,89 +309,90 @@ static void test_keepalive(void)
 }
 
 /* A SEND to a slave that never reads: ETIMEDOUT once nothing moves. */
-static void test_send_timeout(void)
+static void test_send_timeout(struct rig *rig)
 {
 	int i, ret = 0;
 
-	if (pair())
+	if (pair(rig))
 		return;
-	gmap = map_dev(gm, bufsz, PROT_READ | PROT_WRITE);
-	CHECK(gmap && set_timeout(gm, 500) == 0, "SET_TIMEOUT 500 on a master");
+	rig->map = map_dev(rig->m, rig->bufsz, PROT_READ | PROT_WRITE);
+	CHECK(rig->map && set_timeout(rig->m, 500) == 0,
+	      "SET_TIMEOUT 500 on a master");
 	for (i = 0; i < 8 && !ret; i++)
-		ret = dt_xfer(gm, SYNCDEV_IOC_SEND, 0, bufsz, 0, 0);
+		ret = dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, rig->bufsz, 0, 0);
 	CHECK(ret == -1 && errno == ETIMEDOUT,
 	      "SEND to a slave that never reads: ETIMEDOUT");
-	unpair();
+	unpair(rig);
 }
 
-static void test_timeout(void)
+static void test_timeout(struct rig *rig)
 {
 	struct syncdev_timeout bad = { 500, 1 };
 	char b[8], old[16];
 
-	if (pair())
+	if (pair(rig))
 		return;
-	CHECK(ERRNO_IS(ioctl(gs, SYNCDEV_IOC_SET_TIMEOUT, &bad), EINVAL) &&
-	      ERRNO_IS(ioctl(gs, SYNCDEV_IOC_SET_TIMEOUT, (void *)8), EFAULT),
+	CHECK(ERRNO_IS(ioctl(rig->s, SYNCDEV_IOC_SET_TIMEOUT, &bad), EINVAL) &&
+	      ERRNO_IS(ioctl(rig->s, SYNCDEV_IOC_SET_TIMEOUT, (void *)8), EFAULT),
 	      "SET_TIMEOUT: reserved != 0 EINVAL, bad pointer EFAULT");
-	CHECK(set_timeout(gs, 500) == 0 && ERRNO_IS(read(gs, b, 1), ETIMEDOUT),
+	CHECK(set_timeout(rig->s, 500) == 0 && ERRNO_IS(read(rig->s, b, 1), ETIMEDOUT),
 	      "SET_TIMEOUT 500, nothing arrives: read() fails with ETIMEDOUT");
-	CHECK(ERRNO_IS(read(gs, b, 1), ETIMEDOUT) &&
-	      ERRNO_IS(write(gs, "x", 1), ETIMEDOUT) &&
-	      ERRNO_IS(dt_xfer(gs, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ETIMEDOUT),
+	CHECK(ERRNO_IS(read(rig->s, b, 1), ETIMEDOUT) &&
+	      ERRNO_IS(write(rig->s, "x", 1), ETIMEDOUT) &&
+	      ERRNO_IS(dt_xfer(rig->s, SYNCDEV_IOC_RECV, 0, 1, 0, 0), ETIMEDOUT),
 	      "after the timeout every transfer on it fails with ETIMEDOUT");
-	CHECK(read(gm, b, 1) == 0,
+	CHECK(read(rig->m, b, 1) == 0,
 	      "the connection was shut down: the master reads end of stream");
-	CHECK(ioctl(gs, SYNCDEV_IOC_DISCONNECT) == 0 &&
-	      ERRNO_IS(read(gs, b, 1), ENOTCONN), "DISCONNECT after it");
-	unpair();
-	test_send_timeout();
+	CHECK(ioctl(rig->s, SYNCDEV_IOC_DISCONNECT) == 0 &&
+	      ERRNO_IS(read(rig->s, b, 1), ENOTCONN), "DISCONNECT after it");
+	unpair(rig);
+	test_send_timeout(rig);
 
 	snprintf(old, sizeof(old), "%lld", read_param("progress_timeout_ms"));
 	write_param("progress_timeout_ms", "500");
-	if (pair())
+	if (pair(rig))
 		return;
-	CHECK(ERRNO_IS(read(gs, b, 1), ETIMEDOUT),
+	CHECK(ERRNO_IS(read(rig->s, b, 1), ETIMEDOUT),
 	      "progress_timeout_ms=500 without SET_TIMEOUT: ETIMEDOUT");
-	unpair();
+	unpair(rig);
 	write_param("progress_timeout_ms", old);
-	test_keepalive();
+	test_keepalive(rig);
 }
 
-/* Child: SEND grounds buffers of pattern 1; EINTR is retried. */
-static int send_rounds_child(void)
+/* Child: SEND rig->rounds buffers of pattern 1; EINTR is retried. */
+static int send_rounds_child(struct rig *rig)
 {
 	unsigned int r, eintr = 0;
 
-	for (r = 0; r < grounds; r++) {
-		fill(gmap, bufsz, (uint64_t)r * bufsz, 1);
-		while (dt_xfer(gm, SYNCDEV_IOC_SEND, 0, bufsz, 0, 0)) {
+	for (r = 0; r < rig->rounds; r++) {
+		fill(rig->map, rig->bufsz, (uint64_t)r * rig->bufsz, 1);
+		while (dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, rig->bufsz, 0, 0)) {
 			if (errno != EINTR)
 				return child_errno(-1);
 			eintr++;
 		}
 	}
 	printf("# sender: %u sends interrupted and resumed\n", eintr);
-	return gcatch && !eintr ? 126 : 0;
+	return rig->catch_usr1 && !eintr ? 126 : 0;
 }
 
-/* Receive grounds buffers on gs; 0 if every byte is pattern 1. */
-static int recv_rounds(const unsigned char *map)
+/* Receive rig->rounds buffers on rig->s; 0 if every byte is pattern 1. */
+static int recv_rounds(struct rig *rig, const unsigned char *map)
 {
 	unsigned int r;
 	long n;
 
-	for (r = 0; r < grounds; r++) {
-		n = dt_xfer(gs, SYNCDEV_IOC_RECV, 0, bufsz, SYNCDEV_RECV_WAITALL,
+	for (r = 0; r < rig->rounds; r++) {
+		n = dt_xfer(rig->s, SYNCDEV_IOC_RECV, 0, rig->bufsz, SYNCDEV_RECV_WAITALL,
 			    0);
-		if (n != (long)bufsz) {
+		if (n != (long)rig->bufsz) {
 			printf("# buffer %u: RECV returned %ld (%s)\n", r, n,
 			       n < 0 ? strerror(errno) : "short");
 			return -1;
 		}
-		if (first_bad(map, bufsz, (uint64_t)r * bufsz, 1) != bufsz) {
+		if (first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1) != rig->bufsz) {
 			printf("# buffer %u differs at byte %zu\n", r,
-			       first_bad(map, bufsz, (uint64_t)r * bufsz, 1));
+			       first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1));
 			return -1;
 		}
 	}
@@ -391,62 +401,62 @@ static int recv_rounds(const unsigned char *map)
 
 /*
  * A master's SEND blocked by a slave that does not read yet is stopped
- * and continued (or, with gcatch, interrupted by a handler and retried)
- * 20 times; then every byte arrives, in order, once.
+ * and continued (or, with rig->catch_usr1, interrupted by a handler and
+ * retried) 20 times; then every byte arrives, in order, once.
  */
-static void test_send_signals(const char *how)
+static void test_send_signals(struct rig *rig, const char *how)
 {
 	unsigned char *smap;
 	int st, hits, bad;
 	pid_t pid;
 
-	if (pair())
+	if (pair(rig))
 		return;
-	gmap = map_dev(gm, bufsz, PROT_READ | PROT_WRITE);
-	smap = map_dev(gs, bufsz, PROT_READ);
-	if (!gmap || !smap)
+	rig->map = map_dev(rig->m, rig->bufsz, PROT_READ | PROT_WRITE);
+	smap = map_dev(rig->s, rig->bufsz, PROT_READ);
+	if (!rig->map || !smap)
 		die_errno("mmap");
 	/* More than the socket buffers hold: the sender must wait. */
-	grounds = (24u << 20) / bufsz + 2;
-	pid = spawn(send_rounds_child);
+	rig->rounds = (24u << 20) / rig->bufsz + 2;
+	pid = spawn(rig, send_rounds_child);
 	usleep(300000);
-	hits = pester(pid, 20);
-	bad = recv_rounds(smap);
+	hits = pester(rig, pid, 20);
+	bad = recv_rounds(rig, smap);
 	st = reap(pid, WATCHDOG_S);
 	CHECK(st == 0 && bad == 0 && hits > 0,
 	      "mmap SEND %s %d times: sender exits %d, %u x %zu bytes identical",
-	      how, hits, st, grounds, bufsz);
-	munmap(smap, bufsz);
-	unpair();
+	      how, hits, st, rig->rounds, rig->bufsz);
+	munmap(smap, rig->bufsz);
+	unpair(rig);
 }
 
 /* Child: one SEND cut by EINTR, then a different one: EPIPE. */
-static int abandon_child(void)
+static int abandon_child(struct rig *rig)
 {
-	fill(gmap, bufsz, 0, 1);
-	if (dt_xfer(gm, SYNCDEV_IOC_SEND, 0, bufsz, 0, 0) == 0)
+	fill(rig->map, rig->bufsz, 0, 1);
+	if (dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, rig->bufsz, 0, 0) == 0)
 		return 125;
 	if (errno != EINTR)
 		return child_errno(-1);
-	if (dt_xfer(gm, SYNCDEV_IOC_SEND, 0, 1, 0, 0) == 0)
+	if (dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, 1, 0, 0) == 0)
 		return 124;
 	return errno == EPIPE ? 0 : child_errno(-1);
 }
 
-static void test_abandon(void)
+static void test_abandon(struct rig *rig)
 {
-	unsigned char *buf = xmalloc(bufsz);
+	unsigned char *buf = xmalloc(rig->bufsz);
 	size_t got = 0;
 	ssize_t n;
 	int st;
 	pid_t pid;
 
-	if (pair())
+	if (pair(rig))
 		return;
-	gmap = map_dev(gm, bufsz, PROT_READ | PROT_WRITE);
-	gcatch = 1;
-	pid = spawn(abandon_child);
-	gcatch = 0;
+	rig->map = map_dev(rig->m, rig->bufsz, PROT_READ | PROT_WRITE);
+	rig->catch_usr1 = 1;
+	pid = spawn(rig, abandon_child);
+	rig->catch_usr1 = 0;
 	usleep(300000);
 	while (alive(pid)) {
 		kill(pid, SIGUSR1);
@@ -455,65 +465,65 @@ static void test_abandon(void)
 	st = reap(pid, WATCHDOG_S);
 	CHECK(st == 0, "a different SEND after an interrupted one: EPIPE (child %d)",
 	      st);
-	while (got < bufsz && (n = read(gs, buf + got, bufsz - got)) > 0)
+	while (got < rig->bufsz && (n = read(rig->s, buf + got, rig->bufsz - got)) > 0)
 		got += (size_t)n;
-	CHECK(got < bufsz && first_bad(buf, got, 0, 1) == got &&
-	      (read(gs, buf, 1) == 0 || errno == ECONNRESET),
+	CHECK(got < rig->bufsz && first_bad(buf, got, 0, 1) == got &&
+	      (read(rig->s, buf, 1) == 0 || errno == ECONNRESET),
 	      "the slave gets a prefix (%zu bytes) and then the end, never shifted bytes",
 	      got);
 	free(buf);
-	unpair();
+	unpair(rig);
 }
 
-/* Child: RECV WAITALL of a whole buffer of pattern 2 on gs. */
-static int recv_child(void)
+/* Child: RECV WAITALL of a whole buffer of pattern 2 on rig->s. */
+static int recv_child(struct rig *rig)
 {
 	long n;
 
-	while ((n = dt_xfer(gs, SYNCDEV_IOC_RECV, 0, bufsz,
+	while ((n = dt_xfer(rig->s, SYNCDEV_IOC_RECV, 0, rig->bufsz,
 			    SYNCDEV_RECV_WAITALL, 0)) < 0 && errno == EINTR)
 		;
-	if (n != (long)bufsz)
+	if (n != (long)rig->bufsz)
 		return n < 0 ? child_errno(-1) : 123;
-	return first_bad(gmap, bufsz, 0, 2) == bufsz ? 0 : 122;
+	return first_bad(rig->map, rig->bufsz, 0, 2) == rig->bufsz ? 0 : 122;
 }
 
 /* A slave's RECV WAITALL, fed in 16 pieces, stopped between them. */
-static void test_recv_signals(const char *how)
+static void test_recv_signals(struct rig *rig, const char *how)
 {
-	unsigned char *src = xmalloc(bufsz);
-	size_t piece = bufsz / 16, off;
+	unsigned char *src = xmalloc(rig->bufsz);
+	size_t piece = rig->bufsz / 16, off;
 	int st, hits = 0;
 	pid_t pid;
 
-	if (pair())
+	if (pair(rig))
 		return;
-	gmap = map_dev(gs, bufsz, PROT_READ);
-	fill(src, bufsz, 0, 2);
-	pid = spawn(recv_child);
-	for (off = 0; off < bufsz; off += piece) {
+	rig->map = map_dev(rig->s, rig->bufsz, PROT_READ);
+	fill(src, rig->bufsz, 0, 2);
+	pid = spawn(rig, recv_child);
+	for (off = 0; off < rig->bufsz; off += piece) {
 		usleep(20000);
-		if (write_full(gm, src + off, piece) < 0)
+		if (write_full(rig->m, src + off, piece) < 0)
 			break;
-		hits += pester(pid, 1);
+		hits += pester(rig, pid, 1);
 	}
 	st = reap(pid, WATCHDOG_S);
 	CHECK(st == 0 && hits > 0,
 	      "RECV WAITALL %s %d times: all %zu bytes, identical (child %d)",
-	      how, hits, bufsz, st);
+	      how, hits, rig->bufsz, st);
 	free(src);
-	unpair();
+	unpair(rig);
 }
 
-static void test_signals(void)
+static void test_signals(struct rig *rig)
 {
-	test_send_signals("stopped and continued");
-	gcatch = 1;
-	test_send_signals("interrupted by a handler (EINTR) and retried");
-	test_recv_signals("interrupted by a handler and retried");
-	gcatch = 0;
-	test_recv_signals("stopped and continued");
-	test_abandon();
+	test_send_signals(rig, "stopped and continued");
+	rig->catch_usr1 = 1;
+	test_send_signals(rig, "interrupted by a handler (EINTR) and retried");
+	test_recv_signals(rig, "interrupted by a handler and retried");
+	rig->catch_usr1 = 0;
+	test_recv_signals(rig, "stopped and continued");
+	test_abandon(rig);
 }
 
 /* A listener at FULL_PORT whose one-slot queue is full: SYNs are dropped. */
@@ -534,29 +544,29 @@ static int full_listener(int *c)
 	return l;
 }
 
-/* Child: CONNECT to FULL_PORT within gtimeout; EINTR is retried. */
-static int connect_child(void)
+/* Child: CONNECT to FULL_PORT within rig->timeout; EINTR is retried. */
+static int connect_child(struct rig *rig)
 {
 	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR), eintr = 0, ret;
 
-	while ((ret = dt_connect(s, "127.0.0.1", FULL_PORT, gtimeout)) &&
+	while ((ret = dt_connect(s, "127.0.0.1", FULL_PORT, rig->timeout)) &&
 	       errno == EINTR)
 		eintr++;
-	if (!ret && gcatch && !eintr)
+	if (!ret && rig->catch_usr1 && !eintr)
 		return 121;
 	return child_errno(ret);
 }
 
 /* Pester a connecting child, then make room in the queue: it connects. */
-static void test_connect_served(const char *how)
+static void test_connect_served(struct rig *rig, const char *how)
 {
 	int c, l = full_listener(&c), hits, st;
 	pid_t pid;
 
-	gtimeout = 30000;
-	pid = spawn(connect_child);
+	rig->timeout = 30000;
+	pid = spawn(rig, connect_child);
 	usleep(200000);
-	hits = pester(pid, 5);
+	hits = pester(rig, pid, 5);
 	close(accept(l, NULL, NULL));
 	close(c);
 	st = reap(pid, WATCHDOG_S);
@@ -566,20 +576,20 @@ static void test_connect_served(const char *how)
 	close(l);
 }
 
-static void test_connect(void)
+static void test_connect(struct rig *rig)
 {
 	int c, l, st, i;
 	pid_t pid;
 
-	test_connect_served("stopped and continued");
-	gcatch = 1;
-	test_connect_served("interrupted by a handler and retried");
-	gcatch = 0;
+	test_connect_served(rig, "stopped and continued");
+	rig->catch_usr1 = 1;
+	test_connect_served(rig, "interrupted by a handler and retried");
+	rig->catch_usr1 = 0;
 
 	/* Stopped over and over, it still ends at its own deadline. */
 	l = full_listener(&c);
-	gtimeout = 1500;
-	pid = spawn(connect_child);
+	rig->timeout = 1500;
+	pid = spawn(rig, connect_child);
 	for (i = 0; i < 400 && alive(pid); i++)
 		stop_cont(pid);
 	st = reap(pid, WATCHDOG_S);
@@ -627,32 +637,32 @@ static int stranger_reads(const char *src)
 }
 
 /* A master that allows only 127.0.0.1: a stranger is reset, then it serves. */
-static void test_peer_master(void)
+static void test_peer_master(struct rig *rig)
 {
 	struct syncdev_info info;
 	pthread_t t;
 	int r;
 
-	gm = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
-	gs = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
-	CHECK(set_peer(gm, "127.0.0.1") == 0, "SET_PEER 127.0.0.1 on a master");
-	pthread_create(&t, NULL, dt_accept_thread, &gm);
+	rig->m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+	rig->s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	CHECK(set_peer(rig->m, "127.0.0.1") == 0, "SET_PEER 127.0.0.1 on a master");
+	pthread_create(&t, NULL, dt_accept_thread, &rig->m);
 	r = stranger_reads("127.0.0.5");
 	CHECK(r == -ECONNRESET,
 	      "a connection from 127.0.0.5 is reset (read: %s)",
 	      r < 0 ? strerror(-r) : "data or end of stream");
-	r = dt_connect(gs, "127.0.0.1", 0, 0);
+	r = dt_connect(rig->s, "127.0.0.1", 0, 0);
 	CHECK(r == 0, "the master still waits, and the allowed peer connects");
 	if (r)
 		dt_poke_listener();
 	pthread_join(t, NULL);
-	CHECK(ioctl(gm, SYNCDEV_IOC_INFO, &info) == 0 && info.connected &&
+	CHECK(ioctl(rig->m, SYNCDEV_IOC_INFO, &info) == 0 && info.connected &&
 	      info.peer_addr == htonl(INADDR_LOOPBACK),
 	      "the master is connected to 127.0.0.1");
-	unpair();
+	unpair(rig);
 }
 
-static void test_peer(void)
+static void test_peer(struct rig *rig)
 {
 	struct syncdev_peer bad = { 0, 1 };
 	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
@@ -674,28 +684,28 @@ static void test_peer(void)
 	      ERRNO_IS(dt_connect(s, "127.0.0.1", 1, 100), ECONNREFUSED),
 	      "allowed_peer refuses a malformed address; empty is anyone");
 	close(s);
-	test_peer_master();
+	test_peer_master(rig);
 }
 
-static void test_mmap_rdonly(void)
+static void test_mmap_rdonly(struct rig *rig)
 {
 	unsigned char *p, src[8192];
 
-	if (dt_pair_flags(&gm, &gs, O_RDONLY)) {
+	if (dt_pair_flags(&rig->m, &rig->s, O_RDONLY)) {
 		CHECK(0, "connect a pair with an O_RDONLY slave");
 		return;
 	}
 	fill(src, sizeof(src), 0, 3);
-	CHECK(write(gm, src, sizeof(src)) == (ssize_t)sizeof(src) &&
-	      dt_xfer(gs, SYNCDEV_IOC_RECV, 0, sizeof(src),
+	CHECK(write(rig->m, src, sizeof(src)) == (ssize_t)sizeof(src) &&
+	      dt_xfer(rig->s, SYNCDEV_IOC_RECV, 0, sizeof(src),
 		      SYNCDEV_RECV_WAITALL, 0) == (int)sizeof(src),
 	      "RECV on an O_RDONLY slave");
-	p = map_dev(gs, sizeof(src), PROT_READ);
+	p = map_dev(rig->s, sizeof(src), PROT_READ);
 	CHECK(p && first_bad(p, sizeof(src), 0, 3) == sizeof(src),
 	      "mmap(PROT_READ, MAP_SHARED) of an O_RDONLY fd shows the bytes");
-	CHECK(!map_dev(gs, 4096, PROT_READ | PROT_WRITE) && errno == EACCES,
+	CHECK(!map_dev(rig->s, 4096, PROT_READ | PROT_WRITE) && errno == EACCES,
 	      "a writable shared mapping of an O_RDONLY fd: EACCES");
-	CHECK(mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, gs, 0) == MAP_FAILED &&
+	CHECK(mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, rig->s, 0) == MAP_FAILED &&
 	      errno == EINVAL, "MAP_PRIVATE of an O_RDONLY fd: EINVAL");
 	if (p) {
 		CHECK(mprotect(p, 4096, PROT_READ | PROT_WRITE) == -1,
@@ -705,10 +715,10 @@ static void test_mmap_rdonly(void)
 		      "after MADV_DONTNEED the read-only mapping shows the bytes again");
 		munmap(p, sizeof(src));
 	}
-	unpair();
+	unpair(rig);
 }
 
-static void test_mmap(void)
+static void test_mmap(struct rig *rig)
 {
 	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
 	unsigned char *p = map_dev(m, 8192, PROT_READ | PROT_WRITE), *q;
@@ -727,17 +737,17 @@ static void test_mmap(void)
 	addr = (uintptr_t)p;
 	CHECK(ioctl(m, SYNCDEV_IOC_PRINT_PAGE, &addr) == 0,
 	      "PRINT_PAGE of a page mapped again after MADV_DONTNEED");
-	CHECK(mremap(p, 8192, bufsz + 8192, MREMAP_MAYMOVE) == MAP_FAILED,
+	CHECK(mremap(p, 8192, rig->bufsz + 8192, MREMAP_MAYMOVE) == MAP_FAILED,
 	      "mremap cannot grow a mapping past the buffer");
 	munmap(p, 8192);
 	if (q)
 		munmap(q, 8192);
 	close(m);
-	test_mmap_rdonly();
+	test_mmap_rdonly(rig);
 }
 
 /* @n buffers fit under max_buffer_mb; the next is ENOSPC. */
-static void test_cap(int n)
+static void test_cap(struct rig *rig, int n)
 {
 	int *fds = xcalloc((size_t)n + 1, sizeof(int)), i, ok = 0, extra;
 
@@ -746,7 +756,7 @@ static void test_cap(int n)
 		ok += dt_xfer(fds[i], SYNCDEV_IOC_RECV, 0, 0, 0, 0) == 0;
 	}
 	CHECK(ok == n, "%d sessions get a buffer of %zu bytes (%d did)", n,
-	      bufsz, ok);
+	      rig->bufsz, ok);
 	extra = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
 	CHECK(ERRNO_IS(dt_xfer(extra, SYNCDEV_IOC_RECV, 0, 0, 0, 0), ENOSPC),
 	      "session %d: ENOSPC (max_buffer_mb reached)", n + 1);
@@ -782,7 +792,7 @@ static long long cgroup_current(void)
 	return v;
 }
 
-static void test_memcg(void)
+static void test_memcg(struct rig *rig)
 {
 	long long c0, c1, c2;
 	int fd;
@@ -796,9 +806,9 @@ static void test_memcg(void)
 	c2 = cgroup_current();
 	printf("# memory.current: %lld, with the buffer %lld, after close %lld\n",
 	       c0, c1, c2);
-	CHECK(c0 >= 0 && c1 - c0 >= (long long)bufsz * 3 / 4,
+	CHECK(c0 >= 0 && c1 - c0 >= (long long)rig->bufsz * 3 / 4,
 	      "the buffer is charged to the caller's memory cgroup");
-	CHECK(c1 - c2 >= (long long)bufsz * 3 / 4,
+	CHECK(c1 - c2 >= (long long)rig->bufsz * 3 / 4,
 	      "and uncharged when the session ends");
 }
 
@@ -820,22 +830,25 @@ static void test_dumps(int n)
 	close(m);
 }
 
-
-static int gblocked_ret, gblocked_errno;
+/* A thread's blocking read and its result. */
+struct blocked {
+	int fd;
+	int ret, err;
+};
 
 /* A blocking read of the slave, while nothing comes. */
 static void *blocked_read(void *arg)
 {
-	char b;
+	struct blocked *b = arg;
+	char c;
 
-	(void)arg;
-	gblocked_ret = (int)read(gs, &b, 1);
-	gblocked_errno = errno;
+	b->ret = (int)read(b->fd, &c, 1);
+	b->err = errno;
 	return NULL;
 }
 
 /* The thread blocked in blocked_read() ends within 10 s; its result. */
-static int join_blocked(pthread_t t)
+static int join_blocked(pthread_t t, const struct blocked *b)
 {
 	struct timespec until;
 
@@ -843,7 +856,7 @@ static int join_blocked(pthread_t t)
 	until.tv_sec += 10;
 	if (pthread_timedjoin_np(t, NULL, &until))
 		return -2;
-	return gblocked_ret;
+	return b->ret;
 }
 
 /*
@@ -852,31 +865,32 @@ static int join_blocked(pthread_t t)
  * another thread ends the blocked read (end of stream).  Exit code: the
  * first step that went wrong.
  */
-static int threads_child(void)
+static int threads_child(struct rig *rig)
 {
-	int fl = fcntl(gs, F_GETFL);
+	struct blocked b = { .fd = rig->s };
+	int fl = fcntl(rig->s, F_GETFL);
 	pthread_t t;
-	char b;
+	char c;
 
-	pthread_create(&t, NULL, blocked_read, NULL);
+	pthread_create(&t, NULL, blocked_read, &b);
 	usleep(300000);
-	fcntl(gs, F_SETFL, fl | O_NONBLOCK);
-	if (!ERRNO_IS(read(gs, &b, 1), EAGAIN))
+	fcntl(rig->s, F_SETFL, fl | O_NONBLOCK);
+	if (!ERRNO_IS(read(rig->s, &c, 1), EAGAIN))
 		return 1;
-	if (!ERRNO_IS(write(gs, &b, 1), EAGAIN))
+	if (!ERRNO_IS(write(rig->s, &c, 1), EAGAIN))
 		return 2;
-	fcntl(gs, F_SETFL, fl);
-	if (ioctl(gs, SYNCDEV_IOC_DISCONNECT))
+	fcntl(rig->s, F_SETFL, fl);
+	if (ioctl(rig->s, SYNCDEV_IOC_DISCONNECT))
 		return 3;
-	if (join_blocked(t) != 0)
+	if (join_blocked(t, &b) != 0)
 		return 4;
 	/* The master reads the end of the stream; the file connects again. */
-	if (read(gm, &b, 1) != 0 || !ERRNO_IS(read(gs, &b, 1), ENOTCONN))
+	if (read(rig->m, &c, 1) != 0 || !ERRNO_IS(read(rig->s, &c, 1), ENOTCONN))
 		return 5;
 	return 0;
 }
 
-static void test_threads(void)
+static void test_threads(struct rig *rig)
 {
 	static const char *const step[] = {
 		"none", "O_NONBLOCK read: EAGAIN",
@@ -886,12 +900,12 @@ static void test_threads(void)
 	};
 	int rc;
 
-	if (pair())
+	if (pair(rig))
 		return;
-	rc = reap(spawn(threads_child), WATCHDOG_S);
+	rc = reap(spawn(rig, threads_child), WATCHDOG_S);
 	CHECK(rc == 0, "another thread blocked in read(): O_NONBLOCK read and write are EAGAIN, DISCONNECT ends the blocked read (step failed: %s)",
 	      rc >= 0 && rc < 6 ? step[rc] : "killed or hung");
-	unpair();
+	unpair(rig);
 }
 
 /* Accept and drop connections for ever (until the process exits). */
@@ -955,13 +969,14 @@ int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
-		void (*fn)(void);
+		void (*fn)(struct rig *rig);
 	} tests[] = {
 		{ "twoway", test_twoway }, { "timeout", test_timeout },
 		{ "signals", test_signals }, { "connect", test_connect },
 		{ "peer", test_peer }, { "mmap", test_mmap },
 		{ "memcg", test_memcg }, { "threads", test_threads },
 	};
+	struct rig rig = { .m = -1, .s = -1 };
 	struct syncdev_info info;
 	unsigned int i;
 	int fd;
@@ -973,19 +988,19 @@ int main(int argc, char **argv)
 	fd = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
 	if (ioctl(fd, SYNCDEV_IOC_INFO, &info))
 		die_errno("SYNCDEV_IOC_INFO");
-	bufsz = (size_t)info.buf_size;
+	rig.bufsz = (size_t)info.buf_size;
 	close(fd);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		if (!strcmp(argv[1], tests[i].name) && argc == 2) {
-			tests[i].fn();
+			tests[i].fn(&rig);
 			return check_done();
 		}
 	if (argc == 3 && !strcmp(argv[1], "cap"))
-		test_cap(atoi(argv[2]));
-	else if (argc == 3 && !strcmp(argv[1], "flood"))
-		test_flood(atoi(argv[2]));
+		test_cap(&rig, atoi(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "dumps"))
 		test_dumps(atoi(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "flood"))
+		test_flood(atoi(argv[2]));
 	else
 		return usage(EXIT_USAGE);
 	return check_done();

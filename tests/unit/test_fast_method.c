@@ -28,7 +28,7 @@ static void test_pick(void)
 	r[FAST_MMAP] = 4100;
 	r[FAST_DIRECT] = 1500;
 	CHECK(fast_pick(r, ALL, FAST_AUTO) == FAST_READ,
-	      "pick: read fastest (written file on the second machine)");
+	      "pick: read fastest (a just-written file under bhyve)");
 	r[FAST_MMAP] = 31000;
 	CHECK(fast_pick(r, ALL, FAST_AUTO) == FAST_MMAP,
 	      "pick: mmap fastest (read-ahead folios)");

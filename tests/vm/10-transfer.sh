@@ -54,7 +54,7 @@ check_output "slave -v names each file with its CRC32C" \
 # the device buffer and the file mapping, only the buffer when all files
 # are empty.  4 mmap sides x (8 transfers x 2 + 1) + the mixed slave's 2.
 pages=$(klog_since "$pages0" "$PAGE_LINE")
-if [ $pages -eq 70 ]; then
+if [ "$pages" -eq 70 ]; then
 	pass "mmap mode logged 70 page descriptor lines"
 else
 	fail "mmap mode logged 70 page descriptor lines" "$pages lines"

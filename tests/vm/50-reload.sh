@@ -10,6 +10,7 @@ ko=$SYNCDEV_ROOT/kernel/syncdev.ko
 gen in 300000 4
 
 # A device held open by a sleeping process: rmmod must refuse.
+# shellcheck disable=SC2217 # the redirection holds the device open
 sleep 1000 </dev/master_device &
 holder=$!
 # The background shell opens the device after fork: wait for the reference.

@@ -29,7 +29,7 @@ with_feed() {
 	done
 	wait $fpid
 	feed_rc=$?
-	return $rc
+	return "$rc"
 }
 
 # expect NAME FILE: the XOR line of $T/out equals that of FILE.
@@ -42,24 +42,24 @@ expect() {
 	fi
 }
 
-$B/run "$T/p40k" -w 4K 10 >/dev/null 2>&1
-$B/run "$T/p40k" -r 4K 10 >"$T/want40k" 2>/dev/null
-$B/run "$T/p1m" -w 1M 1 >/dev/null 2>&1
-$B/fast "$T/p1m" >"$T/want1m" 2>/dev/null
+"$B/run" "$T/p40k" -w 4K 10 >/dev/null 2>&1
+"$B/run" "$T/p40k" -r 4K 10 >"$T/want40k" 2>/dev/null
+"$B/run" "$T/p1m" -w 1M 1 >/dev/null 2>&1
+"$B/fast" "$T/p1m" >"$T/want1m" 2>/dev/null
 
-with_feed --count 40K -- $B/run --device -r 4K 10
+with_feed --count 40K -- "$B/run" --device -r 4K 10
 check_exit "feed --count 40K exits 0" 0 test "$feed_rc" = 0
 expect "run --device reads the fed pattern" "$T/want40k"
 
-with_feed --count 40K -- $B/run --device -r 1K 50
+with_feed --count 40K -- "$B/run" --device -r 1K 50
 expect "run --device past the end of the stream" "$T/want40k"
 check_output "run --device says where the stream ended" \
 	"end of input after 40960 bytes" cat "$T/out"
 
-with_feed --count 1M --block 4K -- $B/fast --device
+with_feed --count 1M --block 4K -- "$B/fast" --device
 expect "fast --device reads the fed pattern" "$T/want1m"
 
-with_feed -- $B/osbench sweep --device --min 1K --max 64K --time 0.01 \
+with_feed -- "$B/osbench" sweep --device --min 1K --max 64K --time 0.01 \
 	--reps 3 --bytes 1M --csv
 sweep_rc=$?
 check_exit "sweep --device exits 0" 0 test "$sweep_rc" = 0
@@ -69,6 +69,6 @@ check_output "sweep --device checks the stream" \
 check_output "sweep --device measured every size" "^65536," cat "$T/out"
 check_exit "feed stops when the slave closes" 0 test "$feed_rc" = 0
 
-with_feed -- $B/run2 --device --min 0.01 --max 60 64K
+with_feed -- "$B/run2" --device --min 0.01 --max 60 64K
 check_output "run2 --device finds a block count" "^Block count: [0-9]+$" cat "$T/out"
 finish

@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # vm-timeout: 400
 # vm-cost: 77
-# The reliability guarantees of the module (issue 8): the two-way stream,
+# The reliability guarantees of the module: the two-way stream,
 # the progress timeout and keepalive, transfers and connects that survive
 # stop/continue and handlers, the peer filter, mappings that survive
 # MADV_DONTNEED and work read-only (relcheck); then the buffer cap, the

@@ -6,7 +6,7 @@
 # stalls, resets and wrong answers.  Each fails cleanly with the right
 # exit code and a message, never hangs, and the slave never leaves a
 # complete-looking file.  Needs the kernel's two-way stream and
-# SYNCDEV_IOC_SET_TIMEOUT (issue 8).
+# SYNCDEV_IOC_SET_TIMEOUT.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -28,7 +28,7 @@ vs_master() {
 	what="slave ($m) vs master '$kind'"
 	badpeer master --port $BP_PORT --stall 120 "$kind" in >peer.log 2>&1 &
 	pid=$!
-	slave 1 out $m 127.0.0.1:$BP_PORT -w $WAIT_MS "$@" >slave.log 2>&1 &
+	slave 1 out "$m" 127.0.0.1:$BP_PORT -w $WAIT_MS "$@" >slave.log 2>&1 &
 	wait_gone $! 120
 	rc=$?
 	kill $pid 2>/dev/null
@@ -49,7 +49,7 @@ vs_slave() {
 	kind=$1 m=$2 file=$3 pat=$4
 	shift 4
 	what="master ($m) vs slave '$kind'"
-	master 1 "$file" $m "$@" >master.log 2>&1 &
+	master 1 "$file" "$m" "$@" >master.log 2>&1 &
 	pid=$!
 	badpeer slave --stall 120 --wait $WAIT_MS 127.0.0.1 "$kind" >peer.log 2>&1 &
 	ppid=$!
@@ -69,16 +69,16 @@ for m in fcntl mmap; do
 	vs_master ok $m 0 "^Transmission time: .* File size: 100000 bytes\$"
 	check_output "slave ($m) answers ok" \
 		"^answer: status=ok index=-1 files=1 errno=0 reason=\$" cat peer.log
-	vs_master badcrc $m 3 "CRC mismatch in out: sent 0x[0-9a-f]{8}, received 0x"
+	vs_master badcrc "$m" 3 "CRC mismatch in out: sent 0x[0-9a-f]{8}, received 0x"
 	check_output "slave ($m) answers the CRC mismatch" \
 		"^answer: status=CRC mismatch index=0 files=0 errno=0 reason=CRC mismatch in out" \
 		cat peer.log
-	vs_master truncate $m 1 \
+	vs_master truncate "$m" 1 \
 		"the master closed the connection in the middle of out \(after 50000 of 100000 bytes\)"
 	# Under load the reset can reach the slave before its CONNECT returns.
-	vs_master reset $m 1 \
+	vs_master reset "$m" 1 \
 		"receiving out \(after [0-9]+ of 100000 bytes\) \(the master is gone\)|connect to [0-9.]+:[0-9]+: Connection reset by peer"
-	vs_master stall $m 1 \
+	vs_master stall "$m" 1 \
 		"receiving out \(after 50000 of 100000 bytes\) \(nothing moved within the progress timeout.*\): Connection timed out" \
 		--progress-timeout 2
 done
@@ -100,18 +100,18 @@ vs_master deaf fcntl 0 "^Transmission time:"
 
 for m in fcntl mmap; do
 	vs_slave ok $m in ok
-	vs_slave nack $m in "the slave failed with file 1 of 1 \(in\): disk full \(badpeer\)"
-	vs_slave stallread $m big \
+	vs_slave nack "$m" in "the slave failed with file 1 of 1 \(in\): disk full \(badpeer\)"
+	vs_slave stallread "$m" big \
 		"sending big \(after [0-9]+ of $bigsize bytes\) \(nothing moved within the progress timeout.*\): Connection timed out" \
 		--progress-timeout 2
-	vs_slave reset $m big "sending big \(after [0-9]+ of $bigsize bytes\) \(the slave is gone\)"
+	vs_slave reset "$m" big "sending big \(after [0-9]+ of $bigsize bytes\) \(the slave is gone\)"
 	# A slave that fails answers at once and drains the rest: the
 	# master stops early and prints its reason.
-	vs_slave earlynack $m big "the slave failed: disk full \(badpeer\)"
+	vs_slave earlynack "$m" big "the slave failed: disk full \(badpeer\)"
 	# One that closes on the unread rest resets the connection: the
 	# master sees the answer if it looks before the reset arrives;
 	# after it, the module keeps the error and the answer is lost.
-	vs_slave nackreset $m big \
+	vs_slave nackreset "$m" big \
 		"the slave failed: disk full \(badpeer\)|sending big \(after [0-9]+ of $bigsize bytes\) \(the slave is gone\)"
 done
 vs_slave wrongcount fcntl in "the slave confirmed 0 files, but 1 were sent"

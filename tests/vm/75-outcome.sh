@@ -1,14 +1,14 @@
 # shellcheck shell=sh
 # vm-timeout: 400
 # vm-cost: 22
-# What each side's exit status means (issue 8, rows 1, 2, 5, 6, 7): the
+# What each side's exit status means: the
 # master exits 0 only when the slave confirmed every file, else 1 with the
 # slave's reason: file counts that differ either way, a full disk on the
 # slave (fcntl and mmap; for mmap also the space taken by another
 # process mid-transfer), a slave killed after the master's last byte.
 # The slave replaces nothing but regular files, refuses the same output
 # twice; the master refuses a FIFO at once and survives an input that
-# shrinks under mmap.  Needs the kernel's two-way stream (issue 8).
+# shrinks under mmap.  Needs the kernel's two-way stream.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -34,7 +34,7 @@ pair() {
 	mrc=$?
 }
 
-# Row 2: the master no longer exits 0 when the slave failed.
+# The master does not exit 0 when the slave failed.
 pair 3 a b c fcntl -- 2 x y fcntl
 check_equal "master sends 3, slave expects 2: slave exit 1" "$src" 1
 check_equal "master sends 3, slave expects 2: master exit 1" "$mrc" 1
@@ -92,7 +92,7 @@ spid=$!
 # The transfer takes a fraction of a second: polled without sleeping.
 slave_has_blocks() {
 	set -- small/.out.syncdev-*
-	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge $want ]
+	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge "$want" ]
 }
 ready=no
 poll_until 120 slave_has_blocks && ready=yes
@@ -163,7 +163,7 @@ else
 fi
 no_output "slave killed after the last byte"
 
-# Row 7: an input truncated during an mmap send is a message, not SIGBUS.
+# An input truncated during an mmap send is a message, not SIGBUS.
 # The slave is stopped, so the master is blocked in SEND mid-file when
 # its input is cut.
 gen shrink 16777216 7
@@ -184,7 +184,7 @@ else
 fi
 no_output "input truncated during an mmap send"
 
-# Row 1: the slave writes regular files only.
+# The slave writes regular files only.
 master 1 a fcntl >master.log 2>&1 &
 mpid=$!
 check_exit "slave 1 /dev/null: refused, exit 1" 1 slave 1 /dev/null fcntl 127.0.0.1 -w 5000
@@ -200,11 +200,11 @@ check_equal "master to a slave writing through a link: exit 0" "$?" 0
 check "the link is still a link" test -L link
 check_same "the file behind the link is the copy" a target
 
-# Row 5: the same output twice is a usage error.
+# The same output twice is a usage error.
 check_exit "slave 2 o o: exit 2" 2 slave 2 o o fcntl 127.0.0.1
 check_exit "slave 2 o ./o: exit 2" 2 slave 2 o ./o fcntl 127.0.0.1
 
-# Row 6: a FIFO input is refused before anything blocks.
+# A FIFO input is refused before anything blocks.
 check_exit "master 1 fifo: refused at once, exit 1" 1 timeout 30 master 1 fifo fcntl
 check_exit "tcpcopy send fifo: refused at once, exit 1" 1 timeout 30 tcpcopy send fifo
 

@@ -1,13 +1,13 @@
 # shellcheck shell=sh
 # vm-timeout: 900
 # vm-cost: 150
-# Stop/continue never aborts a transfer (issue 8, row 4): master and slave
+# Stop/continue never aborts a transfer: master and slave
 # are stopped and continued over and over while they move a file, in all
 # four method combinations, and the copy is byte-exact; the course's
 # reproducer (the master stopped and continued while it waits in SEND for
 # a slave that does not read); and a slave stopped while its CONNECT waits.  The mmap
-# cases (SEND, RECV) and CONNECT need the kernel's restartable calls
-# (issue 8, kernel side); fcntl read()/write() restart already.
+# cases (SEND, RECV) and CONNECT need the kernel's restartable calls;
+# fcntl read()/write() restart already.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -53,7 +53,7 @@ for victim in master slave; do
 	done
 done
 
-# The reproducer of row 4: the master waits in SEND because its slave
+# The course's reproducer: the master waits in SEND because its slave
 # does not read (a slave stopped by Ctrl-Z; here badpeer's lateread, which
 # reads nothing until SIGUSR1 and then all of it, checking each CRC, so
 # that the master is surely blocked whatever the speed); the master is
@@ -72,7 +72,7 @@ for round in 1 2 3; do
 	else
 		fail "$what: the master is blocked in SEND" "$(cat /proc/$mpid/syscall 2>&1)"
 	fi
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		kill -STOP $mpid
 		usleep 100000
 		kill -CONT $mpid
@@ -104,7 +104,7 @@ sleep 1
 slave 1 out fcntl 127.0.0.1:2401 -t 8000 >slave.log 2>&1 &
 spid=$!
 wait_syscall $spid 16
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	kill -STOP $spid
 	usleep 200000
 	kill -CONT $spid

@@ -61,6 +61,9 @@ void die(int code, const char *fmt, ...)
 void die_errno(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/* Bytes in a MiB, for rates in MiB/s. */
+#define MIB (1024.0 * 1024.0)
+
 /*
  * Parse a non-negative integer with an optional binary suffix
  * (K, M, G, T, also KiB/MiB/...; case-insensitive).  Returns 0 or -1 with

@@ -49,7 +49,7 @@ void sysinfo_hypervisor(char *buf, size_t len);
 /*
  * The kernel's clock source ("tsc", "kvm-clock"), "" if sysfs hides it.
  * It names the hypervisor right under the kernel where cpuid names an
- * outer one (docs/io.md, session 12).
+ * outer one (docs/io.md).
  */
 void sysinfo_clocksource(char *buf, size_t len);
 /*

@@ -14,8 +14,8 @@
 static const char usage[] =
 	"usage: osbench all [options]\n\n"
 	"Run every micro-benchmark: machine, overhead, call, syscall, spawn,\n"
-	"ctxsw, memlat, membw, pagefault and fileaccess (in --dir).  With\n"
-	"--quick the whole run takes well under a minute on two cores.  An\n"
+	"ctxsw, memlat, membw, pagefault, fileaccess (in --dir) and net.\n"
+	"With --quick the whole run takes well under a minute on two cores.  An\n"
 	"experiment that fails is reported as such (its message, and with\n"
 	"--json a document with a \"failed\" note) and the others still run;\n"
 	"the exit status is then 1 and the last line says how many failed.\n";

@@ -6,6 +6,7 @@
 #include "commands.h"
 
 #include <stddef.h>
+#include <string.h>
 
 const struct command *const osbench_commands[] = {
 	&cmd_run,
@@ -34,3 +35,13 @@ const struct command *const osbench_commands[] = {
 	&cmd_report,
 	NULL,
 };
+
+const struct command *command_find(const char *name)
+{
+	const struct command *const *c;
+
+	for (c = osbench_commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}

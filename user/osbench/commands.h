@@ -12,7 +12,7 @@
 extern const struct command cmd_run, cmd_run2, cmd_fast, cmd_sweep,
 	cmd_cache, cmd_syscall_rate, cmd_copy, cmd_feed, cmd_bench_io,
 	cmd_dropcache;
-/* master/slave against userspace TCP (transfer.c, docs/usage.md) */
+/* master/slave against userspace TCP (io/transfer.c, docs/results.md) */
 extern const struct command cmd_transfer;
 /* OS micro-benchmarks (micro/, docs/microbench.md) */
 extern const struct command cmd_machine, cmd_overhead, cmd_call,
@@ -20,5 +20,8 @@ extern const struct command cmd_machine, cmd_overhead, cmd_call,
 	cmd_pagefault, cmd_fileaccess, cmd_net;
 /* Runners of the CMD_ALL experiments */
 extern const struct command cmd_all, cmd_report;
+
+/* The command named name in osbench_commands, or NULL. */
+const struct command *command_find(const char *name);
 
 #endif

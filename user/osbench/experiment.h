@@ -51,7 +51,6 @@ struct ctx {
 
 struct command {
 	const char *name;
-	const char *alias;	/* an old name still accepted, or NULL */
 	const char *summary;	/* one line for "osbench --help" */
 	const char *usage;	/* --help: usage lines and what it does */
 	const struct opt *options;	/* NULL: none of its own */
@@ -72,7 +71,7 @@ struct command {
  * The descriptor of a command, at the end of the file that implements it:
  * cmd_<id> with name, flags and summary, the file's "usage" string as its
  * --help and <id>_run as its run(); further fields (COMMAND_OPTIONS(),
- * .alias, .min_args, .max_args, .reps, .max_reps) follow as designated
+ * .min_args, .max_args, .reps, .max_reps) follow as designated
  * initializers.
  */
 #define OSBENCH_COMMAND(id, cmd_name, cmd_flags, cmd_summary, ...)	\

@@ -15,36 +15,22 @@
 static void usage(FILE *f)
 {
 	const struct command *const *c;
+	const char *sep = "  ";
 
 	fprintf(f,
 		"usage: osbench <command> [options]\n"
 		"       osbench <command> --help\n\n"
-		"Operating-system and I/O benchmarks.  Every table is printed for\n"
-		"people by default and with --csv or --json for machines.\n\n"
-		"commands:\n");
+		"Operating-system and I/O benchmarks.  A command prints a table,\n"
+		"for people by default and with --csv or --json for machines,\n"
+		"except these, which print their own lines:\n");
+	for (c = osbench_commands; *c; c++)
+		if (!((*c)->flags & CMD_TABLE)) {
+			fprintf(f, "%s%s", sep, (*c)->name);
+			sep = ", ";
+		}
+	fprintf(f, "\n\ncommands:\n");
 	for (c = osbench_commands; *c; c++)
 		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
-	for (c = osbench_commands; *c; c++)
-		if ((*c)->alias)
-			fprintf(f, "  %-12s old name of %s, removed in the next release\n",
-				(*c)->alias, (*c)->name);
-}
-
-/* The command named name, or NULL; *old when that is its old name. */
-static const struct command *find(const char *name, int *old)
-{
-	const struct command *const *c;
-
-	*old = 0;
-	for (c = osbench_commands; *c; c++) {
-		if (!strcmp((*c)->name, name))
-			return *c;
-		if ((*c)->alias && !strcmp((*c)->alias, name)) {
-			*old = 1;
-			return *c;
-		}
-	}
-	return NULL;
 }
 
 static int run(const struct command *cmd, int argc, char **argv)
@@ -67,11 +53,10 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 	char typed[64];
-	int old;
 
 	set_progname(argv[0]);
-	c = find(progname(), &old);
-	if (c && !old)
+	c = command_find(progname());
+	if (c)
 		return run(c, argc, argv);
 
 	if (argc < 2) {
@@ -83,7 +68,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = find(argv[1], &old);
+	c = command_find(argv[1]);
 	if (!c) {
 		msg("unknown command '%s' (see osbench --help)", argv[1]);
 		return EXIT_USAGE;
@@ -91,8 +76,5 @@ int main(int argc, char **argv)
 	set_progname(c->name);
 	snprintf(typed, sizeof(typed), "osbench %s", c->name);
 	set_command_name(typed);
-	if (old)
-		msg("'%s' is the old name of '%s', removed in the next release",
-		    argv[1], c->name);
 	return run(c, argc - 1, argv + 1);
 }

@@ -5,10 +5,10 @@
  * report.html: the machine, a summary of estimated against measured
  * figures with the basis of every estimate and the spread of every
  * measurement, the anomalies found, the methodology, and a section per
- * experiment with its table and plot (report.h says which file does
+ * experiment with its table and plot (report_parts.h says which file does
  * what).  --render renders a folder again without measuring.
  */
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * file access, network, the I/O experiments, the device transfers), each
  * with its table and plot, or a sentence saying why it is not there.
  */
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <stdlib.h>

@@ -11,14 +11,13 @@
  *  - "no basis": nothing to build on, said as such.
  * An estimate that needs a figure the run did not measure says which.
  */
-#include "report.h"
+#include "report_parts.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#define MIB (1024.0 * 1024.0)
 
 int rep_have(const struct rep *r, enum figure f)
 {

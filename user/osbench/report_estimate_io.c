@@ -5,13 +5,12 @@
  * from loopback, plus the link's, from ICMP echo; a remote file request
  * is a round trip plus the bytes at the link's bandwidth.
  */
-#include "report.h"
+#include "report_parts.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define MIB (1024.0 * 1024.0)
 
 /* The loopback figures: the endpoints' own work. */
 static void loopback(const struct rep *r, enum figure f, struct rep_est *e)

@@ -13,14 +13,13 @@
  */
 #include "anomaly.h"
 #include "csvtab.h"
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MIB (1024.0 * 1024.0)
 /* A 7200 rpm disk turns 120 times a second; allow twice that. */
 #define ROTATIONAL_SYNCS_PER_S 250.0
 

@@ -6,7 +6,7 @@
  * are beside the program (../docs from its directory, as in build/),
  * copies of docs/microbench.md and docs/io.md, the full descriptions.
  */
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <libgen.h>
@@ -48,7 +48,7 @@ static const char method[] =
 "trip + the link's share of ICMP echo; memory bandwidth from latency by\n"
 "Little's law), a hardware figure the machine states, a typical figure,\n"
 "or \"no basis\".  The ratio is measured / estimate.\n\n"
-"## File access, local and remote (seed 004)\n\n"
+"## File access, local and remote\n\n"
 "A scratch file is written with O_SYNC writes in chunks of 64 B to 1 MiB,\n"
 "then read sequentially and at random unaligned offsets; before every\n"
 "read sample its pages are dropped (POSIX_FADV_DONTNEED).  Every byte is\n"

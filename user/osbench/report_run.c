@@ -13,7 +13,7 @@
  */
 #include "commands.h"
 #include "device.h"
-#include "report.h"
+#include "report_parts.h"
 #include "runner.h"
 #include "sysinfo.h"
 #include "timing.h"
@@ -24,16 +24,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const struct command *find(const char *name)
-{
-	const struct command *const *c;
-
-	for (c = osbench_commands; *c; c++)
-		if (!strcmp((*c)->name, name))
-			return *c;
-	return NULL;
-}
 
 /* DIR/file for writing, or NULL after a message. */
 static FILE *create(const char *path)
@@ -64,7 +54,7 @@ static FILE *meta_for(const struct rep *r, const char *csv)
 static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 		    const char *file, int text, const char *plot, char **argv)
 {
-	const struct command *cmd = find(argv[0]);
+	const struct command *cmd = command_find(argv[0]);
 	char *path = xasprintf("%s/%s", r->dir, file), *plotpath = NULL;
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
 	struct ctx c;

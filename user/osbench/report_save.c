@@ -7,7 +7,7 @@
  */
 #include "csvtab.h"
 #include "measure.h"
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * names of the figures in summary.csv.
  */
 #include "csvtab.h"
-#include "report.h"
+#include "report_parts.h"
 #include "util.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
  * file access (one column of medians per directory, and local / remote).
  */
 #include "csvtab.h"
-#include "report.h"
+#include "report_parts.h"
 #include "sysinfo.h"
 #include "util.h"
 

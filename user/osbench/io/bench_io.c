@@ -4,7 +4,7 @@
  * there are (dd bs=1M, cat, dd iflag=direct, fio psync and fio libaio
  * with O_DIRECT) on one file in three page-cache states, and against the
  * machine's all-core memory read bandwidth (osbench membw); the targets
- * of issue 11 with met/missed.  How each tool is timed: bench_tools.c.
+ * with met/missed.  How each tool is timed: bench_tools.c.
  */
 #include "bench_io.h"
 #include "dropcache.h"
@@ -333,7 +333,7 @@ static bool row(struct report *r, int st, const char *name,
 	return target_cells(r, ratio, want);
 }
 
-/* Targets (issue 11): warm >= 1.5 x dd, >= 1 x best, >= 0.4 x membw. */
+/* Targets: warm >= 1.5 x dd, >= 1 x best, >= 0.4 x membw. */
 #define WANT_DD 1.5
 #define WANT_BEST 1.0
 #define WANT_MEMBW 0.4

@@ -10,15 +10,17 @@
  * of a quarter of a slice, and an engine at less than half the best rate
  * sits the second round out (read never does: fast_sits_out): a slow
  * candidate costs its slice at its own speed (a mapped just-written file,
- * 8x slower than read on the second machine, cost 18 % of a whole run
- * with full slices), and a short look is enough to know it is slow.  Cold files: direct, then read, one
+ * 8x slower than read under bhyve, cost 18 % of a whole run with full
+ * slices), and a short look is enough to know it is slow.  Cold files:
+ * direct, then read, one
  * round of 32 MiB each, by the wall clock; read is cut short once it has
  * taken as long as direct did (probe_deadline).  Which is faster depends
- * on the storage and on what caches it below this system: on the first
- * machine O_DIRECT with 16 requests in flight won at some times (1.7-2.1
+ * on the storage and on what caches it below this system: on an Intel
+ * Xeon under KVM O_DIRECT with 16 requests in flight won at some times (1.7-2.1
  * GB/s against 0.9-1.0) and buffered reads at others (2.2 against 1.5),
- * within the hour, on the same file; on the second, the old AIO direct
- * engine lost to read, and the io_uring one wins (docs/io.md).
+ * within the hour, on the same file; on the AMD EPYC Turin-like guest
+ * under bhyve an AIO direct engine lost to read, and the io_uring one
+ * wins (docs/io.md).
  */
 #include "fast_method.h"
 #include "readq.h"
@@ -36,7 +38,7 @@
  * the read-ahead or drains the queue.  32 MiB: each of two threads fills
  * the direct engine's queue (16 MiB) once; with 16 MiB slices the two
  * engines' probes differed by 10-25 % where whole runs differed by 60 %
- * (first machine), and a close call chose the slow one once in five.
+ * (Intel Xeon under KVM), and a close call chose the slow one once in five.
  */
 #define PROBE_SLICE_WARM (8 * MIB_B)
 #define PROBE_SLICE_COLD (32 * MIB_B)
@@ -161,7 +163,7 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 		 uint32_t *xor)
 {
 	/*
-	 * Cold, direct first: where it wins (the second machine) the read
+	 * Cold, direct first: where it wins (AMD EPYC under bhyve) the read
 	 * probe after it is cut short, which saved 6 % of a cold GiB; where
 	 * read wins, read runs its whole slice either way.
 	 */

@@ -68,7 +68,7 @@ struct fast_file {
 	 * Each engine's per-thread state (buffers, descriptors), by thread
 	 * number, kept from one phase to the next: the probes and the rest
 	 * are separate phases, and new buffers cost a page fault per page
-	 * each time (about 10 us each on the second machine, docs/io.md).
+	 * each time (about 10 us each under bhyve, docs/io.md).
 	 */
 	void *ts[FAST_NMETHODS][FAST_MAX_THREADS];
 	const struct fast_engine *ts_engine[FAST_NMETHODS];	/* their stop */
@@ -124,8 +124,8 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size);
  * The pread() block: half of one core's L2 (the buffer is written by the
  * kernel's copy and read back by the XOR while it is still there; half
  * leaves room for the page-cache lines passing through), within 64 KiB ..
- * 1 MiB; 256 KiB when the caches are unknown.  Half, not a quarter: on
- * the second machine, a read-back GiB took 35.4-35.9 ms with 512 KiB and
+ * 1 MiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
+ * bhyve (AMD EPYC Turin-like), a read-back GiB took 35.4-35.9 ms with 512 KiB and
  * 37.9-39.7 with 256 KiB, and 768 KiB was slower again (docs/io.md).
  */
 size_t fast_block_for_l2(uint64_t l2);
@@ -173,7 +173,7 @@ void fast_release(struct fast_file *f);
  * A thread's buffer (thread_start), its pages given now so that no phase
  * pays for them: page-aligned (as O_DIRECT needs), and from 2 MiB on in
  * huge pages where the kernel gives them (8 faults for 16 MiB instead of
- * 4096, about 10 us each on the second machine).  free() it; NULL with
+ * 4096, about 10 us each under bhyve).  free() it; NULL with
  * errno.
  */
 void *fast_buffer(size_t len);
@@ -209,8 +209,8 @@ enum fast_method fast_pick(const double rate[FAST_NMETHODS],
  * under half of top it is slow, and its full slice would cost its slow
  * speed (mmap on a just-written file).  read never sits out: it is every
  * engine's fallback, and a single screen that lost its core for a moment
- * (2.4 GB/s where read does 27-45 on the second machine) once made read
- * sit out and mmap read the rest at a sixth of read's speed.
+ * (2.4 GB/s where read does 27-45 under bhyve) would make read sit out
+ * and mmap read the rest at a sixth of read's speed.
  */
 bool fast_sits_out(enum fast_method m, double rate, double top);
 
@@ -218,7 +218,7 @@ bool fast_sits_out(enum fast_method m, double rate, double top);
  * The candidates auto measures for a file with this cached fraction:
  * read and mmap when mostly cached, read and direct when mostly not.
  * Which cold reader wins depends on the storage and on what caches it
- * below this system, and changed within the hour on the first machine
+ * below this system, and changed within the hour on an Intel Xeon under KVM
  * (docs/io.md), so it is measured, not ruled.
  */
 unsigned int fast_candidates(double cached);

@@ -11,6 +11,7 @@
 #include "experiment.h"
 #include "plot.h"
 #include "report.h"
+#include "util.h"
 
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -20,7 +21,6 @@
 
 /* The largest block run and the sweep accept. */
 #define IO_MAX_BLOCK (1ull << 30)
-#define MIB (1024.0 * 1024.0)
 
 /*
  * Where the experiments read from: a file, or /dev/slave_device connected

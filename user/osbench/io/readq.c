@@ -66,7 +66,7 @@ static int uring_init(struct readq *q)
 	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	q->rings_len = sq_len > cq_len ? sq_len : cq_len;
 	q->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
-	/* Populated: a page fault costs ~10 us on the second machine. */
+	/* Populated: a page fault costs ~10 us under bhyve. */
 	q->rings = mmap(NULL, q->rings_len, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
 	if (q->rings == MAP_FAILED)

@@ -8,7 +8,7 @@
  *
  * io_uring first because of how each one ends: an AIO context is torn
  * down (io_destroy, or the process's exit) only after RCU grace periods,
- * 30-57 ms on the second machine, a sixth of a cold GiB; closing a ring
+ * 30-57 ms under bhyve, a sixth of a cold GiB; closing a ring
  * hands its teardown to a kernel worker and returns (docs/io.md).
  *
  *	struct readq q;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osbench syscall-rate (formerly syscalls): how many read, write, lseek,
+ * osbench syscall-rate: how many read, write, lseek,
  * open+close and getpid calls this machine makes per second, one byte at
  * a time (course step 5).
  * getpid and open+close are the loops of calls.h, shared with the
@@ -204,12 +204,10 @@ static const char usage[] =
 	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
 	"the raw getpid system call.  Each is sized to --time seconds\n"
 	"by doubling, then timed --reps times; the empty loop's cost is\n"
-	"subtracted.  \"syscalls\" is its old name, removed in the next\n"
-	"release.\n\n"
+	"subtracted.\n\n"
 	"See also osbench syscall: the micro-benchmark of ns per call for\n"
 	"getpid, open+close, fopen+fclose, create+delete, malloc+free and\n"
-	"fork (seed 004's table), with the same getpid and open+close\n"
-	"loops.\n";
+	"fork, with the same getpid and open+close loops.\n";
 
 static int syscall_rate_run(const struct ctx *c, const void *opts)
 {
@@ -252,4 +250,4 @@ static int syscall_rate_run(const struct ctx *c, const void *opts)
 OSBENCH_COMMAND(syscall_rate, "syscall-rate", CMD_TABLE | CMD_SCRATCH,
 		"calls/s of 1-byte read/write, lseek, open, getpid (cf. syscall)",
 		COMMAND_OPTIONS(sc_options, struct sc_opts),
-		.alias = "syscalls", .max_reps = 1000, .reps = { 5, 3, 3 });
+		.max_reps = 1000, .reps = { 5, 3, 3 });

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osbench fileaccess: local against remote file access (seed 004).
+ * osbench fileaccess: local against remote file access.
  *
  * In each directory given (a local file system, an NFS or other network
  * mount, ...) a scratch file is written with O_SYNC writes in chunks of

@@ -3,7 +3,7 @@
  * fileaccess --syncdev: the rows of a file read through /dev/slave_device
  * from another guest, where "fileaccess --syncdev-serve" streams it.
  *
- * The device is a one-way byte stream, so of seed 004's operations only
+ * The device is a one-way byte stream, so of the file-access experiment's operations only
  * sequential reads exist there: the reader cannot seek (random reads) and
  * has no path back to the file (O_SYNC writes).  Those rows are printed
  * empty, never as figures of something else.

@@ -69,8 +69,8 @@ static void disks(struct report *r)
 /*
  * The clock the kernel keeps time with.  It also tells which hypervisor
  * lies directly under the kernel where cpuid names an outer one: the
- * second machine's cpuid says bhyve, its clock is kvm-clock (docs/io.md,
- * session 12).
+ * cpuid of the AMD EPYC Turin-like guest says bhyve, its clock is
+ * kvm-clock (docs/io.md).
  */
 static void clocksource(struct report *r)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * osbench syscall: the cost of a minimal system call and the call rates
- * of seed 004 (getpid, open+close, fopen+fclose, create+delete,
+ * of the file-access experiment (getpid, open+close, fopen+fclose, create+delete,
  * malloc+free, fork+exit+wait), in ns per call and calls per second.
  *
  * getpid, open+close and fork are the loops of calls.h, which

@@ -21,8 +21,8 @@
  * Rendering reads only the folder, so "osbench report --render DIR"
  * turns saved (or synthetic) results into the same documents.
  */
-#ifndef OSBENCH_REPORT_H
-#define OSBENCH_REPORT_H
+#ifndef OSBENCH_REPORT_PARTS_H
+#define OSBENCH_REPORT_PARTS_H
 
 #include "docout.h"
 #include "experiment.h"
