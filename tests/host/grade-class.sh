@@ -30,6 +30,10 @@ check_output "--cli without files is refused, saying why" "no \{file\} or \{file
 	scripts/grade --batch "$sub" --cli 'master {n} {method}'
 check_output "--only names a student of the batch" "--only nobody: no such student" \
 	scripts/grade --batch "$sub" --out "$tmp/x" --only nobody "$@"
+printf 'bytes 50 required\nexit 10 optional\n' >"$tmp/bad.rubric"
+check_output "a rubric naming an unknown criterion is refused, with its line" \
+	"bad\.rubric:2: want 'CRITERION WEIGHT required\|optional'" \
+	scripts/grade --batch "$sub" --rubric "$tmp/bad.rubric"
 check_output "--help states the default of --jobs" "--jobs N .*default: the host's" \
 	scripts/grade --help
 
