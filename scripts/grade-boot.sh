@@ -16,14 +16,20 @@ case_count() { echo $(($(wc -w <<<"$data") * $(wc -w <<<"$methods"))); }
 # programs' limits, the grace periods, the barriers), and a whole boot.
 boot_limits() {
 	local stall=$(((timeout * 3 + 150) * VM_TIME_SCALE))
-	echo "$stall $((stall * $(case_count) / 2 + 300 * VM_TIME_SCALE))"
+	echo "$stall $((stall * $(case_count) / 2 + (300 + BOOT_ALLOWANCE) * VM_TIME_SCALE))"
 }
+
+# BOOT_ALLOWANCE: seconds a guest may take to reach its first case, beyond
+# a case's: under TCG on a loaded host (several students side by side,
+# other jobs) a boot alone can take minutes.
+BOOT_ALLOWANCE=600
 
 # watch_boot STAGE VMS LOG... -- CMD...: run CMD; TERM it when the number of
 # cases started (the guests' "syncdev-vm: test" lines in LOG...) stays the
-# same for STALL seconds; then STAGE/stalled.VMS says so.
+# same for STALL seconds (and BOOT_ALLOWANCE more before the first case);
+# then STAGE/stalled.VMS says so.
 watch_boot() {
-	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall
+	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall limit
 	shift 2
 	while [ "$1" != -- ]; do logs+=("$1"); shift; done
 	shift
@@ -33,10 +39,12 @@ watch_boot() {
 	while kill -0 "$boot_pid" 2>/dev/null; do
 		sleep 2
 		n=$(cat "${logs[@]}" 2>/dev/null | grep -c '^syncdev-vm: test ')
+		limit=$stall
+		[ "$n" != 0 ] || limit=$((stall + BOOT_ALLOWANCE * VM_TIME_SCALE))
 		if [ "$n" != "$last" ]; then
 			last=$n since=$SECONDS
-		elif [ $((SECONDS - since)) -gt "$stall" ]; then
-			echo "no progress for $stall s (the guest hung)" >"$stage/stalled.$vms"
+		elif [ $((SECONDS - since)) -gt "$limit" ]; then
+			echo "no progress for $limit s (the guest hung)" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
 		fi
 	done

@@ -1,11 +1,15 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade: turn the guests' result files (STAGE/results/
 # <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
-# results.csv, report.md and the summary row of a student.
+# a student's results.csv, failures.csv and report.md; scripts/grade-class
+# makes the class's summary from them.
 # shellcheck disable=SC2034 # its variables are for the scripts that source it
 
-RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256"
-SUMMARY_HEADER="student,cases,passed,failed,not_run,result,first_failure"
+# The criteria of a case, each pass, fail, n/a (it does not apply: pages
+# in fcntl mode) or not-run; the rubric (scripts/grade.rubric) weighs them.
+CRITERIA="bytes exits time_line pages kernel_log"
+RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256,${CRITERIA// /_ok,}_ok"
+FAILURES_HEADER="student,kind,cases,first_case,first_message"
 
 # csv VALUE...: one CSV row, each value quoted when it needs it.
 csv() {
@@ -19,7 +23,8 @@ csv() {
 }
 
 # res_load FILE ARRAY: a result file into the associative ARRAY (the
-# first value of each key; "reason" holds all reasons joined by "; ").
+# first value of each key; "reason" holds all reasons joined by "; ",
+# "check" every criterion checked, space-separated).
 # Builtins only: a batch reads thousands of these.
 res_load() {
 	local -n _r=$2
@@ -30,6 +35,8 @@ res_load() {
 		k=${line%%=*} v=${line#*=}
 		if [ "$k" = reason ]; then
 			_r[reason]+="${_r[reason]:+; }$v"
+		elif [ "$k" = check ]; then
+			_r[check]+=" $v "
 		elif [ -z "${_r[$k]+set}" ]; then
 			# shellcheck disable=SC2004 # $k: a key of an associative array
 			_r[$k]=$v
@@ -48,15 +55,32 @@ selected_vms() {
 }
 
 # verdict STAGE VMS CASE: sets V_RESULT (pass|fail|not-run), V_REASON,
-# V_M and V_S (the two sides' result files) and loads them into RM and RS.
-declare -A RM RS
+# V_M and V_S (the two sides' result files) and loads them into RM and RS;
+# then criteria (V_CRIT, V_WHY).
+declare -A RM RS V_CRIT V_WHY
 verdict() {
+	verdict_case "$@"
+	verdict_criteria
+}
+
+# one_file_only STAGE SET: the student's command line takes one file
+# ({file}) and SET has several.
+one_file_only() {
+	[ "$2" = small ] && grep -q '{file}' "$1/cli" 2>/dev/null
+}
+
+# verdict_case STAGE VMS CASE: V_RESULT and V_REASON (see verdict).
+verdict_case() {
 	local stage=$1 v=$2 c=$3 fate where
 	V_M=$stage/results/$v/$c.master.res V_S=$stage/results/$v/$c.slave.res
 	res_load "$V_M" RM
 	res_load "$V_S" RS
 	if [ -f "$stage/fatal" ]; then
 		V_RESULT=fail V_REASON=$(<"$stage/fatal")
+		return
+	fi
+	if one_file_only "$stage" "${c%%.*}"; then
+		V_RESULT=not-run V_REASON="not run: the command line takes one file; this data set has several"
 		return
 	fi
 	V_REASON=${RM[reason]:-}${RM[reason]:+${RS[reason]:+; }}${RS[reason]:-}
@@ -74,6 +98,31 @@ verdict() {
 	fi
 }
 
+# verdict_criteria: V_CRIT[criterion] (pass, fail, n/a, not-run) and
+# V_WHY[criterion] (its first message) of the case verdict_case judged.
+# A case that nothing ran in fails each criterion (not-run when not run);
+# a side that left no result fails the criteria it would have checked.
+verdict_criteria() {
+	local k both=0
+	[ -f "$V_M" ] && [ -f "$V_S" ] && both=1
+	for k in $CRITERIA; do
+		V_WHY[$k]=${RM[why.$k]:-${RS[why.$k]:-}}
+		if [ "$V_RESULT" = not-run ]; then
+			V_CRIT[$k]=not-run V_WHY[$k]=$V_REASON
+		elif [ -f "$stage/fatal" ]; then
+			V_CRIT[$k]=fail V_WHY[$k]=$V_REASON
+		elif [ -n "${V_WHY[$k]}" ]; then
+			V_CRIT[$k]=fail
+		elif [ "$both" = 0 ] && [ "$V_RESULT" = fail ]; then
+			V_CRIT[$k]=fail V_WHY[$k]=$V_REASON
+		elif [[ "${RM[check]:-}${RS[check]:-}" == *" $k "* ]]; then
+			V_CRIT[$k]=pass
+		else
+			V_CRIT[$k]=n/a
+		fi
+	done
+}
+
 # data_label SET: the data set as the report names it.
 data_label() {
 	case $1 in
@@ -87,9 +136,11 @@ data_label() {
 }
 
 # collect NAME STAGE: results.csv on stdout; STAGE/counts gets "cases
-# passed failed not_run" and STAGE/first the first failure.
+# passed failed not_run", STAGE/first the first failure and
+# STAGE/failures.csv the failures by kind (criterion or not-run).
 collect() {
-	local name=$1 stage=$2 v set m c p=0 f=0 n=0
+	local name=$1 stage=$2 v set m c k p=0 f=0 n=0 kinds="$CRITERIA not-run"
+	local -A fcount ffirst
 	: >"$stage/first"
 	echo "$RESULTS_HEADER"
 	for v in $(selected_vms); do
@@ -103,22 +154,41 @@ collect() {
 				*) n=$((n + 1)) ;;
 				esac
 				[ "$V_RESULT" = pass ] || [ -s "$stage/first" ] || echo "$v $c: $V_REASON" >"$stage/first"
+				count_failures fcount ffirst "$v $c"
 				csv "$name" "${v%vm}" "$c" "$set" "${RM[files]:-${RS[files]:-}}" \
 					"${RM[bytes]:-${RS[bytes]:-}}" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
 					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
-					"${RM[secs]:-}" "${RS[secs]:-}" "${RS[sum]:-}" "${RS[want]:-}"
+					"${RM[secs]:-}" "${RS[secs]:-}" "${RS[sum]:-}" "${RS[want]:-}" \
+					"${V_CRIT[bytes]}" "${V_CRIT[exits]}" "${V_CRIT[time_line]}" \
+					"${V_CRIT[pages]}" "${V_CRIT[kernel_log]}"
 			done
 		done
 	done
 	echo "$((p + f + n)) $p $f $n" >"$stage/counts"
+	{
+		echo "$FAILURES_HEADER"
+		for k in $kinds; do
+			[ -z "${fcount[$k]:-}" ] ||
+				csv "$name" "$k" "${fcount[$k]}" "${ffirst[$k]%%$'\t'*}" "${ffirst[$k]#*$'\t'}"
+		done
+	} >"$stage/failures.csv"
 }
 
-# summary_row NAME STAGE: the student's line of summary.csv.
-summary_row() {
-	local cases p f n result=pass
-	read -r cases p f n <"$2/counts"
-	[ "$f" = 0 ] && [ "$n" = 0 ] || result=fail
-	csv "$1" "$cases" "$p" "$f" "$n" "$result" "$(cat "$2/first")"
+# count_failures COUNTS FIRSTS CASE: add the verdict's failed criteria (or
+# its not-run) to the per-kind counts and first "case<TAB>message" pairs.
+count_failures() {
+	local -n _c=$1 _f=$2
+	local k
+	if [ "$V_RESULT" = not-run ]; then
+		_c[not-run]=$((${_c[not-run]:-0} + 1))
+		[ -n "${_f[not-run]:-}" ] || _f[not-run]=$3$'\t'$V_REASON
+		return
+	fi
+	for k in $CRITERIA; do
+		[ "${V_CRIT[$k]}" = fail ] || continue
+		_c[$k]=$((${_c[$k]:-0} + 1))
+		[ -n "${_f[$k]:-}" ] || _f[$k]=$3$'\t'${V_WHY[$k]}
+	done
 }
 
 # summary_text STAGE: "N/M passed (...)" for the progress line.
@@ -193,6 +263,7 @@ write_report() {
 	sed 's/^\([^:]*\): \(.*\)$/| \1 | \2 |/' "$stage/info" 2>/dev/null
 	echo "| cases | $cases: $p passed, $f failed, $n not run |"
 	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"
+	echo "| command lines | \`$(cli_of "$stage" master)\`, \`$(cli_of "$stage" slave)\` |"
 	[ ! -f "$stage/fatal" ] || echo "| not run because | $(cat "$stage/fatal") |"
 	for v in $(selected_vms); do
 		[ ! -f "$stage/fatal" ] || continue
@@ -205,14 +276,14 @@ write_report() {
 	echo
 	echo "## Results"
 	echo
-	echo "| VMs | case | data | result | why |"
-	echo "|---|---|---|---|---|"
+	echo "| VMs | case | data | result | ${CRITERIA// / | } | why |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for v in $(selected_vms); do
 		for set in $data; do
 			for m in $methods; do
 				verdict "$stage" "$v" "$set.$m"
 				why=${V_REASON//|//}
-				echo "| ${v%vm} | $set.$m | ${labels[$set]} | $V_RESULT | ${why:0:300} |"
+				echo "| ${v%vm} | $set.$m | ${labels[$set]} | $V_RESULT | ${V_CRIT[bytes]} | ${V_CRIT[exits]} | ${V_CRIT[time_line]} | ${V_CRIT[pages]} | ${V_CRIT[kernel_log]} | ${why:0:300} |"
 			done
 		done
 	done
@@ -228,20 +299,4 @@ write_report() {
 	done
 	[ -f "$stage/module-build.log" ] && echo "Module build log: \`$stage/module-build.log\`"
 	return 0
-}
-
-# write_batch_report SUMMARY_CSV: the batch's report.md, one row a student.
-write_batch_report() {
-	echo "# Grading summary"
-	echo
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), guest kernel $VM_KVER; one report per student: \`<student>/report.md\`."
-	echo
-	echo "| student | cases | passed | failed | not run | first failure |"
-	echo "|---|---|---|---|---|---|"
-	local name
-	for name in "${students[@]}"; do
-		local cases p f n
-		read -r cases p f n <"$share/$name/counts"
-		echo "| [$name]($name/report.md) | $cases | $p | $f | $n | $(cut -c 1-200 "$share/$name/first" | tr '|' '/') |"
-	done
 }

@@ -5,12 +5,16 @@
 #   STAGE/bin/master, bin/slave     the programs
 #   STAGE/modules/*.ko, order       the modules, in load order
 #   STAGE/grade.conf                the cases (scripts/guest/grade.sh)
+#   STAGE/cli                       the student's own command lines (the
+#                                   master's template, then the slave's),
+#                                   from grade.cli in the submission
 #   STAGE/info                      what was staged, for the report
 #   STAGE/fatal                     why nothing can run (a failed build,
 #                                   a missing program), if so
 #   STAGE/results/                  what the guests write
 #
-# Uses the globals of scripts/grade (data, methods, timeout, page_re).
+# Uses the globals of scripts/grade (data, methods, timeout, page_re, cli,
+# slave_cli).
 
 # fatal STAGE WHY: the student's cases fail without a boot, for WHY.
 fatal() {
@@ -133,23 +137,79 @@ stage_student() {
 		fi
 	done
 	if [ -n "$(kbuild_dirs "$dir")" ]; then
+		[ -f "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
 		stage_module_src "$stage" "$dir"
 		return
 	fi
+	[ -f "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
 	mapfile -t kos < <(find "$dir" -maxdepth 2 -name '*.ko' | sort)
 	[ ${#kos[@]} -gt 0 ] || kos=("$VM_MODULE")
 	stage_modules "$stage" "${kos[@]}"
 }
+
+# cli_preset NAME: "MASTER_TEMPLATE|SLAVE_TEMPLATE" of a preset command
+# line (docs/grading.md, "Command lines"); fails for an unknown name.
+cli_preset() {
+	case $1 in
+	2020) echo 'master {n} {files} {method}|slave {n} {files} {method} {ip}' ;;
+	single-file) echo 'master {file} {method}|slave {file} {method} {ip}' ;;
+	options) echo 'master {flag} {files}|slave {flag} {ip} {files}' ;;
+	*) return 1 ;;
+	esac
+}
+
+# cli_check SIDE TEMPLATE: why TEMPLATE is no command line of SIDE, if so.
+cli_check() {
+	case $2 in
+	"$1" | "$1 "*) ;;
+	*) echo "the $1's command line must start with '$1': '$2'"; return ;;
+	esac
+	case $2 in *'{file}'* | *'{files}'*) ;; *) echo "no {file} or {files} in '$2'" ;; esac
+	case $1:$2 in slave:*'{ip}'*|master:*) ;; slave:*) echo "no {ip} in '$2'" ;; esac
+}
+
+# stage_cli STAGE FILE: a student's grade.cli ("preset NAME", "master
+# TEMPLATE", "slave TEMPLATE" lines; # comments) into STAGE/cli.
+stage_cli() {
+	local stage=$1 k v m=$cli s=$slave_cli p bad
+	while read -r k v; do
+		case $k in
+		''|'#'*) ;;
+		preset) p=$(cli_preset "$v") || { fatal "$stage" "grade.cli: unknown preset '$v'"; return; }
+			m=${p%|*} s=${p#*|} ;;
+		master) m=$v ;;
+		slave) s=$v ;;
+		*) fatal "$stage" "grade.cli: unknown line '$k $v'"; return ;;
+		esac
+	done <"$2"
+	bad=$(cli_check master "$m")$(cli_check slave "$s")
+	[ -z "$bad" ] || { fatal "$stage" "grade.cli: $bad"; return; }
+	printf '%s\n%s\n' "$m" "$s" >"$stage/cli"
+	info "$stage" "command lines" "from $2"
+}
+
+# cli_of STAGE SIDE: the template SIDE runs with.
+cli_of() {
+	local n=1 t=$cli
+	[ "$2" = slave ] && n=2 t=$slave_cli
+	[ -f "$1/cli" ] && t=$(sed -n "${n}p" "$1/cli")
+	echo "$t"
+}
+
+# sq VALUE: VALUE single-quoted for sh.
+sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
 # write_conf STAGE: the cases for scripts/guest/grade.sh.
 write_conf() {
 	local strict
 	strict=$(cat "$1/modules/strict" 2>/dev/null || echo 0)
 	{
+		echo "GRADE_CLI=$(sq "$(cli_of "$1" master)")"
+		echo "GRADE_SLAVE_CLI=$(sq "$(cli_of "$1" slave)")"
 		echo "GRADE_DATA='$data'"
 		echo "GRADE_METHODS='$methods'"
 		echo "GRADE_TIMEOUT=$timeout"
-		printf "GRADE_PAGE_RE='%s'\n" "${page_re//\'/\'\\\'\'}"
+		echo "GRADE_PAGE_RE=$(sq "$page_re")"
 		echo "GRADE_STRICT_PAGES=$strict"
 	} >"$1/grade.conf"
 }

@@ -1,15 +1,29 @@
 # shellcheck shell=sh disable=SC2154
-# The checks of one side of a grading case, sourced by grade.sh: exit
-# status, the "Transmission time" line, page-descriptor lines (mmap), the
-# output files (slave) and the kernel log.  Each failure is one "reason="
-# line of $res/$cname.SIDE.res; none means the side passed.
+# The checks of one side of a grading case, sourced by grade.sh, one per
+# criterion: exit status (exits), the "Transmission time" line
+# (time_line), page-descriptor lines in mmap mode (pages), the output files
+# (bytes, slave) and the kernel log (kernel_log).  Each criterion checked
+# is a "check=CRITERION" line of $res/$cname.SIDE.res; each failure a
+# "reason=SIDE: TEXT" line followed by "why.CRITERION=SIDE: TEXT"; no
+# reason means the side passed.  Every criterion is checked whatever the
+# others found: correct bytes from a program that then crashed are
+# recorded as both.
 
-# kv KEY VALUE / why TEXT: a line of the result being written.
+# kv KEY VALUE: a line of the result being written.
 kv() { printf '%s=%s\n' "$1" "$2" >>"$rtmp"; }
-why() { printf 'reason=%s: %s\n' "$side_" "$1" >>"$rtmp"; }
+
+# checks CRITERION: this criterion applies to this side.
+checks() { kv check "$1"; crit_=$1; }
+
+# why TEXT: a failure of the criterion being checked.
+why() {
+	printf 'reason=%s: %s\n' "$side_" "$1" >>"$rtmp"
+	printf 'why.%s=%s: %s\n' "$crit_" "$side_" "$1" >>"$rtmp"
+}
 
 # check_exit: how the program ended; 1 when it did not end well.
 check_exit() {
+	checks exits
 	p=$cw/$side_ rc=$(cat "$cw/$side_.rc" 2>/dev/null)
 	kv rc "${rc:-none}"
 	[ -f "$p.t1" ] && kv secs "$(awk '{ printf "%.2f", $1 - t0 }' t0="$(cat "$p.t0")" "$p.t1")"
@@ -34,6 +48,7 @@ check_exit() {
 # check_time: the course's line, "Transmission time: T ms, File size: B
 # bytes", once with the total or once per file adding up to it.
 check_time() {
+	checks time_line
 	lines=$(tr -d '\r' <"$cw/$side_.out" | grep -i 'transmission time')
 	if [ -z "$lines" ]; then
 		why "no 'Transmission time' line in its output"
@@ -54,6 +69,7 @@ check_time() {
 # check_pages METHOD: in mmap mode the kernel log got page descriptors.
 check_pages() {
 	[ "$1" = mmap ] || return 0
+	checks pages
 	pat=$GRADE_PAGE_RE
 	[ "$GRADE_STRICT_PAGES" = 1 ] && pat="syncdev: $side_#[0-9]+: page vaddr="
 	n=$(grep -Eic "$pat" "$cw/klog")
@@ -73,6 +89,7 @@ want_sum() {
 # check_outputs SET: every output file exists and equals its input (the
 # first three that do not are named, then how many more).
 check_outputs() {
+	checks bytes
 	got="" bad=0
 	for f in $files; do
 		o=$cw/out/${f##*/}
@@ -98,6 +115,7 @@ check_outputs() {
 
 # check_kernel: a bug, warning or oops logged during the case.
 check_kernel() {
+	checks kernel_log
 	k=$(grep -E "$KPROBLEMS" "$cw/klog" | head -n 1 | sed 's/^\[ *[0-9.]*\] //')
 	[ -z "$k" ] || why "kernel log: $k"
 }
@@ -111,11 +129,10 @@ check_side() {
 	kv bytes "$total"
 	# shellcheck disable=SC2086 # $files: words counted on purpose
 	kv files "$(echo $files | wc -w)"
-	if check_exit; then
-		check_time
-		check_pages "$method"
-		[ "$1" = slave ] && check_outputs "${cname%%.*}"
-	fi
+	check_exit
+	check_time
+	check_pages "$method"
+	[ "$1" = slave ] && check_outputs "${cname%%.*}"
 	# The kernel log is the guest's: one side reports it.
 	{ [ "$vms" = 2vm ] || [ "$1" = master ]; } && check_kernel
 	if grep -q '^reason=' "$rtmp"; then kv status fail; else kv status pass; fi

@@ -8,12 +8,15 @@
 # Everything comes from the shared directory $SYNCDEV_SHARE (scripts/grade
 # fills it): bin/master and bin/slave, modules/*.ko (loaded in that order,
 # retried until they all load or none more does) and grade.conf (the data
-# sets, method pairs, time limit, page-descriptor pattern).  For each case
-# (data set x method pair) it runs the course's command lines
+# sets, method pairs, time limit, page-descriptor pattern, command-line
+# templates).  For each case (data set x method pair) it runs the command
+# lines of the templates GRADE_CLI and GRADE_SLAVE_CLI, by default the
+# 2020 course's
 #
-#   master N f1 ... fN fcntl|mmap
-#   slave N o1 ... oN fcntl|mmap IP
+#   master {n} {files} {method}          master N f1 ... fN fcntl|mmap
+#   slave {n} {files} {method} {ip}      slave N o1 ... oN fcntl|mmap IP
 #
+# ({file}: the one file of a one-file data set; {flag}: -f or -m), the
 # master first, the slave once a TCP listener is up (at most 10 s later),
 # each in its own session under its own time limit, then checks what the
 # course asks for and writes results/<1vm|2vm>/<case>.<side>.res (one
@@ -28,6 +31,7 @@ role=${SYNCDEV_ROLE:-}
 scale=${SYNCDEV_TIME_SCALE:-1}
 # shellcheck source=/dev/null
 . "$share/grade.conf"
+: "${GRADE_CLI:=master {n} {files} {method}}" "${GRADE_SLAVE_CLI:=slave {n} {files} {method} {ip}}"
 res=$share/results/$vms
 work=/tmp/grade
 mkdir -p "$res" "$work/bin" "$work/data"
@@ -207,15 +211,41 @@ wait_no_listener() {
 	done
 }
 
+# command_line TEMPLATE METHOD IP FILES...: the template's words with its
+# placeholders filled in; the first word (master or slave) is left out.
+command_line() {
+	t=$1 m=$2 ip=$3
+	shift 3
+	echo "$t" | sed -e "s|{n}|$#|g" -e "s|{files}|$*|g" -e "s|{file}|$1|g" \
+		-e "s|{method}|$m|g" -e "s|{flag}|-${m%"${m#?}"}|g" -e "s|{ip}|$ip|g" |
+		cut -d ' ' -f 2-
+}
+
+# start_side SIDE METHOD IP FILES...: start SIDE's program of the case
+# with its command line (the slave in the output directory).
+start_side() {
+	s=$1 t=$GRADE_CLI
+	[ "$s" = slave ] && t=$GRADE_SLAVE_CLI
+	shift
+	args=$(command_line "$t" "$@")
+	set -f
+	# shellcheck disable=SC2086
+	if [ "$s" = master ]; then
+		start_prog master "$secs" "$work/bin/master" $args
+	else
+		(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $args)
+	fi
+	set +f
+}
+
 # run_single SET MM SM FILES...: both programs in this guest.
 run_single() {
 	mm=$2 sm=$3 secs=$(case_timeout "$1")
 	shift 3
-	# shellcheck disable=SC2086
-	start_prog master "$secs" "$work/bin/master" $# "$@" "$mm"
+	start_side master "$mm" "" "$@"
 	wait_listener
 	# shellcheck disable=SC2086
-	(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $# $outs "$sm" 127.0.0.1)
+	start_side slave "$sm" 127.0.0.1 $outs
 	while ! finished master && ! finished slave; do sleep 0.2; done
 	if finished slave && [ "$(cat "$cw/slave.rc" 2>/dev/null)" != 0 ]; then
 		cut_short master "the slave failed; the master was still running 10 s later"
@@ -232,14 +262,13 @@ run_pair_side() {
 	secs=$(case_timeout "$1") mm=$2 sm=$3
 	shift 3
 	if [ "$role" = master ]; then
-		# shellcheck disable=SC2086
-		start_prog master "$secs" "$work/bin/master" $# "$@" "$mm"
+		start_side master "$mm" "" "$@"
 		wait_listener
 		barrier "listening $cname" 60 || return 1
 	else
 		barrier "listening $cname" 60 || return 1
 		# shellcheck disable=SC2086
-		(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $# $outs "$sm" "$SYNCDEV_PEER")
+		start_side slave "$sm" "$SYNCDEV_PEER" $outs
 	fi
 	while ! finished "$role"; do sleep 0.2; done
 	reap "$role"
@@ -304,6 +333,8 @@ fi
 linger=/sys/module/syncdev/parameters/listen_linger_ms
 [ -w "$linger" ] && echo 0 >"$linger"
 for set in $GRADE_DATA; do
+	# A one-file command line ({file}) has no case with several files.
+	case $set:$GRADE_CLI in small:*{file}*) continue ;; esac
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
 			if [ -f "$cw/master.stuck" ] || [ -f "$cw/slave.stuck" ]; then

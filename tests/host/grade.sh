@@ -23,7 +23,7 @@ done
 cp -r tests/grade/broken-module "$sub/b-nobuild/module"
 cp -r tests/grade/panic-module "$sub/c-panic/module"
 scripts/grade --batch "$sub" --out "$tmp/batch" --vms 1 --data small,4097 \
-	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 >"$tmp/batch.log" 2>&1 &
+	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 --jobs 2 >"$tmp/batch.log" 2>&1 &
 batch=$!
 
 # grep_csv NAME FILE CASE VMS PATTERN: the row of CASE (VMS: 1 or 2) in a
@@ -59,7 +59,7 @@ check_equal "every case of ours passed" \
 for vms in 1 2; do
 	for c in small.fcntl-fcntl small.mmap-mmap 0.fcntl-mmap 4097.mmap-fcntl 4097.mmap-mmap; do
 		grep_csv "$vms VM, $c: both time lines and an output checksum" "$gout/results.csv" \
-			"$c" "$vms" ',pass,,0,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,([0-9a-f]{16}),\1$'
+			"$c" "$vms" ',pass,,0,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,([0-9a-f]{16}),\1,pass,pass,pass,(pass|n/a),pass$'
 	done
 done
 check_equal "report.md: a section per case" "$(grep -c '^### [12]vm ' "$gout/report.md")" 24
@@ -84,7 +84,7 @@ scripts/grade --batch "$course" --out "$tmp/course-out" --data small,4097,1M+1 \
 	>"$tmp/course.log" 2>&1
 check_equal "grade of the course-style clients exits 0" "$?" 0
 for c in $clients; do
-	check_output "$c: all 24 cases passed (one VM and two)" "^$c,24,24,0,0,pass," \
+	check_output "$c: all 24 cases passed (one VM and two)" "^$c,24,24,0,0,100,100,100,100,100,100.0,pass," \
 		cat "$tmp/course-out/summary.csv"
 done
 
@@ -92,7 +92,7 @@ done
 gout=$tmp/batch
 wait $batch
 check_equal "a batch with failures exits 1" "$?" 1
-check_output "a progress line per student on stderr" \
+check_output "a progress line per student on stderr (--jobs 2)" \
 	'^grade: \[4/4\] d-good: 6/6 cases passed' cat "$tmp/batch.log"
 r=$gout/a-broken/results.csv
 grep_csv "wrong bytes are a wrong output" "$r" small.fcntl-fcntl 1 \
@@ -105,6 +105,8 @@ grep_csv "a missing time line is reported" "$r" 4097.fcntl-fcntl 1 \
 	"master: no 'Transmission time' line"
 grep_csv "missing page descriptors in mmap mode are reported" "$r" 4097.mmap-fcntl 1 \
 	'master: no page-descriptor line in the kernel log'
+grep_csv "no page dump, all else right: only the pages criterion fails" "$r" 4097.mmap-fcntl 1 \
+	',pass,pass,pass,fail,pass$'
 grep_csv "a crash is reported with its signal" "$r" 4097.mmap-mmap 1 \
 	'slave: crash: killed by signal 11 \(SIGSEGV\)'
 grep_csv "the master left waiting by a crashed slave is stopped" "$r" 4097.mmap-mmap 1 \
@@ -117,9 +119,9 @@ grep_csv "a guest panic is reported" "$gout/c-panic/results.csv" small.fcntl-fcn
 grep_csv "the student after a panic gets a fresh guest" "$gout/d-good/results.csv" \
 	4097.mmap-mmap 1 ',pass,'
 check_equal "summary.csv: a header and one row per student" "$(wc -l <"$gout/summary.csv")" 5
-check_output "summary.csv: the good student passed" '^d-good,6,6,0,0,pass,$' cat "$gout/summary.csv"
-check_output "summary.csv: the broken one failed all six" '^a-broken,6,0,6,0,fail,' cat "$gout/summary.csv"
+check_output "summary.csv: the good student passed" '^d-good,6,6,0,0,100,100,100,100,100,100.0,pass,$' cat "$gout/summary.csv"
+check_output "summary.csv: the broken one failed all six" '^a-broken,6,0,6,0,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9.]+,fail,' cat "$gout/summary.csv"
 check_output "report.md: the summary table links each student" \
-	'^\| \[c-panic\]\(c-panic/report.md\) \| 6 \| 0 \|' cat "$gout/report.md"
+	'^\| \[c-panic\]\(c-panic/report.md\) \| 0\.0 \| fail \| 0/6 \|' cat "$gout/report.md"
 check_equal "results.csv: every student's rows" "$(tail -n +2 "$gout/results.csv" | wc -l)" 24
 finish

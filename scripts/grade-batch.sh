@@ -1,0 +1,88 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by scripts/grade: a class (--batch).  The students of this shard
+# (--shard K/N) are graded --jobs at a time, each in its own shared
+# directory OUT/work/NAME and report directory OUT/NAME, which gets "done"
+# (a copy of OUT/grade.options) once complete; --resume skips those,
+# --only grades one again.  scripts/grade-class then writes the class's
+# summary from every OUT/NAME.
+
+# in_shard NAME: NAME falls in this run's shard (cksum of the name, so the
+# split does not depend on the folder's order or on the other names).
+in_shard() {
+	local h
+	h=$(printf '%s' "$1" | cksum | cut -d ' ' -f 1)
+	[ $((h % ${shard#*/} + 1)) = "${shard%/*}" ]
+}
+
+# default_jobs: students side by side by default: one per host CPU, at
+# most one per 2.5 GiB of available memory (two 1 GiB guests and QEMU's
+# own), at least one.
+default_jobs() {
+	local cpus mem
+	cpus=$(nproc)
+	mem=$(awk '/^MemAvailable:/ { print int($2 / 1024 / 2560) }' /proc/meminfo)
+	[ "${mem:-0}" -ge 1 ] || mem=1
+	echo $((cpus < mem ? cpus : mem))
+}
+
+# grade_student NAME I: stage, boot and report one student into OUT/NAME,
+# then its progress line.
+grade_student() {
+	local name=$1 i=$2 start=$SECONDS stage=$share/$1 dir=$out/$1
+	trap 'kill_boot; exit 130' TERM
+	rm -f "$dir/done"
+	if [ "$report_only" = 0 ]; then
+		rm -rf "$stage" "$dir"
+		mkdir -p "$stage"
+		stage_student "$stage" "$batch/$name"
+		write_conf "$stage"
+	fi
+	grade_one "$name" "$stage" "$dir"
+	cp "$out/grade.options" "$dir/done"
+	echo "grade: [$i/${#students[@]}] $name: $(summary_text "$stage") ($((SECONDS - start)) s)" >&2
+}
+
+# check_same_options: --resume and --only go on with OUT only when it was
+# graded with the options of this run.
+check_same_options() {
+	local diff
+	[ -f "$out/grade.options" ] || bad_usage "$1: $out holds no batch (no grade.options)"
+	diff=$(scripts/grade-class diff "$out/grade.options" "$out/grade.options.new") ||
+		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
+}
+
+students=()
+for d in "$batch"/*/; do
+	[ -d "$d" ] || continue
+	d=$(basename "$d")
+	in_shard "$d" && students+=("$d")
+done
+[ ${#students[@]} -gt 0 ] || bad_usage "--batch $batch: no student directories${shard:+ in shard $shard}"
+[ -z "$only" ] || printf '%s\n' "${students[@]}" | grep -qxF -- "$only" ||
+	bad_usage "--only $only: no such student in $batch${shard:+ (shard $shard)}"
+write_options "$out/grade.options.new"
+if [ "$resume" = 1 ] || [ -n "$only" ] || [ "$report_only" = 1 ]; then
+	check_same_options "$( [ -n "$only" ] && echo --only || echo --resume)"
+fi
+mv "$out/grade.options.new" "$out/grade.options"
+cp "$rubric" "$out/rubric"
+printf '%s\n' "${students[@]}" >"$out/students"
+[ -n "$jobs" ] || jobs=$(default_jobs)
+
+trap 'echo "grade: interrupted" >&2; kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
+i=0
+for name in "${students[@]}"; do
+	i=$((i + 1))
+	[ -z "$only" ] || [ "$name" = "$only" ] || continue
+	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
+		echo "grade: [$i/${#students[@]}] $name: graded already" >&2
+		continue
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	grade_student "$name" "$i" &
+done
+wait
+scripts/grade-class summarize "$out"
+rc=$?
+echo "grade: summary: $out/summary.csv, report: $out/report.md, $out/report.html" >&2
+exit "$rc"
