@@ -178,15 +178,17 @@ collect() {
 # its not-run) to the per-kind counts and first "case<TAB>message" pairs.
 count_failures() {
 	local -n _c=$1 _f=$2
-	local k
+	local k n
 	if [ "$V_RESULT" = not-run ]; then
-		_c[not-run]=$((${_c[not-run]:-0} + 1))
+		n=${_c[not-run]:-0}
+		_c[not-run]=$((n + 1))
 		[ -n "${_f[not-run]:-}" ] || _f[not-run]=$3$'\t'$V_REASON
 		return
 	fi
 	for k in $CRITERIA; do
 		[ "${V_CRIT[$k]}" = fail ] || continue
-		_c[$k]=$((${_c[$k]:-0} + 1))
+		n=${_c[$k]:-0}
+		_c[$k]=$((n + 1))
 		[ -n "${_f[$k]:-}" ] || _f[$k]=$3$'\t'${V_WHY[$k]}
 	done
 }

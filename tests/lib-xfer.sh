@@ -259,10 +259,10 @@ course_check() {
 		_i=$((_i + 1))
 		cmp -s "$_f" "out.$_i" || _bad="$_bad $_f"
 	done
-	if [ $_mrc -eq 0 ] && [ $_src -eq 0 ] && [ -z "$_bad" ]; then
+	if [ "$_mrc" -eq 0 ] && [ "$_src" -eq 0 ] && [ -z "$_bad" ]; then
 		pass "$_name: identical"
-		check_time_line "$_name: master line" master.log $_total
-		check_time_line "$_name: slave line" slave.log $_total
+		check_time_line "$_name: master line" master.log "$_total"
+		check_time_line "$_name: slave line" slave.log "$_total"
 	else
 		fail "$_name" "master $_mrc, slave $_src, differs:$_bad: $(tail -n 2 master.log slave.log)"
 	fi

@@ -334,7 +334,7 @@ linger=/sys/module/syncdev/parameters/listen_linger_ms
 [ -w "$linger" ] && echo 0 >"$linger"
 for set in $GRADE_DATA; do
 	# A one-file command line ({file}) has no case with several files.
-	case $set:$GRADE_CLI in small:*{file}*) continue ;; esac
+	case $set:$GRADE_CLI in small:*'{file}'*) continue ;; esac
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
 			if [ -f "$cw/master.stuck" ] || [ -f "$cw/slave.stuck" ]; then

@@ -101,7 +101,7 @@ chrome() {
 		--user-data-dir="$ud" "$@" 2>>"$tmp/chromium.log"
 }
 chrome --dump-dom "file://$html" >"$tmp/dom.html"
-check_output "the page finds one row per student" 'id="check" data-rows="5">rows 5 of 5 students: consistent' \
+check_output "the page finds one row per student" 'id="check" data-rows="5">5 rows for 5 students: consistent' \
 	cat "$tmp/dom.html"
 check_equal "the rows in the page are the students" \
 	"$(grep -o '<tr class="[a-z-]*"><td data-v="[^"]*"' "$tmp/dom.html" | sed 's/.*data-v="//; s/"$//' | sort | paste -sd ' ')" \

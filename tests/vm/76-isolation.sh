@@ -32,7 +32,7 @@ check_equal "the master accepted no connection from the namespaces" \
 no_output "slave in a new namespace"
 # The real slave in the master's namespace still gets the file.
 check "slave in the master's namespace: exit 0" slave 1 out fcntl 127.0.0.1
-wait $mpid
+wait "$mpid"
 check_equal "master: exit 0" $? 0
 check_same "identical" in out
 rm -f out
@@ -68,7 +68,7 @@ cp in "$shared/in"
 chmod 0644 "$shared/in"
 check_output "device nodes are 0600 root:root" '^crw------- +[0-9]+ +0 +0 ' \
 	ls -ln /dev/master_device /dev/slave_device
-$nobody slave 1 $shared/out fcntl 127.0.0.1 >nobody.log 2>&1
+$nobody slave 1 "$shared/out" fcntl 127.0.0.1 >nobody.log 2>&1
 check_equal "another user cannot open the slave device: exit 1" $? 1
 check_output "another user: says permission denied" \
 	'/dev/slave_device.*Permission denied' cat nobody.log
@@ -77,20 +77,21 @@ check_output "another user: says permission denied" \
 rmmod syncdev
 insmod "$ko" port=1000
 chmod 0666 /dev/master_device /dev/slave_device
-$nobody master 1 $shared/in fcntl >nobody.log 2>&1
+$nobody master 1 "$shared/in" fcntl >nobody.log 2>&1
 check_equal "another user given the device: master on port 1000: exit 1" $? 1
 check_output "another user: port 1000 needs privilege (EACCES)" \
 	'Permission denied' cat nobody.log
 rmmod syncdev
 insmod "$ko"
 chmod 0666 /dev/master_device /dev/slave_device
-$nobody master 1 $shared/in fcntl >nobody.log 2>&1 &
+$nobody master 1 "$shared/in" fcntl >nobody.log 2>&1 &
 mpid=$!
+# shellcheck disable=SC2086 # $nobody is a command and its arguments
 check "another user given the device: slave on port 2325: exit 0" \
-	$nobody slave 1 $shared/out fcntl 127.0.0.1 -w $WAIT_MS
-wait $mpid
+	$nobody slave 1 "$shared/out" fcntl 127.0.0.1 -w "$WAIT_MS"
+wait "$mpid"
 check_equal "another user given the device: master: exit 0" $? 0
-check_same "another user's transfer: identical" $shared/in $shared/out
+check_same "another user's transfer: identical" "$shared/in" "$shared/out"
 rm -rf "$shared"
 rmmod syncdev
 insmod "$ko"

@@ -15,7 +15,7 @@ gen in 300000 7
 # wait_log FILE ERE: until FILE has a line matching ERE (30 s at most).
 wait_log() {
 	_i=0
-	while ! grep -Eq "$2" "$1" 2>/dev/null && [ $_i -lt 300 ]; do
+	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$_i" -lt 300 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
