@@ -185,6 +185,7 @@ count_failures() {
 		[ -n "${_f[not-run]:-}" ] || _f[not-run]=$3$'\t'$V_REASON
 		return
 	fi
+	# shellcheck disable=SC2004 # _c and _f are associative (namerefs): $k is a key
 	for k in $CRITERIA; do
 		[ "${V_CRIT[$k]}" = fail ] || continue
 		n=${_c[$k]:-0}
