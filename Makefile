@@ -146,7 +146,8 @@ $(OBJDIR)/tests/unit/test_readq.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
 $(OBJDIR)/tests/unit/test_report.o: INCS += -Iuser/osbench -Iuser/osbench/micro
 $(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/anomaly.o \
-	$(OBJDIR)/user/osbench/csvtab.o $(OBJDIR)/user/osbench/docout.o \
+	$(OBJDIR)/user/osbench/csvtab.o $(OBJDIR)/user/osbench/csvmeta.o \
+	$(OBJDIR)/user/osbench/docout.o \
 	$(OBJDIR)/user/osbench/micro/pingparse.o
 
 unit: $(UNIT_BINS)
