@@ -4,7 +4,7 @@
  * away from its estimate (either way) is flagged with the likely cause,
  * read from the kind of basis the estimate rests on.
  */
-#include "report.h"
+#include "report_parts.h"
 
 #include <math.h>
 #include <string.h>
