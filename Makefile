@@ -95,12 +95,12 @@ endif
 .SECONDARY:
 .PHONY: all module user unit clean test demo vm bench-transfer bench-io \
         check-kernel help shell install uninstall install-udev uninstall-udev \
-        dkms-src dkms-install dkms-remove no-module
+        dkms-src dkms-install dkms-remove
 # The programs build anywhere; the module only where kernel headers are.
-all: user $(if $(KDIR),module,no-module)
-
-no-module:
+all: user $(if $(KDIR),module)
+ifeq ($(KDIR),)
 	@echo "make: programs built in $(BUILD)/; no kernel headers, so no module: install linux-headers-$(KVER) (or run scripts/deps), then run make module"
+endif
 
 help:
 	@sed -n '3,/^#$$/{/^#$$/!s/^# \{0,1\}//p}' Makefile
