@@ -8,7 +8,7 @@
 #   make test         install what is missing, run every test, print "N passed, N failed"
 #   make check-kernel the module with W=1 and sparse
 #   make demo         boot the VM and run the course demo (the README's main command)
-#   make vm           build the VM image (scripts/vm-build)
+#   make vm           build the VM image (scripts/vm/vm-build)
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
 #   KERNEL=6.12       demo and shell boot that kernel: 6.1, 6.12, newest, debug
 #   make bench-transfer  the device against a userspace TCP copy, in the VM
@@ -31,7 +31,7 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
                        $(lastword $(sort $(wildcard /lib/modules/*-amd64/build \
                                                     /lib/modules/*-generic/build))))
 BUILD   := build
-# make demo KERNEL=6.12: the guest's kernel (scripts/vm-common.sh).
+# make demo KERNEL=6.12: the guest's kernel (scripts/vm/vm-common.sh).
 KERNEL_ENV = $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL))
 OBJDIR  := $(BUILD)/obj
 
@@ -168,7 +168,7 @@ check-kernel:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_CC) W=1 C=2 modules
 
 vm: all
-	scripts/vm-build
+	scripts/vm/vm-build
 
 test:
 	scripts/deps
@@ -182,16 +182,16 @@ demo:
 bench-transfer:
 	scripts/deps
 	$(MAKE) all
-	scripts/bench-transfer
+	scripts/bench/bench-transfer
 
 bench-io:
 	scripts/deps --bench
 	$(MAKE) user
-	scripts/bench-io
+	scripts/bench/bench-io
 
 shell: all
-	$(KERNEL_ENV) scripts/vm-build
-	$(KERNEL_ENV) scripts/vm-shell
+	$(KERNEL_ENV) scripts/vm/vm-build
+	$(KERNEL_ENV) scripts/vm/vm-shell
 
 # Installing on a real machine, like any out-of-tree driver.
 PREFIX  ?= /usr/local

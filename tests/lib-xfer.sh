@@ -14,7 +14,7 @@ buf_size() { cat /sys/module/syncdev/parameters/buf_size; }
 
 # bulk BYTES [FLOOR]: the size of a transfer that is there for its volume,
 # not for a boundary: BYTES, divided by SYNCDEV_SIZE_DIV under a debug
-# kernel (scripts/vm-common.sh), which moves data tens of times slower,
+# kernel (scripts/vm/vm-common.sh), which moves data tens of times slower,
 # but not below FLOOR.  Sizes that sit at a boundary (a page, a buffer,
 # more than the socket buffers hold) are never passed through it.
 bulk() {

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The grading battery, run in the guest by scripts/grade (busybox sh).
+# The grading battery, run in the guest by scripts/grade/grade (busybox sh).
 #
 #   sh grade.sh 1vm     master and slave in this guest, over 127.0.0.1
-#   sh grade.sh 2vm     two guests (scripts/vm-pair): this one is the
+#   sh grade.sh 2vm     two guests (scripts/vm/vm-pair): this one is the
 #                       $SYNCDEV_ROLE side; the other runs the same script
 #
-# Everything comes from the shared directory $SYNCDEV_SHARE (scripts/grade
+# Everything comes from the shared directory $SYNCDEV_SHARE (scripts/grade/grade
 # fills it): bin/master and bin/slave, modules/*.ko (loaded in that order,
 # retried until they all load or none more does) and grade.conf (the data
 # sets, method pairs, time limit, page-descriptor pattern, command-line
@@ -26,7 +26,7 @@
 # each case ends, so a guest that dies later loses none of them.
 set -u
 vms=${1:?usage: grade.sh 1vm|2vm}
-share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade}
+share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade/grade}
 role=${SYNCDEV_ROLE:-}
 scale=${SYNCDEV_TIME_SCALE:-1}
 # shellcheck source=/dev/null

@@ -2,7 +2,7 @@
 # Sourced by the guest's /init and scripts: the image's one module loader.
 #
 # insmod_order ORDER DIR: insmod DIR/KO for each KO that the file ORDER
-# lists, in that order (scripts/vm-build wrote it from modprobe's
+# lists, in that order (scripts/vm/vm-build wrote it from modprobe's
 # dependencies), skipping modules already loaded.  Modules may be
 # compressed (KO.ko.xz): the name under /sys/module is the file's name up
 # to ".ko", with '-' as '_'.  On a failure it says which module and why on

@@ -22,10 +22,10 @@ fi
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 kits=""
 for k in 6.1 6.12; do
-	if kit=$(scripts/vm-kernel "$k" 2>"$tmp/kit.err"); then
+	if kit=$(scripts/vm/vm-kernel "$k" 2>"$tmp/kit.err"); then
 		kits="$kits $kit"
 	else
-		fail "kernel $k for DKMS" "scripts/vm-kernel $k failed: $(tail -n 2 "$tmp/kit.err")"
+		fail "kernel $k for DKMS" "scripts/vm/vm-kernel $k failed: $(tail -n 2 "$tmp/kit.err")"
 	fi
 done
 # shellcheck disable=SC2086 # $kits: words counted on purpose
@@ -81,7 +81,7 @@ for kit in $kits; do
 	rm -rf "$tmp/share" && mkdir -p "$tmp/share"
 	cp "$ko" "$tmp/share/syncdev.ko"
 	echo "from the host $rel" >"$tmp/share/in.txt"
-	scripts/vm-run --kernel "$kit" --share "$tmp/share" -- \
+	scripts/vm/vm-run --kernel "$kit" --share "$tmp/share" -- \
 		'cat /share/in.txt >/share/seen.txt && insmod /share/syncdev.ko && dmesg | grep "syncdev: loaded" >/share/dmesg.txt && uname -r >/share/uname.txt && rmmod syncdev' \
 		>"$tmp/vm.log" 2>&1
 	check_equal "vm-run --share ($name): the guest's command succeeded" "$?" 0

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/grade on a class, for real (boots guests, one case pair each):
+# scripts/grade/grade on a class, for real (boots guests, one case pair each):
 # two shards graded side by side (each with --jobs 2), every year's command
 # line (a preset in the submission's grade.cli, and a student without it),
 # the merge of the real shard outputs and its refusals (other options,
@@ -25,27 +25,27 @@ cp -r "$sub/nobuild/." "$tmp/nb/nobuild/"
 set -- --vms 1 --data 4097 --methods fcntl-fcntl,mmap-mmap --timeout 20
 
 # --- the command line, no boot ------------------------------------------
-check_exit "--shard 3/2 is a usage error" 2 scripts/grade --batch "$sub" --shard 3/2
+check_exit "--shard 3/2 is a usage error" 2 scripts/grade/grade --batch "$sub" --shard 3/2
 check_output "--cli without files is refused, saying why" "no \{file\} or \{files\}" \
-	scripts/grade --batch "$sub" --cli 'master {n} {method}'
+	scripts/grade/grade --batch "$sub" --cli 'master {n} {method}'
 check_output "--only names a student of the batch" "--only nobody: no such student" \
-	scripts/grade --batch "$sub" --out "$tmp/x" --only nobody "$@"
+	scripts/grade/grade --batch "$sub" --out "$tmp/x" --only nobody "$@"
 printf 'bytes 50 required\nexit 10 optional\n' >"$tmp/bad.rubric"
 check_output "a rubric naming an unknown criterion is refused, with its line" \
 	"bad\.rubric:2: want 'CRITERION WEIGHT required\|optional'" \
-	scripts/grade --batch "$sub" --rubric "$tmp/bad.rubric"
+	scripts/grade/grade --batch "$sub" --rubric "$tmp/bad.rubric"
 check_output "--help states the default of --jobs" "--jobs N .*default: the host's" \
-	scripts/grade --help
+	scripts/grade/grade --help
 
 # --- two shards side by side --------------------------------------------
-scripts/grade --batch "$sub" --out "$tmp/s1" --shard 1/2 --jobs 2 "$@" >"$tmp/s1.log" 2>&1 &
+scripts/grade/grade --batch "$sub" --out "$tmp/s1" --shard 1/2 --jobs 2 "$@" >"$tmp/s1.log" 2>&1 &
 s1=$!
-scripts/grade --batch "$sub" --out "$tmp/s2" --shard 2/2 --jobs 2 "$@" >"$tmp/s2.log" 2>&1 &
+scripts/grade/grade --batch "$sub" --out "$tmp/s2" --shard 2/2 --jobs 2 "$@" >"$tmp/s2.log" 2>&1 &
 s2=$!
 # Shards that must not merge with them, made without a boot (a module that
 # does not build): another time limit, another kernel.
-scripts/grade --batch "$tmp/nb" --out "$tmp/t30" --shard 1/2 "$@" --timeout 30 >"$tmp/t30.log" 2>&1
-scripts/grade --batch "$tmp/nb" --out "$tmp/k612" --shard 1/2 "$@" --kernel 6.12 >"$tmp/k612.log" 2>&1
+scripts/grade/grade --batch "$tmp/nb" --out "$tmp/t30" --shard 1/2 "$@" --timeout 30 >"$tmp/t30.log" 2>&1
+scripts/grade/grade --batch "$tmp/nb" --out "$tmp/k612" --shard 1/2 "$@" --kernel 6.12 >"$tmp/k612.log" 2>&1
 wait $s1
 check_equal "shard 1/2 exits 1 (a student failed)" "$?" 1
 wait $s2
@@ -59,7 +59,7 @@ check_output "a shard records the kernel" '^kernel=6\.1\.' cat "$tmp/s1/grade.op
 
 # --- merge and its refusals ---------------------------------------------
 m=$tmp/merged
-scripts/grade --merge "$tmp/s2" "$tmp/s1" --out "$m" >"$tmp/merge.log" 2>&1
+scripts/grade/grade --merge "$tmp/s2" "$tmp/s1" --out "$m" >"$tmp/merge.log" 2>&1
 check_equal "the merge exits 1 (a student failed)" "$?" 1
 check_equal "summary.csv: a header and the five students" "$(wc -l <"$m/summary.csv")" 6
 check_output "a correct student: every criterion and the score at 100" \
@@ -78,18 +78,18 @@ check_output "totals per case across the class" '^1,4097\.mmap-mmap,5,3,2,0,2,2,
 check_output "report.md: the class table with the score" \
 	'^\| \[single\]\(single/report.md\) \| 0\.0 \| fail \| 0/2 \|' cat "$m/report.md"
 check_output "merging other options is refused, naming them" \
-	"graded differently.*timeout: '20' vs '30'" scripts/grade --merge "$tmp/s2" "$tmp/t30" --out "$tmp/x"
+	"graded differently.*timeout: '20' vs '30'" scripts/grade/grade --merge "$tmp/s2" "$tmp/t30" --out "$tmp/x"
 check_output "merging another kernel is refused, naming it and the module" \
-	"kernel: '6\.1\.[^']*' vs '6\.12\..*module: " scripts/grade --merge "$tmp/s2" "$tmp/k612" --out "$tmp/x"
+	"kernel: '6\.1\.[^']*' vs '6\.12\..*module: " scripts/grade/grade --merge "$tmp/s2" "$tmp/k612" --out "$tmp/x"
 cp -r "$tmp/s1" "$tmp/s1m"
 sed -i 's/^module=.*/module=0000/' "$tmp/s1m/grade.options"
 check_output "merging another module is refused" "module: 'syncdev sources [0-9a-f]{16}, 6\.1\.[^']*' vs '0000'" \
-	scripts/grade --merge "$tmp/s2" "$tmp/s1m" --out "$tmp/x"
+	scripts/grade/grade --merge "$tmp/s2" "$tmp/s1m" --out "$tmp/x"
 check_output "a shard given twice is refused" "both shard 1/2" \
-	scripts/grade --merge "$tmp/s1" "$tmp/s2" "$tmp/s1" --out "$tmp/x"
+	scripts/grade/grade --merge "$tmp/s1" "$tmp/s2" "$tmp/s1" --out "$tmp/x"
 check_output "a missing shard is refused" "shards missing: 2/2" \
-	scripts/grade --merge "$tmp/s1" --out "$tmp/x"
-check_exit "a refused merge exits 2" 2 scripts/grade --merge "$tmp/s1" --out "$tmp/x"
+	scripts/grade/grade --merge "$tmp/s1" --out "$tmp/x"
+check_exit "a refused merge exits 2" 2 scripts/grade/grade --merge "$tmp/s1" --out "$tmp/x"
 
 # --- the class report in a real browser ---------------------------------
 html=$m/report.html
@@ -120,9 +120,9 @@ verdicts() { cut -d, -f1-12,17- "$1"; }
 verdicts "$tmp/s1/b-opts/results.csv" >"$tmp/b-opts.parallel"
 verdicts "$tmp/s2/single/results.csv" >"$tmp/single.first"
 rm "$tmp/s2/single/done"        # as if the batch had stopped in its grade
-scripts/grade --batch "$sub" --out "$tmp/s1" --shard 1/2 --only b-opts "$@" >"$tmp/only.log" 2>&1 &
+scripts/grade/grade --batch "$sub" --out "$tmp/s1" --shard 1/2 --only b-opts "$@" >"$tmp/only.log" 2>&1 &
 only=$!
-scripts/grade --batch "$sub" --out "$tmp/s2" --shard 2/2 --resume "$@" >"$tmp/resume.log" 2>&1
+scripts/grade/grade --batch "$sub" --out "$tmp/s2" --shard 2/2 --resume "$@" >"$tmp/resume.log" 2>&1
 check_equal "--resume exits 1 (a student failed)" "$?" 1
 check_output "--resume does not grade a finished student again" '^grade: \[1/2\] good: graded already$' \
 	cat "$tmp/resume.log"

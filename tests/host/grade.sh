@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/grade, for real (boots guests): our own programs in one VM and
+# scripts/grade/grade, for real (boots guests): our own programs in one VM and
 # two, the course-style clients of tests/tools in one VM and two, and
 # beside them a batch of "students" that go wrong on purpose, each of
 # which must be reported with the right reason, and a good student after
@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The batch of students that go wrong mostly waits (for a hang's time
 # limit, a panicked guest): it runs beside the other two grades, which
 # boot their guests meanwhile.  Each grade has its own output and shared
-# directory; scripts/vm-build packs the image under a lock.
+# directory; scripts/vm/vm-build packs the image under a lock.
 sub=$tmp/submissions
 mkdir -p "$sub/a-broken" "$sub/b-nobuild" "$sub/c-panic" "$sub/d-good"
 cp tests/grade/broken/master tests/grade/broken/slave "$sub/a-broken/"
@@ -22,7 +22,7 @@ for s in b-nobuild c-panic d-good; do
 done
 cp -r tests/grade/broken-module "$sub/b-nobuild/module"
 cp -r tests/grade/panic-module "$sub/c-panic/module"
-scripts/grade --batch "$sub" --out "$tmp/batch" --vms 1 --data small,4097 \
+scripts/grade/grade --batch "$sub" --out "$tmp/batch" --vms 1 --data small,4097 \
 	--methods fcntl-fcntl,mmap-fcntl,mmap-mmap --timeout 20 --jobs 2 >"$tmp/batch.log" 2>&1 &
 batch=$!
 
@@ -41,7 +41,7 @@ grep_csv() {
 
 # --- another kernel: --kernel 6.12, one VM, one case -------------------
 kout=$tmp/k612
-scripts/grade --kernel 6.12 --vms 1 --data 4097 --methods mmap-mmap --out "$kout" >"$tmp/k612.log" 2>&1
+scripts/grade/grade --kernel 6.12 --vms 1 --data 4097 --methods mmap-mmap --out "$kout" >"$tmp/k612.log" 2>&1
 check_equal "grade --kernel 6.12 of our programs exits 0" "$?" 0
 check_output "grade --kernel 6.12: the report names the guest kernel" \
 	'^\| guest kernel \| 6\.12\.' cat "$kout/report.md"
@@ -50,7 +50,7 @@ check_equal "grade --kernel 6.12: the case passed" \
 
 # --- our programs, one VM and two -------------------------------------
 gout=$tmp/ours
-scripts/grade --data small,0,4097 --out "$gout" >"$tmp/ours.log" 2>&1
+scripts/grade/grade --data small,0,4097 --out "$gout" >"$tmp/ours.log" 2>&1
 check_equal "grade of our programs exits 0" "$?" 0
 check_equal "results.csv: 3 data sets x 4 method pairs x 2 = 24 rows" \
 	"$(tail -n +2 "$gout/results.csv" | wc -l)" 24
@@ -80,7 +80,7 @@ for c in $clients; do
 	cp "build/tests/tools/$c" "$course/$c/master"
 	cp "build/tests/tools/$c" "$course/$c/slave"
 done
-scripts/grade --batch "$course" --out "$tmp/course-out" --data small,4097,1M+1 \
+scripts/grade/grade --batch "$course" --out "$tmp/course-out" --data small,4097,1M+1 \
 	>"$tmp/course.log" 2>&1
 check_equal "grade of the course-style clients exits 0" "$?" 0
 for c in $clients; do

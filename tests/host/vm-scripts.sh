@@ -1,34 +1,35 @@
 #!/bin/sh
 # The VM scripts' command lines, and how the host reads a guest's console
-# log (scripts/vm-common.sh), on made-up logs: no guest is booted here.
+# log (scripts/vm/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm-build vm-run vm-pair vm-test vm-shell vm-kernel grade check-kernel check-clang debug-kernel; do
+for s in vm/vm-build vm/vm-run vm/vm-pair vm/vm-test vm/vm-shell vm/vm-kernel grade/grade \
+	lint/check-kernel lint/check-clang vm/debug-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
-check_exit "vm-run without a command is a usage error" 2 scripts/vm-run --
-check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm-run --net-role master -- true
-check_exit "vm-run rejects an unknown role" 2 scripts/vm-run --net-role boss --net-pair 4000 -- true
-check_exit "vm-run --timeout takes a number" 2 scripts/vm-run --timeout soon -- true
-check_exit "vm-run --share needs a directory" 2 scripts/vm-run --share /nonexistent -- true
-check_exit "vm-shell --share needs a directory" 2 scripts/vm-shell --share /nonexistent
-check_exit "grade: --vms is 1, 2 or both" 2 scripts/grade --vms 3
-check_output "grade: an unknown data set is refused" "unknown data set 'huge'" scripts/grade --data small,huge
-check_exit "grade: an unknown method pair is refused" 2 scripts/grade --methods fcntl-dma
+check_exit "vm-run without a command is a usage error" 2 scripts/vm/vm-run --
+check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm/vm-run --net-role master -- true
+check_exit "vm-run rejects an unknown role" 2 scripts/vm/vm-run --net-role boss --net-pair 4000 -- true
+check_exit "vm-run --timeout takes a number" 2 scripts/vm/vm-run --timeout soon -- true
+check_exit "vm-run --share needs a directory" 2 scripts/vm/vm-run --share /nonexistent -- true
+check_exit "vm-shell --share needs a directory" 2 scripts/vm/vm-shell --share /nonexistent
+check_exit "grade: --vms is 1, 2 or both" 2 scripts/grade/grade --vms 3
+check_output "grade: an unknown data set is refused" "unknown data set 'huge'" scripts/grade/grade --data small,huge
+check_exit "grade: an unknown method pair is refused" 2 scripts/grade/grade --methods fcntl-dma
 check_exit "grade: --module and --module-src exclude each other" 2 \
-	scripts/grade --module kernel/Kbuild --module-src kernel
+	scripts/grade/grade --module kernel/Kbuild --module-src kernel
 check_exit "grade: --batch takes the programs from the students' directories" 2 \
-	scripts/grade --batch tests --master build/master
-check_exit "grade: --timeout takes a number" 2 scripts/grade --timeout soon
-check_exit "vm-run --disk takes a number" 2 scripts/vm-run --disk big -- true
-check_exit "vm-pair --disk takes a number" 2 scripts/vm-pair --disk big -- true
+	scripts/grade/grade --batch tests --master build/master
+check_exit "grade: --timeout takes a number" 2 scripts/grade/grade --timeout soon
+check_exit "vm-run --disk takes a number" 2 scripts/vm/vm-run --disk big -- true
+check_exit "vm-pair --disk takes a number" 2 scripts/vm/vm-pair --disk big -- true
 check_output "SYNCDEV_KERNEL naming no built kernel is refused" "no built kernel in /nonexistent" \
-	env SYNCDEV_KERNEL=/nonexistent scripts/vm-run -- true
+	env SYNCDEV_KERNEL=/nonexistent scripts/vm/vm-run -- true
 check_output "SYNCDEV_TIME_SCALE must be a positive integer" "positive integer, not '0'" \
-	env SYNCDEV_TIME_SCALE=0 scripts/vm-run -- true
+	env SYNCDEV_TIME_SCALE=0 scripts/vm/vm-run -- true
 check_output "SYNCDEV_SIZE_DIV must be a positive integer" "SYNCDEV_SIZE_DIV must be a positive integer, not 'x'" \
-	env SYNCDEV_SIZE_DIV=x scripts/vm-run -- true
+	env SYNCDEV_SIZE_DIV=x scripts/vm/vm-run -- true
 check_equal "bulk: a bulk size is whole under the stock kernel" \
 	"$(sh -c '. tests/lib-xfer.sh; bulk 67108864')" 67108864
 check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
@@ -40,24 +41,24 @@ check_equal "bulk: never below its floor" \
 all=$(cd tests/vm && ls -- *.sh | sort | paste -sd ' ')
 plan_scripts() { sed 's/^guest [0-9]* ([^)]*): //' | tr ' ' '\n' | sort | paste -sd ' '; }
 check_equal "vm-test --plan: two guests for two CPUs" \
-	"$(SYNCDEV_VM_JOBS=2 scripts/vm-test --plan | wc -l)" 2
+	"$(SYNCDEV_VM_JOBS=2 scripts/vm/vm-test --plan | wc -l)" 2
 check_equal "vm-test --plan: every script once among them" \
-	"$(SYNCDEV_VM_JOBS=2 scripts/vm-test --plan | plan_scripts)" "$all"
+	"$(SYNCDEV_VM_JOBS=2 scripts/vm/vm-test --plan | plan_scripts)" "$all"
 check_equal "vm-test --plan: one guest runs them all" \
-	"$(SYNCDEV_VM_JOBS=1 scripts/vm-test --plan | plan_scripts)" "$all"
+	"$(SYNCDEV_VM_JOBS=1 scripts/vm/vm-test --plan | plan_scripts)" "$all"
 check_equal "vm-test --plan: never more guests than scripts" \
-	"$(SYNCDEV_VM_JOBS=99 scripts/vm-test --plan | wc -l)" "$(echo "$all" | wc -w)"
+	"$(SYNCDEV_VM_JOBS=99 scripts/vm/vm-test --plan | wc -l)" "$(echo "$all" | wc -w)"
 check_output "vm-test: SYNCDEV_VM_JOBS must be a positive integer" \
-	"SYNCDEV_VM_JOBS must be a positive integer, not '0'" env SYNCDEV_VM_JOBS=0 scripts/vm-test --plan
+	"SYNCDEV_VM_JOBS must be a positive integer, not '0'" env SYNCDEV_VM_JOBS=0 scripts/vm/vm-test --plan
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-check_output "debug-kernel --key is a hash of the inputs" '^[0-9a-f]{16}$' scripts/debug-kernel --key
+check_output "debug-kernel --key is a hash of the inputs" '^[0-9a-f]{16}$' scripts/vm/debug-kernel --key
 check_exit "debug-kernel --print-path fails when nothing is cached" 1 \
-	env SYNCDEV_CACHE="$tmp/cache" scripts/debug-kernel --print-path
+	env SYNCDEV_CACHE="$tmp/cache" scripts/vm/debug-kernel --print-path
 check_output "SYNCDEV_KERNEL=debug with nothing cached says how to build it" \
-	"no debug kernel for this configuration in $tmp/cache/debug-kernel/.*run scripts/debug-kernel" \
-	env SYNCDEV_CACHE="$tmp/cache" SYNCDEV_KERNEL=debug scripts/vm-run -- true
+	"no debug kernel for this configuration in $tmp/cache/debug-kernel/.*run scripts/vm/debug-kernel" \
+	env SYNCDEV_CACHE="$tmp/cache" SYNCDEV_KERNEL=debug scripts/vm/vm-run -- true
 # Console log of a guest whose test printed "BUG:" itself (not a kernel
 # line) and whose kernel log holds a WARNING; then a clean one; then a
 # guest that panicked before the dump.
@@ -91,7 +92,7 @@ for report in \
 done >"$tmp/debug.log"
 
 # shellcheck source=/dev/null
-. scripts/vm-common.sh
+. scripts/vm/vm-common.sh
 check_equal "kernel WARNING found, test text ignored" "$(vm_log_problems "$tmp/warn.log")" \
 	"[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2"
 check_equal "every debug-kernel report found" "$(vm_log_problems "$tmp/debug.log" | wc -l)" 8
@@ -104,24 +105,24 @@ check_equal "current test read" "$(vm_current_test "$tmp/panic.log")" vm/20-y.sh
 
 # Kernel names: an unknown one is refused with the names it could be.
 check_output "an unknown kernel name is refused" "unknown kernel '6.13': 6.1, 6.12, newest, debug" \
-	scripts/vm-run --kernel 6.13 -- true
-check_output "vm-kernel: an unknown kernel name is refused" "unknown kernel 'lts'" scripts/vm-kernel lts
+	scripts/vm/vm-run --kernel 6.13 -- true
+check_output "vm-kernel: an unknown kernel name is refused" "unknown kernel 'lts'" scripts/vm/vm-kernel lts
 check_exit "vm-kernel: --print-path with nothing cached fails" 1 \
-	env SYNCDEV_CACHE="$tmp/cache" scripts/vm-kernel --print-path newest
-check_output "vm-kernel --list names every kernel" "6\.12 .*bookworm-backports" scripts/vm-kernel --list
+	env SYNCDEV_CACHE="$tmp/cache" scripts/vm/vm-kernel --print-path newest
+check_output "vm-kernel --list names every kernel" "6\.12 .*bookworm-backports" scripts/vm/vm-kernel --list
 
 # A guest that never boots (a kernel image QEMU cannot load), in a fresh
 # image directory without a log folder: vm-test says so for the guest and
 # for each script it was to run, and does not call its kernel log clean.
 kit=$tmp/kit
 mkdir -p "$kit"
-rel=$(cat "$(scripts/vm-kernel 6.1)/release")
+rel=$(cat "$(scripts/vm/vm-kernel 6.1)/release")
 echo "$rel" >"$kit/release"
 echo "/lib/modules/$rel/build" >"$kit/kdir"
 ln -s / "$kit/root"
 echo "not a kernel" >"$kit/vmlinuz"
 out=$(SYNCDEV_VM_DIR="$tmp/vm" SYNCDEV_VM_JOBS=1 SYNCDEV_KERNEL="$kit" \
-	scripts/vm-test --scripts 00-harness.sh,10-transfer.sh single 2>&1)
+	scripts/vm/vm-test --scripts 00-harness.sh,10-transfer.sh single 2>&1)
 rc=$?
 check_equal "vm-test: a guest that never boots fails the run" "$rc" 1
 check_output "vm-test: a guest that never boots is named" '^FAIL \[guest 1\] guest: never booted' echo "$out"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/vm-shell driven through a pseudo-terminal (tmux): the banner,
+# scripts/vm/vm-shell driven through a pseudo-terminal (tmux): the banner,
 # dmesg, Ctrl-C of a foreground sleep in the guest, --share in both
 # directions, and quitting with "exit" and with Ctrl-A X.  Two guest boots.
 . tests/lib.sh
@@ -36,7 +36,7 @@ type_line() { tmux send-keys -t "$sess" -l "$1"; tmux send-keys -t "$sess" Enter
 
 echo "from the host" >"$tmp/in.txt"
 tmux new-session -d -s "$sess" -x 150 -y 50 \
-	"scripts/vm-shell --share $tmp; echo \"vm-shell exited \$?\"; sleep 600"
+	"scripts/vm/vm-shell --share $tmp; echo \"vm-shell exited \$?\"; sleep 600"
 expect_screen "vm-shell boots to a root prompt" '^syncdev-vm:/root# ' 240
 expect_screen "the banner says the module is loaded" \
 	'module +/opt/syncdev/kernel/syncdev.ko: loaded' 1
@@ -67,9 +67,9 @@ tmux kill-session -t "$sess"
 
 # Ctrl-A X: QEMU stops at once, whatever the guest does; --no-load, on
 # the newest kernel (--kernel, which make shell's KERNEL= sets).
-rel=$(cat "$(scripts/vm-kernel newest)/release")
+rel=$(cat "$(scripts/vm/vm-kernel newest)/release")
 tmux new-session -d -s "$sess" -x 150 -y 50 \
-	"scripts/vm-shell --no-load --kernel newest; echo \"vm-shell exited \$?\"; sleep 600"
+	"scripts/vm/vm-shell --no-load --kernel newest; echo \"vm-shell exited \$?\"; sleep 600"
 expect_screen "--no-load: the banner says so" 'module +.*: not loaded \(--no-load\)' 240
 type_line 'echo "modules: $(lsmod | grep -c syncdev)"'
 expect_screen "--no-load: the module is not loaded" '^modules: 0$'
@@ -79,6 +79,6 @@ type_line 'sleep 100'
 sleep 2
 tmux send-keys -t "$sess" C-a x
 expect_screen "Ctrl-A X stops QEMU at once" '^vm-shell exited 0$' 30
-check_output "make shell KERNEL=6.12 boots 6.12" '^SYNCDEV_KERNEL=6\.12 scripts/vm-shell$' \
+check_output "make shell KERNEL=6.12 boots 6.12" '^SYNCDEV_KERNEL=6\.12 scripts/vm/vm-shell$' \
 	make -n -o all shell KERNEL=6.12
 finish

@@ -59,7 +59,7 @@ check_output "osbench transfer: the targets with met/missed" \
 	"targets.*of 3 met" cat transfer.log
 check_output "osbench transfer: notes the machine" "$MACHINE_NOTE" \
 	cat transfer.log
-# The guest always runs under TCG (scripts/vm-run): a known signature.
+# The guest always runs under TCG (scripts/vm/vm-run): a known signature.
 check_output "osbench machine: names the guest's hypervisor and its signature" \
 	'^hypervisor,"QEMU TCG \(cpuid signature ""TCGTCGTCGTCG""\)"$' \
 	osbench machine --csv

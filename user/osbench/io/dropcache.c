@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* osbench dropcache: make files cold, for scripts (scripts/bench-io). */
+/* osbench dropcache: make files cold, for scripts (scripts/bench/bench-io). */
 #include "dropcache.h"
 #include "io.h"
 #include "util.h"

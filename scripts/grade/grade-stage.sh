@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2154
-# Sourced by scripts/grade: put one student's programs and modules into the
+# Sourced by scripts/grade/grade: put one student's programs and modules into the
 # shared directory STAGE, which the guests see at /share:
 #
 #   STAGE/bin/master, bin/slave     the programs
@@ -13,7 +13,7 @@
 #                                   a missing program), if so
 #   STAGE/results/                  what the guests write
 #
-# Uses the globals of scripts/grade (data, methods, timeout, page_re, cli,
+# Uses the globals of scripts/grade/grade (data, methods, timeout, page_re, cli,
 # slave_cli).
 
 # fatal STAGE WHY: the student's cases fail without a boot, for WHY.

@@ -1,9 +1,9 @@
 # shellcheck shell=bash disable=SC2154
-# Sourced by scripts/grade: a class (--batch).  The students of this shard
+# Sourced by scripts/grade/grade: a class (--batch).  The students of this shard
 # (--shard K/N) are graded --jobs at a time, each in its own shared
 # directory OUT/work/NAME and report directory OUT/NAME, which gets "done"
 # (a copy of OUT/grade.options) once complete; --resume skips those,
-# --only grades one again.  scripts/grade-class then writes the class's
+# --only grades one again.  scripts/grade/grade-class then writes the class's
 # summary from every OUT/NAME.
 
 # in_shard NAME: NAME falls in this run's shard (cksum of the name, so the
@@ -47,7 +47,7 @@ grade_student() {
 check_same_options() {
 	local diff
 	[ -f "$out/grade.options" ] || bad_usage "$1: $out holds no batch (no grade.options)"
-	diff=$(scripts/grade-class diff "$out/grade.options" "$out/grade.options.new") ||
+	diff=$(scripts/grade/grade-class diff "$out/grade.options" "$out/grade.options.new") ||
 		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
 }
 
@@ -82,7 +82,7 @@ for name in "${students[@]}"; do
 	grade_student "$name" "$i" &
 done
 wait
-scripts/grade-class summarize "$out"
+scripts/grade/grade-class summarize "$out"
 rc=$?
 echo "grade: summary: $out/summary.csv, report: $out/report.md, $out/report.html" >&2
 exit "$rc"

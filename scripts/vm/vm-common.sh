@@ -10,8 +10,8 @@
 #   VM_SMP        the guest's CPUs (SYNCDEV_SMP, default 2)
 #   VM_APPEND     what its command line needs beyond the console settings
 #   VM_DIR        images and logs: build/vm (SYNCDEV_VM_DIR overrides)
-#   VM_IMG        what scripts/vm-build makes for that kernel: VM_DIR/KVER
-#   VM_INITRD     the base initramfs built by scripts/vm-build
+#   VM_IMG        what scripts/vm/vm-build makes for that kernel: VM_DIR/KVER
+#   VM_INITRD     the base initramfs built by scripts/vm/vm-build
 #   VM_MODULE     syncdev.ko built for that kernel (from a copy of kernel/
 #                 in VM_IMG/module, so that kernels never share objects)
 #   VM_LOGS       console logs, one per guest boot
@@ -22,11 +22,11 @@
 # The kernel is the newest /boot/vmlinuz-*-amd64 whose headers are
 # installed (Debian 12's 6.1 on Debian 12), or the one SYNCDEV_KERNEL
 # names (the scripts' --kernel and make's KERNEL= set it):
-#   6.1, 6.12, newest  a Debian kernel that scripts/vm-kernel fetches
-#   debug              the one scripts/debug-kernel built and cached for
-#                      scripts/debug-kernel.config
+#   6.1, 6.12, newest  a Debian kernel that scripts/vm/vm-kernel fetches
+#   debug              the one scripts/vm/debug-kernel built and cached for
+#                      scripts/vm/debug-kernel.config
 #   DIR                a built kernel source tree anywhere, or a kit
-#                      directory of scripts/vm-kernel
+#                      directory of scripts/vm/vm-kernel
 # A kernel built from a source tree must have virtio-net built in.  A debug kernel (KASAN, lockdep) runs several times slower:
 # timeouts grow by SYNCDEV_TIME_SCALE (default 4 for it, 1 for the stock
 # kernel), and the tests' bulk transfers (tens of MiB, there for volume,
@@ -53,7 +53,7 @@ vm_pick_kernel() {
 	case ${SYNCDEV_KERNEL:-} in
 	""|stock) vm_pick_stock_kernel ;;
 	debug) vm_pick_debug_kernel ;;
-	6.1|6.12|newest) vm_pick_kit_kernel "$(scripts/vm-kernel "$SYNCDEV_KERNEL")" || exit 1 ;;
+	6.1|6.12|newest) vm_pick_kit_kernel "$(scripts/vm/vm-kernel "$SYNCDEV_KERNEL")" || exit 1 ;;
 	*/*) if [ -f "$SYNCDEV_KERNEL/release" ] && [ -f "$SYNCDEV_KERNEL/kdir" ]; then
 		vm_pick_kit_kernel "$SYNCDEV_KERNEL"
 	   else
@@ -98,10 +98,10 @@ vm_pick_stock_kernel() {
 		vm_die "cannot read $VM_KERNEL (Debian makes it root-only: sudo chmod a+r $VM_KERNEL)"
 }
 
-# vm_pick_kit_kernel KIT: a Debian kernel scripts/vm-kernel fetched.
+# vm_pick_kit_kernel KIT: a Debian kernel scripts/vm/vm-kernel fetched.
 vm_pick_kit_kernel() {
 	local kit=$1
-	[ -n "$kit" ] && [ -f "$kit/release" ] || vm_die "no kernel kit in '$kit' (scripts/vm-kernel)"
+	[ -n "$kit" ] && [ -f "$kit/release" ] || vm_die "no kernel kit in '$kit' (scripts/vm/vm-kernel)"
 	VM_KVER=$(cat "$kit/release")
 	VM_KERNEL=$kit/vmlinuz
 	VM_KDIR=$(cat "$kit/kdir")
@@ -148,10 +148,10 @@ vm_kbuild() {
 		sh "$VM_CHROOT" "$dir" "$VM_KDIR" "$@"
 }
 
-# vm_pick_debug_kernel: the cached build of scripts/debug-kernel.
+# vm_pick_debug_kernel: the cached build of scripts/vm/debug-kernel.
 vm_pick_debug_kernel() {
 	local tree
-	tree=$(scripts/debug-kernel --print-path) || exit 1
+	tree=$(scripts/vm/debug-kernel --print-path) || exit 1
 	vm_pick_tree_kernel "$tree"
 }
 
@@ -160,7 +160,7 @@ vm_pick_tree_kernel() {
 	VM_KDIR=$(realpath -m "$1")
 	VM_KERNEL=$VM_KDIR/arch/x86/boot/bzImage
 	[ -f "$VM_KERNEL" ] && [ -f "$VM_KDIR/include/config/kernel.release" ] ||
-		vm_die "no built kernel in $VM_KDIR (SYNCDEV_KERNEL=${SYNCDEV_KERNEL:-}; scripts/debug-kernel builds one)"
+		vm_die "no built kernel in $VM_KDIR (SYNCDEV_KERNEL=${SYNCDEV_KERNEL:-}; scripts/vm/debug-kernel builds one)"
 	VM_KVER=$(cat "$VM_KDIR/include/config/kernel.release")
 	VM_TIME_SCALE=${SYNCDEV_TIME_SCALE:-4}
 	VM_SIZE_DIV=${SYNCDEV_SIZE_DIV:-8}
@@ -230,10 +230,10 @@ vm_make_module() {
 	vm_kbuild "$dir" "$@"
 }
 
-# vm_nfs_kit: the remote-disk kit that scripts/vm-build packs with
-# scripts/vm-build-nfs (an archive appended to the initramfs).
+# vm_nfs_kit: the remote-disk kit that scripts/vm/vm-build packs with
+# scripts/vm/vm-build-nfs (an archive appended to the initramfs).
 vm_nfs_kit() {
-	[ -f "$VM_IMG/nfs.cpio" ] || vm_die "no $VM_IMG/nfs.cpio: run scripts/vm-build"
+	[ -f "$VM_IMG/nfs.cpio" ] || vm_die "no $VM_IMG/nfs.cpio: run scripts/vm/vm-build"
 	echo "$VM_IMG/nfs.cpio"
 }
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/vm-build, vm-run, vm-pair, vm-shell and grade: a host
+# Sourced by scripts/vm/vm-build, vm-run, vm-pair, vm-shell and grade: a host
 # directory shared read-write with the guest (--share DIR), and what the
 # image needs for it and for programs built elsewhere.
 #

@@ -1,12 +1,12 @@
 # shellcheck shell=bash disable=SC2154
-# Sourced by scripts/grade: turn the guests' result files (STAGE/results/
+# Sourced by scripts/grade/grade: turn the guests' result files (STAGE/results/
 # <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
-# a student's results.csv, failures.csv and report.md; scripts/grade-class
+# a student's results.csv, failures.csv and report.md; scripts/grade/grade-class
 # makes the class's summary from them.
 # shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 # The criteria of a case, each pass, fail, n/a (it does not apply: pages
-# in fcntl mode) or not-run; the rubric (scripts/grade.rubric) weighs them.
+# in fcntl mode) or not-run; the rubric (scripts/grade/grade.rubric) weighs them.
 CRITERIA="bytes exits time_line pages kernel_log"
 RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256,${CRITERIA// /_ok,}_ok"
 FAILURES_HEADER="student,kind,cases,first_case,first_message"

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154
-# Sourced by scripts/grade: the guest boots of one student, one guest
-# (scripts/vm-run) and two guests (scripts/vm-pair), each running
+# Sourced by scripts/grade/grade: the guest boots of one student, one guest
+# (scripts/vm/vm-run) and two guests (scripts/vm/vm-pair), each running
 # scripts/guest/grade.sh on the staged directory.  A watchdog ends a boot
 # whose guest stops making progress (the same case for longer than a case
 # can take), so a guest that hangs hard costs one case's time, not the
@@ -58,7 +58,7 @@ boot_1vm() {
 	local total
 	read -r _ total <<<"$(boot_limits)"
 	rm -f "$1/stalled.1vm"
-	watch_boot "$1" 1vm "$1/1vm.log" -- scripts/vm-run --share "$1" \
+	watch_boot "$1" 1vm "$1/1vm.log" -- scripts/vm/vm-run --share "$1" \
 		--timeout "$total" --log "$1/1vm.log" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 1vm
 }
@@ -69,7 +69,7 @@ boot_2vm() {
 	read -r _ total <<<"$(boot_limits)"
 	rm -f "$1/stalled.2vm"
 	watch_boot "$1" 2vm "$1/2vm-master.log" "$1/2vm-slave.log" -- \
-		scripts/vm-pair --share "$1" --timeout "$total" --log-prefix "$1/2vm" -- \
+		scripts/vm/vm-pair --share "$1" --timeout "$total" --log-prefix "$1/2vm" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 2vm
 }
 
