@@ -11,7 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 cmds=$($OSB --help | sed -n 's/^  \([a-z0-9-]*\)  *[a-zA-Z].*/\1/p')
-check_equal "osbench --help lists 24 commands" "$(echo "$cmds" | wc -w)" 24
+check_equal "osbench --help lists 25 commands" "$(echo "$cmds" | wc -w)" 25
 for c in $cmds; do
 	$OSB "$c" --help >"$T/$c.help" 2>"$T/err"
 	check_equal "$c --help exits 0, nothing on stderr" "$?:$(cat "$T/err")" "0:"
