@@ -86,6 +86,18 @@ static pid_t spawn(char **argv, FILE **out, FILE *err)
 	return pid;
 }
 
+/* The unit of a row as a string literal (summary.h keeps literals). */
+static const char *unit_literal(const char *unit)
+{
+	static const char *const units[] = { "ns", "us", "ms", "MiB/s" };
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i]))
+			return units[i];
+	return NULL;
+}
+
 /* Row i of the -O0 build's table into s; -1 when it is not that build's. */
 static int read_row(const struct csvtab *t, size_t i, const char *o0,
 		    struct summary *s)
@@ -104,6 +116,7 @@ static int read_row(const struct csvtab *t, size_t i, const char *o0,
 	if (f == FIG_COUNT)
 		return 0;
 	s->set[f] = true;
+	s->unit[f] = unit_literal(csvtab_cell(t, i, csvtab_col(t, "unit")));
 	s->value[f] = strtod(csvtab_cell(t, i, csvtab_col(t, "median")),
 			     NULL);
 	if (*n) {
@@ -201,7 +214,8 @@ static int print_table(const struct ctx *c, const char *o0,
 		if (!mo_compared(a, f) && !mo_compared(b, f))
 			continue;
 		report_str(r, rep_figure_name(f));
-		report_str(r, a->unit[f] ? a->unit[f] : "");
+		report_str(r, a->unit[f] ? a->unit[f] :
+			   b->unit[f] ? b->unit[f] : "");
 		mo_stat_cells(r, a, f, true);
 		mo_stat_cells(r, b, f, true);
 		if (a->set[f] && b->set[f] && a->value[f] > 0)
