@@ -63,7 +63,7 @@ check_equal "each interval holds its median" \
 	"$(sed 1d "$T/cmp.csv" | awk -F, '$5 > $4 || $6 < $4 || $9 > $8 || $10 < $8' | wc -l)" 0
 check_output "micro-opt notes the machine on stderr" "$MACHINE_NOTE" cat "$T/cmp.err"
 check_output "micro-opt names the -O0 build it ran" \
-	"^# builds: o2: this program.*; o0: .*/osbench-O0, micro/ compiled with -O0" \
+	"^# builds: o2: this program.*; o0: osbench-O0 beside this program, micro/ compiled with -O0" \
 	cat "$T/cmp.err"
 if command -v python3 >/dev/null 2>&1; then
 	$OSB micro-opt --smoke --json --experiments overhead >"$T/cmp.json" 2>/dev/null

@@ -201,7 +201,8 @@ static int micro_opt_run(const struct ctx *c, const void *opts)
 		free(o0);
 		return EXIT_FAIL;
 	}
-	rc = mo_compare(c, mo->experiments, o0);
+	rc = mo_compare(c, mo->experiments, o0,
+			mo->o0 ? mo->o0 : "osbench-O0 beside this program");
 	free(o0);
 	return rc;
 }

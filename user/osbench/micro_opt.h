@@ -33,8 +33,10 @@ char *mo_beside_self(const char *file);
 
 /*
  * Every experiment of list (comma-separated) here, then in the -O0 build
- * o0; the side-by-side table on c->out.  The exit code.
+ * o0 (o0_name in the table's notes); the side-by-side table on c->out.
+ * The exit code.
  */
-int mo_compare(const struct ctx *c, const char *list, const char *o0);
+int mo_compare(const struct ctx *c, const char *list, const char *o0,
+	       const char *o0_name);
 
 #endif

@@ -179,13 +179,14 @@ static int measure_o0(const struct ctx *c, const char *o0, const char *name,
 }
 
 static void table_notes(struct report *r, const struct ctx *c,
-			const char *o0)
+			const char *o0_name)
 {
 	sysinfo_note(r);
 	report_note(r, "mode", "%s", benchopt_mode_name(&c->o));
 	report_note(r, "builds", "o2: this program, micro/ compiled with "
 		    "CFLAGS (-O2 by default); o0: %s, micro/ compiled with "
-		    "-O0; the timing library and the rest alike in both", o0);
+		    "-O0; the timing library and the rest alike in both",
+		    o0_name);
 	report_note(r, "order", "each experiment in the -O2 build, then at "
 		    "once in the -O0 build");
 	report_note(r, "interval", "of each median, from order statistics; "
@@ -195,7 +196,7 @@ static void table_notes(struct report *r, const struct ctx *c,
 		    "fell");
 }
 
-static int print_table(const struct ctx *c, const char *o0,
+static int print_table(const struct ctx *c, const char *o0_name,
 		       const struct summary *a, const struct summary *b)
 {
 	static const char *const cols[] = {
@@ -207,7 +208,7 @@ static int print_table(const struct ctx *c, const char *o0,
 	const char *const *col;
 	int f;
 
-	table_notes(r, c, o0);
+	table_notes(r, c, o0_name);
 	for (col = cols; *col; col++)
 		report_column(r, *col, NULL);
 	for (f = 0; f < FIG_COUNT; f++) {
@@ -226,7 +227,8 @@ static int print_table(const struct ctx *c, const char *o0,
 	return report_end(r) ? EXIT_FAIL : EXIT_OK;
 }
 
-int mo_compare(const struct ctx *c, const char *list, const char *o0)
+int mo_compare(const struct ctx *c, const char *list, const char *o0,
+	       const char *o0_name)
 {
 	struct summary a = { 0 }, b = { 0 };
 	struct tally t = { 0 };
@@ -243,6 +245,6 @@ int mo_compare(const struct ctx *c, const char *list, const char *o0)
 			     msg_last(NULL));
 	}
 	free(names);
-	rc = print_table(c, o0, &a, &b);
+	rc = print_table(c, o0_name, &a, &b);
 	return runner_done(&t) ? EXIT_FAIL : rc;
 }
