@@ -22,7 +22,7 @@ for c in $cmds; do
 	# Each option of the help is known to the parser: given with a value
 	# and followed by an unknown option, it is parsed (or its value
 	# refused), never called unknown, and nothing runs (exit 2).
-	for o in $(sed -n 's/^  \(--[a-z-]*\).*/\1/p' "$T/$c.help" | grep -v '^--help$'); do
+	for o in $(sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' "$T/$c.help" | grep -v '^--help$'); do
 		$OSB "$c" "$o=x" --no-such-option >"$T/out" 2>"$T/err"
 		rc=$?
 		if [ $rc = 2 ] && ! grep -q "unknown option '$o'" "$T/err" && [ ! -s "$T/out" ]; then
