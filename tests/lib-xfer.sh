@@ -23,12 +23,18 @@ bulk() {
 	echo "$_b"
 }
 
-# slow_kernel: true under a debug kernel (SYNCDEV_SIZE_DIV above 1), where
-# a script that repeats one kernel path over many combinations runs fewer
-# of them: the debug kernel is there to catch what each path does wrong,
-# not how often.
+# slow_kernel: true under a debug kernel (SYNCDEV_SIZE_DIV above 1).
 slow_kernel() {
 	[ "${SYNCDEV_SIZE_DIV:-1}" -gt 1 ]
+}
+
+# one_pass: true when a script that repeats one kernel path over many
+# combinations runs each path once: under a debug kernel, there to catch
+# what each path does wrong, not how often, and with SYNCDEV_ONE_PASS=1,
+# on the kernels other than the default one (tests/run), where what
+# differs is the kernel under the paths, not the combinations.
+one_pass() {
+	[ -n "${SYNCDEV_ONE_PASS:-}" ] || slow_kernel
 }
 
 # small_buffer_if_slow KO: under a debug kernel (SYNCDEV_SIZE_DIV above 1)
@@ -308,16 +314,15 @@ course_data() {
 }
 
 # course_pairs NAME MCLIENT SCLIENT FILE...: course_run on the FILEs in
-# all four method pairs (master method, slave method); under a debug
-# kernel (slow_kernel) only in mmap-mmap, the one pair made of the legacy
-# calls alone (a fcntl side is read() and write(), which 10-transfer.sh
-# covers there).
+# all four method pairs (master method, slave method); with one_pass only
+# in mmap-mmap, the one pair made of the legacy calls alone (a fcntl side
+# is read() and write(), which 10-transfer.sh covers there).
 course_pairs() {
 	_pname=$1 _pm=$2 _ps=$3
 	shift 3
 	for _cm in fcntl mmap; do
 		for _cs in fcntl mmap; do
-			if slow_kernel && [ "$_cm-$_cs" != mmap-mmap ]; then
+			if one_pass && [ "$_cm-$_cs" != mmap-mmap ]; then
 				continue
 			fi
 			course_run "$_pname $_cm-$_cs" "$_pm" "$_ps" $_cm $_cs "$@"

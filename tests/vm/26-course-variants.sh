@@ -6,16 +6,16 @@
 # without a length passes (a slave in mmap mode), how many pages they map
 # (both sides), the number of their page descriptor ioctl (mmap mode),
 # and the 2018-2019 command line, one file per run (all four method
-# pairs).  Byte for byte, on the course's data sets; under a debug kernel
-# each variant's edges only.
+# pairs).  Byte for byte, on the course's data sets; each variant's edges
+# only with one_pass (tests/lib-xfer.sh).
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
 course_data
-# Under a debug kernel (slow_kernel): each variant's edges, not every step.
+# With one_pass: each variant's edges, not every step.
 recv_args="0 1 14 4096" page_counts="1 10 50 100" methods="fcntl mmap"
-if slow_kernel; then
+if one_pass; then
 	recv_args="0 14" page_counts="1 100" methods=mmap
 fi
 
