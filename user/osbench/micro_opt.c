@@ -145,30 +145,26 @@ static int this_build(const struct ctx *c, const struct mo_opts *mo)
 			continue;
 		report_str(r, rep_figure_name(f));
 		report_str(r, build_name());
-		mo_stat_cells(r, &s, f, true);
+		mo_stat_cells(r, &s, f);
 		report_str(r, s.unit[f] ? s.unit[f] : "");
 	}
 	rc = report_end(r) ? EXIT_FAIL : EXIT_OK;
 	return runner_done(&t) ? EXIT_FAIL : rc;
 }
 
-void mo_stat_cells(struct report *r, const struct summary *s, enum figure f,
-		   bool with_n)
+void mo_stat_cells(struct report *r, const struct summary *s, enum figure f)
 {
 	if (!s->set[f]) {
-		if (with_n)
-			report_none(r);
+		report_none(r);
 		report_none(r);
 		report_none(r);
 		report_none(r);
 		return;
 	}
-	if (with_n) {
-		if (s->has_st[f])
-			report_num(r, (double)s->st[f].n);
-		else
-			report_none(r);
-	}
+	if (s->has_st[f])
+		report_num(r, (double)s->st[f].n);
+	else
+		report_none(r);
 	report_num(r, s->value[f]);
 	if (s->has_st[f]) {
 		report_num(r, s->st[f].ci_lo);

@@ -19,11 +19,10 @@ int mo_measure_here(const struct ctx *c, const char *name,
 		    struct summary *s, struct tally *t);
 
 /*
- * Figure f of s as cells: n (when with_n), median, median_lo, median_hi;
- * "-" where it is not measured or has no samples.
+ * Figure f of s as cells: n, median, median_lo, median_hi; "-" where it
+ * is not measured or has no samples.
  */
-void mo_stat_cells(struct report *r, const struct summary *s, enum figure f,
-		   bool with_n);
+void mo_stat_cells(struct report *r, const struct summary *s, enum figure f);
 
 /* Figure f is one micro-opt compares: measured, and micro/'s own code. */
 bool mo_compared(const struct summary *s, enum figure f);

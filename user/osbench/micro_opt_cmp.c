@@ -217,8 +217,8 @@ static int print_table(const struct ctx *c, const char *o0_name,
 		report_str(r, rep_figure_name(f));
 		report_str(r, a->unit[f] ? a->unit[f] :
 			   b->unit[f] ? b->unit[f] : "");
-		mo_stat_cells(r, a, f, true);
-		mo_stat_cells(r, b, f, true);
+		mo_stat_cells(r, a, f);
+		mo_stat_cells(r, b, f);
 		if (a->set[f] && b->set[f] && a->value[f] > 0)
 			report_num(r, b->value[f] / a->value[f]);
 		else
