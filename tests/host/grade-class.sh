@@ -5,8 +5,9 @@
 # the merge of the real shard outputs and its refusals (other options,
 # another kernel and module, a shard twice, a shard missing), the class
 # report in headless Chromium, then --only (serial) giving the verdicts
-# the parallel run gave, and --resume grading only what was not done.
-# First, without a boot, build/gradeclass on a class whose names and
+# the parallel run gave, and --resume grading only what was not done;
+# last, a one-file command line on the ten-file data set (a run per
+# file).  First, without a boot, build/gradeclass on a class whose names and
 # messages try to inject markup into report.html.
 . tests/lib.sh
 
@@ -125,6 +126,8 @@ check_output "a module that does not build fails every criterion" \
 check_output "totals per case across the class" '^1,4097\.mmap-mmap,5,3,2,0,2,2,2,2,1$' cat "$m/cases.csv"
 check_output "report.md: the class table with the score" \
 	'^\| \[single\]\(single/report.md\) \| 0\.0 \| fail \| 0/2 \|' cat "$m/report.md"
+check_output "a student's own report.md gives their score" '^\| score \| 100\.0% ' cat "$m/good/report.md"
+check_output "a failing student's report.md gives theirs" '^\| score \| 0\.0% ' cat "$m/single/report.md"
 check_output "merging other options is refused, naming them" \
 	"graded differently.*timeout: '20' vs '30'" scripts/grade/grade --merge "$tmp/s2" "$tmp/t30" --out "$tmp/x"
 check_output "merging another kernel is refused, naming it and the module" \
@@ -177,4 +180,15 @@ check_equal "--only grades that student alone" "$(grep -c '^grade: \[' "$tmp/onl
 check_equal "serial verdicts equal those of --jobs 2" "$(verdicts "$tmp/s1/b-opts/results.csv")" \
 	"$(cat "$tmp/b-opts.parallel")"
 check_equal "the summary keeps its three students" "$(tail -n +2 "$tmp/s1/summary.csv" | wc -l)" 3
+
+# --- a one-file command line on the ten-file data set -------------------
+sf=$tmp/single-small
+scripts/grade/grade --master tests/grade/cli-single/master --slave tests/grade/cli-single/slave \
+	--cli single-file --vms 1 --data small --methods mmap-fcntl --timeout 20 --out "$sf" >"$tmp/sf.log" 2>&1
+check_equal "a single-file program graded on the ten files passes" "$?" 0
+check_output "each criterion of its case passes, the ten files of the data set" \
+	'^,1,small\.mmap-fcntl,small,10,24146,mmap,fcntl,pass,,0,0,.*,pass,pass,pass,pass,pass$' cat "$sf/results.csv"
+check_equal "one run, and one time line, per file" \
+	"$(grep -c 'Transmission time' "$sf/work/results/1vm/small.mmap-fcntl.master.out")" 10
+check_output "its report gives the score" '^\| score \| 100\.0% ' cat "$sf/report.md"
 finish

@@ -83,6 +83,8 @@ size_t class_describe(const struct class *c, char *lines[5]);
  */
 int summarize(const char *out);
 int summarize_single(const char *out);
+/* Print the score of the cases of a results.csv, weighed by a rubric. */
+int score(const char *rubric, const char *results);
 int diff_options(const char *a, const char *b);
 int merge(const char *out, char **dirs, int ndirs);
 int check_rubric(const char *path);

@@ -15,6 +15,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: gradeclass summarize OUT\n"
 	      "       gradeclass summarize --single OUT\n"
+	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
 	      "       gradeclass rubric FILE\n\n"
@@ -27,6 +28,9 @@ static void usage(FILE *f)
 	      "  summarize --single OUT\n"
 	      "                  one student graded into OUT itself: OUT/summary.csv\n"
 	      "                  from OUT/results.csv; prints the score\n"
+	      "  score RUBRIC RESULTS\n"
+	      "                  the weighted score in percent of the cases of a\n"
+	      "                  results.csv\n"
 	      "  diff A B        what differs between two grade.options files, a\n"
 	      "                  line each (the shard and the rubric's path are not\n"
 	      "                  compared)\n"
@@ -41,9 +45,9 @@ static void usage(FILE *f)
 	      "  -h, --help      this text\n\n"
 	      "Student names, reasons and messages are escaped in report.html.\n\n"
 	      "Exit status: 0 every case of every student passed (summarize,\n"
-	      "merge), nothing differs (diff), the rubric is good (rubric); 1 a\n"
-	      "case failed (summarize, merge), something differs (diff); 2 bad\n"
-	      "input or command line, said on stderr.\n", f);
+	      "score, merge), nothing differs (diff), the rubric is good\n"
+	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
+	      "differs (diff); 2 bad input or command line, said on stderr.\n", f);
 }
 
 int diff_options(const char *a, const char *b)
@@ -87,6 +91,8 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "summarize") && argc == 4 &&
 	    !strcmp(argv[2], "--single"))
 		return summarize_single(argv[3]);
+	if (!strcmp(cmd, "score") && argc == 4)
+		return score(argv[2], argv[3]);
 	if (!strcmp(cmd, "diff") && argc == 4)
 		return diff_options(argv[2], argv[3]);
 	if (!strcmp(cmd, "merge") && argc > 4 && !strcmp(argv[2], "--out"))

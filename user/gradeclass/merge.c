@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * grade-class merge: the outputs of the N shards of a class into one
+ * gradeclass merge: the outputs of the N shards of a class into one
  * summary, once they are shown to be the same grading (options, grader,
  * kernel, module) of N different parts, all present.
  */

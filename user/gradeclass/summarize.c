@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * grade-class summarize: a batch's students (OUT/students, each graded
+ * gradeclass summarize: a batch's students (OUT/students, each graded
  * into OUT/NAME) into the class's tables and reports; --single for one
- * student graded into OUT itself.
+ * student graded into OUT itself; score: one student's score.
  */
 #include "class.h"
 #include "util.h"
@@ -143,6 +143,23 @@ int summarize(const char *out)
 	    write_file(&c, out, "report.html", report_html))
 		return EXIT_USAGE;
 	return all_passed(&c) ? EXIT_OK : EXIT_FAIL;
+}
+
+int score(const char *rubric, const char *results)
+{
+	struct class c = { 0 };
+	struct table *t;
+	struct student s;
+
+	if (rubric_read(rubric, &c.rubric))
+		return EXIT_USAGE;
+	t = load_table(&c, results);
+	if (!t)
+		return EXIT_USAGE;
+	recs_add(&c.results, t);
+	student_summary(&s, "", c.results.v, c.results.n, &c.rubric);
+	printf("%s\n", s.score);
+	return strcmp(s.result, "pass") ? EXIT_FAIL : EXIT_OK;
 }
 
 int summarize_single(const char *out)
