@@ -300,9 +300,12 @@ keep_run() {
 }
 
 # forget_run: before the next run, what the last left that would read
-# as the new one's (its end, exit status, process group, watchdog); and
-# the master's listener gone.
+# as the new one's (its end, exit status, process group, watchdog) goes,
+# and the master's listener.
 forget_run() {
+	# The case's line again: the host's watchdog sees each run as
+	# progress, and the case the guest is in stays this one.
+	echo "syncdev-vm: test grade/$vms/$cname"
 	for s in master slave; do
 		rm -f "$cw/$s.rc" "$cw/$s.t1" "$cw/$s.pid" "$cw/$s.dog"
 	done
