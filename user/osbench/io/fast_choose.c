@@ -121,9 +121,13 @@ static void step_add(struct fast_choice *c, const struct fast_file *f,
 /*
  * Time e on [*off, *off + slice); 0 with the rate, -1 with errno.
  * Cached, reading is all CPU work, so the rate is the slice over the
- * threads' CPU time shared among them: other processes that take a core
- * for a moment (a shared machine) then do not decide the choice.  Cold,
- * the time is spent waiting for the disk, so the wall clock is the rate.
+ * CPU time of the threads that ran, shared among them: other processes
+ * that take a core for a moment (a shared machine) then do not decide
+ * the choice.  A warm slice is no larger than one chunk, so one thread
+ * runs it, and the rate is one thread's: the run's threads together do
+ * not reach that rate times their number where they share the machine's
+ * memory or cores (docs/io.md).  Cold, the time is spent waiting for
+ * the disk, so the wall clock is the rate.
  */
 static int probe_one(enum fast_method m, struct fast_file *f,
 		     struct fast_choice *c, uint64_t *off, uint64_t slice,

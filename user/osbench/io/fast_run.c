@@ -234,15 +234,6 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 	if (start >= end)
 		return 0;
 	p.chunk = e->chunk(f, end - start);
-	/*
-	 * Cached, a phase shorter than a chunk per thread (a probe) still
-	 * runs every thread: the threads share memory and, under a
-	 * hypervisor, perhaps a core, and a probe on one thread alone
-	 * measures a rate the threads together do not reach (docs/io.md).
-	 * Cold chunks are already one share per thread.
-	 */
-	if (!f->cold && p.chunk > fast_share(f, end - start, FAST_ALIGN))
-		p.chunk = fast_share(f, end - start, FAST_ALIGN);
 	chunks = (end - start + p.chunk - 1) / p.chunk;
 	n = phase_threads(f);
 	if (n > chunks)
