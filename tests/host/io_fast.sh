@@ -101,6 +101,14 @@ $B/tests/tools/gendata 100000003 5 >"$T/big"
 same_xor "auto measures a cached file" "$T/big"
 check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [0-9]+ MiB/s, mmap [0-9]+ MiB/s" \
 	$B/fast "$T/big"
+# --timeline: the XOR is unchanged, the steps come in order, and the
+# reading steps (probes, then the rest) cover the file: their MiB,
+# each rounded down, add up to its 95 MiB less at most one per step.
+same_xor "auto --timeline" "$T/big" --timeline
+steps=$(sed -n 's/^  \([a-z]*\) .*/\1/p' "$T/err" | uniq | tr '\n' ' ')
+check_equal "--timeline: its steps in order" "$steps" "residency open probe rest close all "
+mib=$(awk '$6 == "MiB" { sum += $5; n++ } END { print (sum <= 95 && sum >= 95 - n) ? "covered" : sum " MiB in " n " steps" }' "$T/err")
+check_equal "--timeline: the reading steps cover the file" "$mib" "covered"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 # direct first; read, when slower, is cut short when it has taken as long
 check_output "auto on a dropped file measures read and direct by the clock" \

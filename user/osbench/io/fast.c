@@ -49,7 +49,7 @@ struct fast_opts {
 	uint64_t threads, depth;	/* 0: the machine's default */
 	uint64_t queue;			/* enum readq_kind */
 	uint64_t block, window, request;
-	bool use_read;
+	bool use_read, timeline;
 	struct io_source src;
 };
 
@@ -134,13 +134,21 @@ static const struct opt fast_options[] = {
 		  "io_uring is refused)" },
 	{ .name = "read", .kind = OPT_FLAG, FAST_OPT(use_read),
 	  .help = "--method read" },
+	{ .name = "timeline", .kind = OPT_FLAG, FAST_OPT(timeline),
+	  .help = "say where the time went: each step's wall and CPU time" },
 	IO_SOURCE_OPTIONS(struct fast_opts, src),
 	{ 0 },
 };
 
+/* The description of the run, and its timeline when asked for. */
+struct fast_says {
+	char how[384];
+	char timeline[2048];
+};
+
 /* A regular file by the method chosen; the bytes, or -1 after a message. */
 static int64_t fast_regular(const struct fast_opts *o, int fd, uint64_t size,
-			    uint32_t *xor, char *how, size_t howlen)
+			    uint32_t *xor, struct fast_says *says)
 {
 	struct fast_choice c;
 	struct fast_file f;
@@ -164,7 +172,10 @@ static int64_t fast_regular(const struct fast_opts *o, int fd, uint64_t size,
 			  o->queue == READQ_URING ? " (--queue io_uring)" : "");
 		return -1;
 	}
-	fast_choice_describe(&f, &c, how, howlen);
+	fast_choice_describe(&f, &c, says->how, sizeof(says->how));
+	if (o->timeline)
+		fast_timeline_describe(&c, says->timeline,
+				       sizeof(says->timeline));
 	return (int64_t)size;
 }
 
@@ -191,7 +202,7 @@ static int fast_run(const struct ctx *c, const void *opts)
 {
 	const struct fast_opts *o = opts;
 	struct fast_opts oo = *o;
-	char how[384] = "read()";
+	struct fast_says says = { .how = "read()" };
 	struct stat st;
 	uint64_t t0;
 	int64_t bytes;
@@ -211,8 +222,8 @@ static int fast_run(const struct ctx *c, const void *opts)
 	}
 	t0 = now_ns();
 	if (S_ISREG(st.st_mode))
-		bytes = fast_regular(&oo, fd, (uint64_t)st.st_size, &xor, how,
-				     sizeof(how));
+		bytes = fast_regular(&oo, fd, (uint64_t)st.st_size, &xor,
+				     &says);
 	else
 		bytes = fast_stream(fd, io_source_name(&oo.src), &xor);
 	s = (double)(now_ns() - t0) / 1e9;
@@ -221,12 +232,14 @@ static int fast_run(const struct ctx *c, const void *opts)
 		return EXIT_FAIL;
 	fprintf(c->out, "XOR value: %08x\n", xor);
 	msg("%lld bytes in %.6f s, %.1f MiB/s (%s)", (long long)bytes,
-	    s, s > 0 ? (double)bytes / MIB / s : 0, how);
+	    s, s > 0 ? (double)bytes / MIB / s : 0, says.how);
 	/* Into report's file too: stdout keeps the course's one line. */
 	if (c->out != stdout)
 		fprintf(c->out, "%lld bytes in %.6f s, %.1f MiB/s (%s)\n",
 			(long long)bytes, s, s > 0 ? (double)bytes / MIB / s :
-			0, how);
+			0, says.how);
+	if (says.timeline[0])
+		msg("%s", says.timeline);
 	return EXIT_OK;
 }
 

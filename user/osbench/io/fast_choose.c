@@ -106,16 +106,32 @@ static bool probe_plan(const struct fast_file *f, unsigned int mask,
 	return *slice >= PROBE_MIN_SLICE;
 }
 
+/* Add a step to c's timeline: it began at t0 and took cpu_ns of CPU. */
+static void step_add(struct fast_choice *c, const struct fast_file *f,
+		     const char *what, enum fast_method m, uint64_t bytes,
+		     uint64_t t0, uint64_t cpu_ns)
+{
+	if (c->nsteps < FAST_MAX_STEPS)
+		c->steps[c->nsteps++] = (struct fast_step){
+			.what = what, .method = m, .bytes = bytes,
+			.wall_ns = now_ns() - t0, .cpu_ns = cpu_ns,
+			.threads = bytes ? f->ran : 0 };
+}
+
 /*
  * Time e on [*off, *off + slice); 0 with the rate, -1 with errno.
  * Cached, reading is all CPU work, so the rate is the slice over the
- * threads' CPU time shared among them: other processes that take a core
- * for a moment (a shared machine) then do not decide the choice.  Cold,
- * the time is spent waiting for the disk, so the wall clock is the rate.
+ * CPU time of the threads that ran, shared among them: other processes
+ * that take a core for a moment (a shared machine) then do not decide
+ * the choice.  A warm slice is no larger than one chunk, so one thread
+ * runs it, and the rate is one thread's: the run's threads together do
+ * not reach that rate times their number where they share the machine's
+ * memory or cores (docs/io.md).  Cold, the time is spent waiting for
+ * the disk, so the wall clock is the rate.
  */
-static int probe_one(enum fast_method m, struct fast_file *f, uint64_t *off,
-		     uint64_t slice, uint32_t *xor, double *mib_s,
-		     struct fast_left *left)
+static int probe_one(enum fast_method m, struct fast_file *f,
+		     struct fast_choice *c, uint64_t *off, uint64_t slice,
+		     uint32_t *xor, double *mib_s, struct fast_left *left)
 {
 	uint64_t t0 = now_ns(), dt, cpu = 0, bytes;
 	uint32_t x;
@@ -128,8 +144,9 @@ static int probe_one(enum fast_method m, struct fast_file *f, uint64_t *off,
 		return -1;
 	dt = now_ns() - t0;
 	if (!f->cold && cpu)
-		dt = cpu / f->threads;
+		dt = cpu / (f->ran ? f->ran : 1);
 	bytes = slice - fast_left_bytes(left);
+	step_add(c, f, "probe", m, bytes, t0, cpu);
 	*xor ^= x;
 	*off += slice;
 	*mib_s = (double)bytes / (double)MIB_B / ((double)(dt ? dt : 1) / 1e9);
@@ -190,7 +207,7 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 				continue;
 			len = r + 1 < rounds ? screen : slice;
 			probe_deadline(f, c, len, top);
-			if (probe_one(m, f, off, len, xor, &v, &left)) {
+			if (probe_one(m, f, c, off, len, xor, &v, &left)) {
 				if (!unsupported(m, errno))
 					return -1;
 				*mask &= ~(1u << m);
@@ -251,23 +268,26 @@ static void close_all(struct fast_file *f, unsigned int mask)
 			engine_close(m, f);
 }
 
-/* e over what a cut probe left, then over [off, size). */
+/* e over what a cut probe left, then over [off, size), timed into c. */
 static int run_span(const struct fast_engine *e, struct fast_file *f,
-		    const struct fast_left *left, uint64_t off, uint32_t *xor)
+		    struct fast_choice *c, uint64_t off, uint32_t *xor)
 {
+	uint64_t t0 = now_ns(), cpu = 0;
 	unsigned int i;
 	uint32_t x;
 
 	*xor = 0;
-	for (i = 0; i < left->n; i++) {
-		if (fast_run_range(e, f, left->gap[i].start, left->gap[i].end,
-				   &x))
+	for (i = 0; i < c->left.n; i++) {
+		if (fast_run_timed(e, f, c->left.gap[i].start,
+				   c->left.gap[i].end, &x, &cpu, NULL))
 			return -1;
 		*xor ^= x;
 	}
-	if (fast_run_range(e, f, off, f->size, &x))
+	if (fast_run_timed(e, f, off, f->size, &x, &cpu, NULL))
 		return -1;
 	*xor ^= x;
+	step_add(c, f, "rest", e->method,
+		 f->size - off + fast_left_bytes(&c->left), t0, cpu);
 	return 0;
 }
 
@@ -282,13 +302,13 @@ static int run_rest(struct fast_file *f, struct fast_choice *c,
 			 "%s cannot read this file", fast_method_name(c->method));
 		c->method = FAST_READ;
 	}
-	if (run_span(fast_engine(c->method), f, &c->left, off, &x)) {
+	if (run_span(fast_engine(c->method), f, c, off, &x)) {
 		if (c->method == FAST_READ || !unsupported(c->method, errno))
 			return -1;
 		snprintf(c->fallback, sizeof(c->fallback), "%s failed: %s",
 			 fast_method_name(c->method), strerror(errno));
 		c->method = FAST_READ;
-		if (run_span(&fast_engine_read, f, &c->left, off, &x))
+		if (run_span(&fast_engine_read, f, c, off, &x))
 			return -1;
 	}
 	*xor ^= x;
@@ -299,21 +319,24 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 		  struct fast_choice *c, uint32_t *xor)
 {
 	unsigned int mask, rounds;
-	uint64_t off = 0, slice;
+	uint64_t off = 0, slice, t0 = now_ns();
 	int ret = -1;
 
 	memset(c, 0, sizeof(*c));
 	c->cut = FAST_AUTO;
 	*xor = 0;
 	c->cached = fast_residency(f->fd, f->size);
+	step_add(c, f, "residency", FAST_AUTO, 0, t0, 0);
 	/* Unknown (mmap refused) counts as cold, as in fast_candidates(). */
 	f->cold = c->cached < 0.5;
 	c->forced = m != FAST_AUTO;
 	/* read() is every engine's fallback, so it is always open. */
 	mask = (c->forced ? 1u << m : fast_candidates(c->cached)) |
 	       1u << FAST_READ;
+	t0 = now_ns();
 	if (open_all(f, &mask))
 		return -1;
+	step_add(c, f, "open", FAST_AUTO, 0, t0, 0);
 	if (!c->forced && probe_plan(f, mask, &slice, &rounds)) {
 		c->measured = true;
 		if (probe(f, &mask, slice, rounds, c, &off, xor))
@@ -327,7 +350,9 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 		c->method = fast_rule(c->cached, f->size);
 	ret = run_rest(f, c, mask, off, xor);
 out:
+	t0 = now_ns();
 	close_all(f, mask);
+	step_add(c, f, "close", FAST_AUTO, 0, t0, 0);
 	return ret;
 }
 

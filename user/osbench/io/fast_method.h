@@ -58,6 +58,7 @@ struct fast_file {
 	int dfd;		/* direct: the O_DIRECT descriptor, or -1 */
 	bool cold;		/* mostly not in the page cache: prefetch */
 	uint64_t end;		/* the running phase's end: no hint past it */
+	unsigned int ran;	/* threads the last phase ran */
 	/*
 	 * A probe's time limit (now_ns(); 0: none): past it, the phase
 	 * takes no more chunks and an engine may stop inside one, and the
@@ -181,6 +182,18 @@ void *fast_buffer(size_t len);
 /* Fraction of the file's pages in the page cache (sampled), 0..1. */
 double fast_residency(int fd, uint64_t size);
 
+/*
+ * Where a run's time went (fast --timeline): each step's wall-clock time
+ * and, for the phases that read, the threads' CPU time and the bytes.
+ */
+#define FAST_MAX_STEPS 12
+struct fast_step {
+	const char *what;	/* "residency", "open", "probe", "rest", ... */
+	enum fast_method method;	/* FAST_AUTO: no engine */
+	uint64_t bytes, wall_ns, cpu_ns;
+	unsigned int threads;		/* that ran the step */
+};
+
 /* What the choice did, for the report on stderr. */
 struct fast_choice {
 	enum fast_method method;	/* the engine that read the rest */
@@ -194,6 +207,8 @@ struct fast_choice {
 	uint64_t cut_done, cut_slice;
 	struct fast_left left;		/* what it left, for the winner */
 	char fallback[96];		/* why a forced method was replaced */
+	unsigned int nsteps;		/* steps[] in the order they ran */
+	struct fast_step steps[FAST_MAX_STEPS];
 };
 
 /*
@@ -235,5 +250,12 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 /* "read, threads: 2, block: 256 KiB; auto: ..." into buf. */
 void fast_choice_describe(const struct fast_file *f,
 			  const struct fast_choice *c, char *buf, size_t len);
+
+/*
+ * One line per step of c's timeline into buf: wall and CPU ms, MiB/s by
+ * each, and the threads kept busy (CPU over wall).
+ */
+void fast_timeline_describe(const struct fast_choice *c, char *buf,
+			    size_t len);
 
 #endif

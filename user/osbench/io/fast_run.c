@@ -239,6 +239,7 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 	if (n > chunks)
 		n = (unsigned int)chunks;
 	f->end = end;
+	f->ran = n;
 	f->ts_engine[e->method] = e;
 	run_threads(&p, r, n);
 	if (p.failed) {
