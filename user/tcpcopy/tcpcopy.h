@@ -47,6 +47,15 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 struct tcpcopy_opts *o);
 
 /*
+ * Several files (files.c): the "tar | nc" baseline, plain TCP only, each
+ * file written with open, write and close under its final name.
+ */
+int tcpcopy_send_files(char **paths, unsigned int n, uint16_t port,
+		       const struct tcpcopy_opts *o);
+int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
+		       unsigned int n, const struct tcpcopy_opts *o);
+
+/*
  * The connection, socket or (with o->device) syncdev device, with o's
  * progress timeout set; -1 after a message.
  */
