@@ -278,12 +278,27 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 
 struct transfer_opts {
 	uint64_t size;
+	uint64_t files;
+	uint64_t file_size;
+	bool course;
 };
 
 static const struct opt transfer_options[] = {
 	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
 	  .off = offsetof(struct transfer_opts, size),
 	  .help = "bytes of the file (default 64M, --smoke 1M)" },
+	{ .name = "files", .kind = OPT_UINT, .arg = "N", .min = 1,
+	  .max = 100000, .off = offsetof(struct transfer_opts, files),
+	  .help = "the cost of a file instead: the same bytes as one file\n"
+		  "and as N files, master/slave and the tar | nc baseline" },
+	{ .name = "file-size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .max = 64 << 20, .def = "1K",
+	  .off = offsetof(struct transfer_opts, file_size),
+	  .help = "--files: bytes of each file" },
+	{ .name = "course", .kind = OPT_FLAG,
+	  .off = offsetof(struct transfer_opts, course),
+	  .help = "--files: the sizes of the course's ten small files in\n"
+		  "turn instead of --file-size" },
 	{ 0 },
 };
 
@@ -318,15 +333,19 @@ static int transfer_rounds(struct transfer *t, uint32_t want)
 }
 
 static const char usage[] =
-	"usage: osbench transfer [--size SIZE] [common options]\n\n"
+	"usage: osbench transfer [--size SIZE] [common options]\n"
+	"       osbench transfer --files N [--file-size SIZE | --course] [common options]\n\n"
 	"MiB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy (plain\n"
 	"userspace TCP) over TCP and through the device, with and without\n"
 	"CRC32C: a ladder of rows that each add one thing (the device, the\n"
 	"CRC, the framing, mmap), with the ratio that is its cost, and the\n"
-	"targets with met/missed.  Needs the syncdev module loaded and\n"
-	"master, slave and tcpcopy next to this program.  make\n"
-	"bench-transfer runs it in the VM.\n";
+	"targets with met/missed.  With --files N: the cost of a file, the\n"
+	"same bytes moved as one file and as N files, each method pair\n"
+	"(durable and --no-sync) beside tcpcopy --tar (the tar | nc\n"
+	"baseline), with the per-file cost and the targets.  Needs the\n"
+	"syncdev module loaded and master, slave and tcpcopy next to this\n"
+	"program.  make bench-transfer runs it in the VM.\n";
 
 static int transfer_run(const struct ctx *c, const void *opts)
 {
@@ -336,6 +355,11 @@ static int transfer_run(const struct ctx *c, const void *opts)
 	uint32_t want = 0;
 	int i, rc;
 
+	if (to->files) {
+		free(t);
+		return transfer_files(c, (unsigned int)to->files,
+				      to->file_size, to->course);
+	}
 	t->size = to->size ? to->size :
 		  o->mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
 	t->reps = o->reps;

@@ -1,0 +1,107 @@
+# shellcheck shell=sh
+# vm-timeout: 300
+# vm-cost: 25
+# Many small files in one transfer: 1000 files of 1 KiB arrive byte for
+# byte in every method combination, durable (the default) and with
+# --no-sync, and no temporary file is left; a slave stopped by SIGTERM
+# while many verified files wait for their one durable point removes
+# every temporary file and puts none in place; a file replaced in a
+# many-file transfer keeps its mode.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+n=1000
+mkdir in out
+# 1024 distinct bytes per file (printf is built into the shell).
+i=0
+while [ $i -lt $n ]; do
+	name=$(printf 'f%04d' $i)
+	printf '%01023d\n' $i >"in/$name"
+	ins="$ins in/$name"
+	outs="$outs out/$name"
+	i=$((i + 1))
+done
+cat in/f* >all.in
+
+# many NAME MASTER_METHOD SLAVE_METHOD [SLAVE_OPTION...]: the 1000 files.
+many() {
+	_name=$1 _mm=$2 _sm=$3
+	shift 3
+	# shellcheck disable=SC2086
+	master $n $ins "$_mm" >master.log 2>&1 &
+	_mpid=$!
+	# shellcheck disable=SC2086
+	slave $n $outs "$_sm" 127.0.0.1 -w $WAIT_MS "$@" >slave.log 2>&1
+	_src=$?
+	wait $_mpid
+	_mrc=$?
+	if [ $_mrc -ne 0 ] || [ $_src -ne 0 ]; then
+		fail "$_name" "master exit $_mrc, slave exit $_src: $(tail -n 3 master.log slave.log)"
+	else
+		# Every file 1024 bytes and their concatenation the input's:
+		# each file is its input byte for byte.
+		cat out/f* >all.out
+		check_equal "$_name: $n files" "$(ls out | wc -l)" $n
+		check_equal "$_name: none of another size" \
+			"$(find out -type f ! -size 1024c | wc -l)" 0
+		check "$_name: identical" cmp -s all.in all.out
+		check_equal "$_name: no temporary file left" \
+			"$(ls -A out | grep -c syncdev-)" 0
+	fi
+	rm -f out/f* out/.f* all.out
+}
+
+for mm in fcntl mmap; do
+	for sm in fcntl mmap; do
+		many "$n x 1 KiB, $mm -> $sm" $mm $sm
+	done
+done
+many "$n x 1 KiB, fcntl -> mmap, --no-sync" fcntl mmap --no-sync
+
+# A replaced file in the batch keeps its mode.
+printf old >out/f0500
+chmod 0600 out/f0500
+# shellcheck disable=SC2086
+master $n $ins fcntl >master.log 2>&1 &
+mpid=$!
+# shellcheck disable=SC2086
+slave $n $outs fcntl 127.0.0.1 -w $WAIT_MS >slave.log 2>&1
+src=$?
+wait $mpid
+mrc=$?
+check_equal "many files over an existing 0600 file: slave exit 0" $src 0
+check_equal "many files over an existing 0600 file: master exit 0" $mrc 0
+check_same "many files: the replaced file" in/f0500 out/f0500
+check_output "many files: the replaced file is still 0600" '^-rw------- ' \
+	ls -l out/f0500
+rm -f out/f* out/.f*
+
+# SIGTERM while 999 verified files wait for the durable point and the
+# last one, large, is being received: every temporary file removed.
+size=$(bulk 33554432 8388608)
+gen big "$size" 7
+big_temp_made() {
+	set -- out/.big.syncdev-*
+	[ -e "$1" ]
+}
+# shellcheck disable=SC2086
+master $n $ins big fcntl -b 64K >master.log 2>&1 &
+mpid=$!
+# shellcheck disable=SC2086
+slave $((n + 1)) $outs out/big fcntl 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
+spid=$!
+poll_until 60 big_temp_made
+made=$?
+kill -STOP $mpid
+check_equal "SIGTERM mid-batch: the last file's temporary exists" $made 0
+check_equal "SIGTERM mid-batch: the other files wait under temporary names" \
+	"$(ls -A out | grep -c '^\.f.*syncdev-')" $n
+kill -TERM $spid
+wait_gone $spid
+src=$?
+kill -CONT $mpid
+wait_gone $mpid
+check_equal "SIGTERM mid-batch: slave killed by SIGTERM" $src 143
+check_equal "SIGTERM mid-batch: nothing left in the output directory" \
+	"$(ls -A out | wc -l)" 0
+finish
