@@ -20,22 +20,36 @@
 /*
  * Whether dir has room for size bytes: 0, or -1 after a message.  Checked
  * before anything is allocated, so that a master announcing more than the
- * disk holds is told "no space" at once instead of filling the disk.
+ * disk holds is told "no space" at once instead of filling the disk.  The
+ * free space of the last directory asked about is kept, less what the
+ * files since take (whole blocks), so that a transfer of many small files
+ * asks statvfs() again only when that estimate runs out.
  */
 static int check_room(const char *dir, const char *path, uint64_t size)
 {
+	static char last[PATH_MAX];
+	static uint64_t left, block = 1;
 	struct statvfs st;
-	uint64_t avail;
+	uint64_t need = (size + block - 1) / block * block;
 
+	if (last[0] && !strcmp(dir, last) && need <= left) {
+		left -= need;
+		return 0;
+	}
+	last[0] = '\0';
 	if (statvfs(dir, &st))
 		return 0;	/* no figure: the writes will tell */
-	avail = (uint64_t)st.f_bavail * st.f_frsize;
-	if (size <= avail)
+	block = st.f_frsize ? st.f_frsize : 1;
+	left = (uint64_t)st.f_bavail * st.f_frsize;
+	need = (size + block - 1) / block * block;
+	if (size <= left) {
+		left = need < left ? left - need : 0;
+		snprintf(last, sizeof(last), "%s", dir);
 		return 0;
+	}
 	errno = ENOSPC;
 	msg_errno("no space for %s: it has %llu bytes, %s has %llu bytes free",
-		  path, (unsigned long long)size, dir,
-		  (unsigned long long)avail);
+		  path, (unsigned long long)size, dir, (unsigned long long)left);
 	return -1;
 }
 
