@@ -59,7 +59,8 @@ void outfile_split_path(const char *path, char *dir, size_t dirlen,
 /*
  * Create the temporary file for size bytes; in mmap mode allocate and map
  * it (on tmpfs: check the room, and fill the pages as they are written,
- * pagefill.h).  Prints a message and returns -1 on failure.
+ * pagefill.h).  Prints a message and returns -1 on failure.  path is
+ * kept, not copied: it must stay until outfile_commit_all.
  */
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   int map);
