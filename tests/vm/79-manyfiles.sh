@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 25
+# vm-cost: 40
 # Many small files in one transfer: 1000 files of 1 KiB arrive byte for
 # byte (fcntl -> fcntl and mmap -> mmap durable, the default, and fcntl ->
 # mmap with --no-sync; tests/vm/10-transfer.sh has every combination with
@@ -27,7 +27,7 @@ cat in/f* >all.in
 # many NAME MASTER_METHOD SLAVE_METHOD [KEPT] [SLAVE_OPTION...]: the 1000
 # files; with KEPT, out/fKEPT must still be 0600 afterwards.
 many() {
-	_name=$1 _mm=$2 _sm=$3 _kept=
+	_what=$1 _mm=$2 _sm=$3 _kept=
 	shift 3
 	case ${1:-} in [0-9]*) _kept=$1; shift ;; esac
 	# shellcheck disable=SC2086
@@ -39,18 +39,18 @@ many() {
 	wait $_mpid
 	_mrc=$?
 	if [ $_mrc -ne 0 ] || [ $_src -ne 0 ]; then
-		fail "$_name" "master exit $_mrc, slave exit $_src: $(tail -n 3 master.log slave.log)"
+		fail "$_what" "master exit $_mrc, slave exit $_src: $(tail -n 3 master.log slave.log)"
 	else
 		# Every file 1024 bytes and their concatenation the input's:
 		# each file is its input byte for byte.
 		cat out/f* >all.out
-		check_equal "$_name: $n files" "$(ls out | wc -l)" $n
-		check_equal "$_name: none of another size" \
+		check_equal "$_what: $n files" "$(ls out | wc -l)" $n
+		check_equal "$_what: none of another size" \
 			"$(find out -type f ! -size 1024c | wc -l)" 0
-		check "$_name: identical" cmp -s all.in all.out
-		check_equal "$_name: no temporary file left" \
+		check "$_what: identical" cmp -s all.in all.out
+		check_equal "$_what: no temporary file left" \
 			"$(ls -A out | grep -c syncdev-)" 0
-		[ -z "$_kept" ] || check_output "$_name: the replaced file is still 0600" \
+		[ -z "$_kept" ] || check_output "$_what: the replaced file is still 0600" \
 			'^-rw------- ' ls -l "out/f$_kept"
 	fi
 	rm -f out/f* out/.f* all.out
