@@ -16,7 +16,6 @@
  */
 #include "benchopt.h"
 #include "crc32c.h"
-#include "device.h"
 #include "pattern.h"
 #include "report.h"
 #include "stats.h"
@@ -27,7 +26,6 @@
 #include "xferrun.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,7 +33,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define TCP_PORT	"2326"
