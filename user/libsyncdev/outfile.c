@@ -336,7 +336,13 @@ static int keep_attrs(struct outfile *f)
 {
 	struct stat st;
 
-	if (lstat(f->path, &st) || !S_ISREG(st.st_mode))
+	if (lstat(f->path, &st)) {
+		/* Nothing there now: the rename need not look again. */
+		if (errno == ENOENT)
+			outpend_set_new(f->pend);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
 		return 0;
 	if (fchown(f->fd, st.st_uid, st.st_gid) &&
 	    fchown(f->fd, (uid_t)-1, st.st_gid) && errno != EPERM) {

@@ -101,5 +101,7 @@ struct outpend;
 struct outpend *outpend_add(const char *tmp, const char *path);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
+/* Nothing had p's final name when it was closed (outfile_close). */
+void outpend_set_new(struct outpend *p);
 
 #endif

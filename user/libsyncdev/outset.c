@@ -21,6 +21,7 @@ struct outpend {
 	struct outpend *next;
 	const char *path;	/* the final name */
 	unsigned int dir;	/* its directory, in dirs */
+	int new;		/* nothing had the name at its close */
 	char tmp[];
 };
 
@@ -87,6 +88,7 @@ struct outpend *outpend_add(const char *tmp, const char *path)
 	p->next = NULL;
 	p->path = path;
 	p->dir = find_dir(dir);
+	p->new = 0;
 	memcpy(p->tmp, tmp, len);
 	if (tail)
 		tail->next = p;
@@ -118,6 +120,11 @@ void outpend_remove(struct outpend *p)
 {
 	unlink(p->tmp);
 	forget(p);
+}
+
+void outpend_set_new(struct outpend *p)
+{
+	p->new = 1;
 }
 
 /* What is at path now may be replaced: nothing, or a regular file. */
@@ -190,6 +197,19 @@ static void clear(void)
 }
 
 /*
+ * A name that was free when its file was closed is taken with
+ * RENAME_NOREPLACE, one system call instead of a look (replaceable) and a
+ * rename: 1 when done.  0 when the name is taken now (or the file system
+ * has no RENAME_NOREPLACE): then the caller looks and renames.
+ */
+static int put_new(const struct outpend *p)
+{
+	return p->new &&
+	       renameat2(AT_FDCWD, p->tmp, AT_FDCWD, p->path,
+			 RENAME_NOREPLACE) == 0;
+}
+
+/*
  * Flushed before the renames, so that a crash never leaves a partial file
  * under a name (nor loses the file it replaces), and the directories
  * after, so that the new names themselves survive a crash.
@@ -201,7 +221,11 @@ int outfile_commit_all(unsigned int *done)
 
 	*done = 0;
 	while (!ret && (p = head) != NULL) {
-		if (!replaceable(p->path)) {
+		if (put_new(p)) {
+			dirs[p->dir].renamed = 1;
+			forget(p);
+			++*done;
+		} else if (!replaceable(p->path)) {
 			ret = -1;
 		} else if (rename(p->tmp, p->path)) {
 			msg_errno("cannot rename %s to %s", p->tmp, p->path);
