@@ -19,7 +19,7 @@ struct auth_session;
  * write() instead of being mapped.  A mapping costs the same system calls
  * whatever the size (ftruncate, fallocate or userfaultfd set-up, mmap,
  * munmap) and saves no copy (the bytes are copied from the device buffer
- * either way), so below a few pages it only adds time; docs/io.md ("Many
+ * either way), so below a few pages it only adds time; docs/results.md ("Many
  * files") gives the measured cost per file of both.
  */
 #define XFER_MAP_MIN (64u << 10)
