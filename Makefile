@@ -69,6 +69,7 @@ PROGS    := $(filter-out $(LIBS),$(notdir $(patsubst %/,%,$(wildcard user/*/))))
 LAYERS_master  := libsyncdev common
 LAYERS_slave   := libsyncdev common
 LAYERS_tcpcopy := libsyncdev common
+LAYERS_gradeclass := common
 LAYERS_osbench := libbench libsyncdev common
 BINS     := $(PROGS:%=$(BUILD)/%)
 # The course's I/O programs are osbench called by another name.
@@ -149,6 +150,10 @@ $(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/anomaly.o \
 	$(OBJDIR)/user/osbench/csvtab.o $(OBJDIR)/user/osbench/csvmeta.o \
 	$(OBJDIR)/user/osbench/docout.o \
 	$(OBJDIR)/user/osbench/micro/pingparse.o
+$(OBJDIR)/tests/unit/test_gradeclass.o: INCS += -Iuser/gradeclass
+$(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
+	$(OBJDIR)/user/gradeclass/options.o $(OBJDIR)/user/gradeclass/rubric.o \
+	$(OBJDIR)/user/gradeclass/text.o
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

@@ -3,8 +3,8 @@
 # (--shard K/N) are graded --jobs at a time, each in its own shared
 # directory OUT/work/NAME and report directory OUT/NAME, which gets "done"
 # (a copy of OUT/grade.options) once complete; --resume skips those,
-# --only grades one again.  scripts/grade/grade-class then writes the class's
-# summary from every OUT/NAME.
+# --only grades one again.  build/gradeclass (user/gradeclass/) then
+# writes the class's summary from every OUT/NAME.
 
 # in_shard NAME: NAME falls in this run's shard (cksum of the name, so the
 # split does not depend on the folder's order or on the other names).
@@ -47,7 +47,7 @@ grade_student() {
 check_same_options() {
 	local diff
 	[ -f "$out/grade.options" ] || bad_usage "$1: $out holds no batch (no grade.options)"
-	diff=$(scripts/grade/grade-class diff "$out/grade.options" "$out/grade.options.new") ||
+	diff=$(build/gradeclass diff "$out/grade.options" "$out/grade.options.new") ||
 		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
 }
 
@@ -82,7 +82,7 @@ for name in "${students[@]}"; do
 	grade_student "$name" "$i" &
 done
 wait
-scripts/grade/grade-class summarize "$out"
+build/gradeclass summarize "$out"
 rc=$?
 echo "grade: summary: $out/summary.csv, report: $out/report.md, $out/report.html" >&2
 exit "$rc"

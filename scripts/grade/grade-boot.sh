@@ -25,7 +25,8 @@ boot_limits() {
 BOOT_ALLOWANCE=600
 
 # watch_boot STAGE VMS LOG... -- CMD...: run CMD; TERM it when the number of
-# cases started (the guests' "syncdev-vm: test" lines in LOG...) stays the
+# cases and runs started (the guests' "syncdev-vm: test" lines in LOG...;
+# a one-file command line makes a run per file of a case) stays the
 # same for STALL seconds (and BOOT_ALLOWANCE more before the first case);
 # then STAGE/stalled.VMS says so.
 watch_boot() {

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade/grade: turn the guests' result files (STAGE/results/
 # <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
-# a student's results.csv, failures.csv and report.md; scripts/grade/grade-class
+# a student's results.csv, failures.csv and report.md; build/gradeclass
 # makes the class's summary from them.
 # shellcheck disable=SC2034 # its variables are for the scripts that source it
 
@@ -63,12 +63,6 @@ verdict() {
 	verdict_criteria
 }
 
-# one_file_only STAGE SET: the student's command line takes one file
-# ({file}) and SET has several.
-one_file_only() {
-	[ "$2" = small ] && grep -q '{file}' "$1/cli" 2>/dev/null
-}
-
 # verdict_case STAGE VMS CASE: V_RESULT and V_REASON (see verdict).
 verdict_case() {
 	local stage=$1 v=$2 c=$3 fate where
@@ -77,10 +71,6 @@ verdict_case() {
 	res_load "$V_S" RS
 	if [ -f "$stage/fatal" ]; then
 		V_RESULT=fail V_REASON=$(<"$stage/fatal")
-		return
-	fi
-	if one_file_only "$stage" "${c%%.*}"; then
-		V_RESULT=not-run V_REASON="not run: the command line takes one file; this data set has several"
 		return
 	fi
 	V_REASON=${RM[reason]:-}${RM[reason]:+${RS[reason]:+; }}${RS[reason]:-}
@@ -251,7 +241,8 @@ case_details() {
 	echo
 }
 
-# write_report NAME STAGE CSV: report.md of one student.
+# write_report NAME STAGE CSV: report.md of one student (CSV: their
+# results.csv, for the score).
 write_report() {
 	local name=$1 stage=$2 cases p f n v set m fate why u
 	local -A labels
@@ -265,6 +256,7 @@ write_report() {
 	echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
 	sed 's/^\([^:]*\): \(.*\)$/| \1 | \2 |/' "$stage/info" 2>/dev/null
 	echo "| cases | $cases: $p passed, $f failed, $n not run |"
+	echo "| score | $(build/gradeclass score "$rubric" "$3")% (weighted by $rubric) |"
 	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"
 	echo "| command lines | \`$(cli_of "$stage" master)\`, \`$(cli_of "$stage" slave)\` |"
 	[ ! -f "$stage/fatal" ] || echo "| not run because | $(cat "$stage/fatal") |"

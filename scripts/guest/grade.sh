@@ -16,8 +16,8 @@
 #   master {n} {files} {method}          master N f1 ... fN fcntl|mmap
 #   slave {n} {files} {method} {ip}      slave N o1 ... oN fcntl|mmap IP
 #
-# ({file}: the one file of a one-file data set; {flag}: -f or -m), the
-# master first, the slave once a TCP listener is up (at most 10 s later),
+# ({file}: one file; a data set of several is then one run per file;
+# {flag}: -f or -m), the master first, the slave once a TCP listener is up (at most 10 s later),
 # each in its own session under its own time limit, then checks what the
 # course asks for and writes results/<1vm|2vm>/<case>.<side>.res (one
 # "key=value" a line: status, reason (repeated), rc, secs, time, bytes, sum,
@@ -264,14 +264,81 @@ run_pair_side() {
 	if [ "$role" = master ]; then
 		start_side master "$mm" "" "$@"
 		wait_listener
-		barrier "listening $cname" 60 || return 1
+		barrier "listening $run" 60 || return 1
 	else
-		barrier "listening $cname" 60 || return 1
+		barrier "listening $run" 60 || return 1
 		# shellcheck disable=SC2086
 		start_side slave "$sm" "$SYNCDEV_PEER" $outs
 	fi
 	while ! finished "$role"; do sleep 0.2; done
 	reap "$role"
+}
+
+# one_file_runs: the command line takes one file ({file}, no {files})
+# and the case's data set has several.
+one_file_runs() {
+	case $GRADE_CLI in *'{files}'*) return 1 ;; *'{file}'*) ;; *) return 1 ;; esac
+	# shellcheck disable=SC2086 # $files: words counted on purpose
+	[ "$(echo $files | wc -w)" -gt 1 ]
+}
+
+# run_ok SIDE: SIDE's program of the last run ended well.
+run_ok() {
+	[ "$(cat "$cw/$1.rc" 2>/dev/null)" = 0 ] && ! [ -f "$cw/$1.hung" ] &&
+		! [ -f "$cw/$1.stuck" ] && ! [ -f "$cw/$1.cut" ]
+}
+
+# keep_run: add the last run of this guest's sides to the case: its
+# output after the earlier runs', its start if it was the first.
+keep_run() {
+	for s in master slave; do
+		side "$s" || continue
+		cat "$cw/$s.out" >>"$cw/$s.all" 2>/dev/null
+		[ -f "$cw/$s.t0.first" ] || cp "$cw/$s.t0" "$cw/$s.t0.first"
+		rm -f "$cw/$s.out" "$cw/$s.t0"
+	done
+}
+
+# forget_run: before the next run, what the last left that would read
+# as the new one's (its end, exit status, process group, watchdog) goes,
+# and the master's listener.
+forget_run() {
+	# The case's line again: the host's watchdog sees each run as
+	# progress, and the case the guest is in stays this one.
+	echo "syncdev-vm: test grade/$vms/$cname"
+	for s in master slave; do
+		rm -f "$cw/$s.rc" "$cw/$s.t1" "$cw/$s.pid" "$cw/$s.dog"
+	done
+	side master && wait_no_listener
+}
+
+# each_file RUNNER SET MM SM FILES...: a one-file command line on a data
+# set of several files: one run of both programs per file (RUNNER:
+# run_single or run_pair_side), in the data set's order, until one fails
+# (the two guests agree on it at a barrier).  The case is then judged on
+# what the runs left together: the output files, each program's output of
+# every run (a time line per file, adding up to the total), the exit of
+# the last run, the time from the first start to the last end.
+each_file() {
+	runner=$1 set=$2 i=0
+	shift
+	for f in $files; do
+		i=$((i + 1)) run="$cname file $i" outs=${f##*/}
+		[ $i = 1 ] || forget_run
+		"$runner" "$1" "$2" "$3" "$f" || return 1
+		st=ok
+		for s in master slave; do
+			side "$s" && ! run_ok "$s" && st=failed
+		done
+		keep_run
+		barrier "$run $st" $(($(case_timeout "$set") + 60 * scale))
+		case $? in 0) [ "$st" = ok ] || break ;; 3) break ;; *) return 1 ;; esac
+	done
+	for s in master slave; do
+		side "$s" || continue
+		mv "$cw/$s.all" "$cw/$s.out"
+		mv "$cw/$s.t0.first" "$cw/$s.t0"
+	done
 }
 
 . "$SYNCDEV_ROOT/scripts/guest/grade-check.sh"
@@ -295,7 +362,14 @@ run_case() {
 	mark="syncdev-grade: case $vms/$cname begins"
 	echo "$mark" >/dev/kmsg
 	barrier "start $cname" $((120 * scale)) || return 1
-	if [ "$vms" = 1vm ]; then
+	run=$cname
+	if one_file_runs; then
+		if [ "$vms" = 1vm ]; then
+			each_file run_single "$@"
+		else
+			each_file run_pair_side "$@" || return 1
+		fi
+	elif [ "$vms" = 1vm ]; then
 		# shellcheck disable=SC2086
 		run_single "$@" $files
 	else
@@ -333,8 +407,6 @@ fi
 linger=/sys/module/syncdev/parameters/listen_linger_ms
 [ -w "$linger" ] && echo 0 >"$linger"
 for set in $GRADE_DATA; do
-	# A one-file command line ({file}) has no case with several files.
-	case $set:$GRADE_CLI in small:*'{file}'*) continue ;; esac
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
 			if [ -f "$cw/master.stuck" ] || [ -f "$cw/slave.stuck" ]; then

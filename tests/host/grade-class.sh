@@ -5,7 +5,10 @@
 # the merge of the real shard outputs and its refusals (other options,
 # another kernel and module, a shard twice, a shard missing), the class
 # report in headless Chromium, then --only (serial) giving the verdicts
-# the parallel run gave, and --resume grading only what was not done.
+# the parallel run gave, and --resume grading only what was not done;
+# last, a one-file command line on the ten-file data set (a run per
+# file).  First, without a boot, build/gradeclass on a class whose names and
+# messages try to inject markup into report.html.
 . tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -23,6 +26,52 @@ cp build/master build/slave "$sub/nobuild/"
 cp -r tests/grade/broken-module "$sub/nobuild/module"
 cp -r "$sub/nobuild/." "$tmp/nb/nobuild/"
 set -- --vms 1 --data 4097 --methods fcntl-fcntl,mmap-mmap --timeout 20
+
+ud=$(mktemp -d -p "$tmp")
+chrome() {
+	chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$ud" "$@" 2>>"$tmp/chromium.log"
+}
+
+# --- the class reports, no boot ------------------------------------------
+# hostile_student DIR NAME REASON: a graded student of one failed case.
+hostile_student() {
+	_n=$(printf '%s' "$2" | sed 's/"/""/g') _r=$(printf '%s' "$3" | sed 's/"/""/g')
+	mkdir -p "$1/$2"
+	{
+		echo "student,vms,case,result,reason,bytes_ok,exits_ok,time_line_ok,pages_ok,kernel_log_ok"
+		printf '"%s",1,4097.fcntl-fcntl,fail,"%s",pass,fail,pass,n/a,pass\n' "$_n" "$_r"
+	} >"$1/$2/results.csv"
+	{
+		echo "student,kind,cases,first_case,first_message"
+		printf '"%s",exits,1,1vm 4097.fcntl-fcntl,"%s"\n' "$_n" "$_r"
+	} >"$1/$2/failures.csv"
+	: >"$1/$2/done"
+}
+h=$tmp/hostile
+mkdir -p "$h"
+printf 'kernel=<b>k</b>\nshard=1/1\n' >"$h/grade.options"
+cp scripts/grade/grade.rubric "$h/rubric"
+hostile_student "$h" '<script>document.title="owned"<\script>' '<img src=x onerror="document.title=1">'
+hostile_student "$h" "javascript:alert('x')" 'a "quoted", <i>reason</i> & more'
+printf '%s\n' '<script>document.title="owned"<\script>' "javascript:alert('x')" >"$h/students"
+check_exit "gradeclass --help exits 0" 0 build/gradeclass --help
+check_exit "gradeclass without a command is a usage error" 2 build/gradeclass
+check_exit "gradeclass summarize of a class with a failed case exits 1" 1 build/gradeclass summarize "$h"
+check_equal "the score of a case that failed only exits: 50+20 of 80" \
+	"$(cut -d, -f11 "$h/summary.csv" | tail -n +2 | paste -sd ' ')" "87.5 87.5"
+check_equal "report.html holds no tag from a name or a message" \
+	"$(grep -c -e '<script>document' -e '<img' -e '<i>' -e '<b>k' "$h/report.html")" 0
+check_output "report.html escapes a name" '&lt;script&gt;document.title=&quot;owned&quot;&lt;\\script&gt;' \
+	cat "$h/report.html"
+check_output "a link to a student names no scheme" 'href="\./javascript%3Aalert%28%27x%27%29/report\.md"' \
+	cat "$h/report.html"
+chrome --dump-dom "file://$h/report.html" >"$tmp/hdom.html"
+check_output "in a browser, the page finds its two rows" 'data-rows="2">2 rows for 2 students: consistent' \
+	cat "$tmp/hdom.html"
+check_equal "in a browser, no script or image of a student ran" \
+	"$(grep -c -e '<title>owned' -e '<title>1' -e '<img' "$tmp/hdom.html")" 0
 
 # --- the command line, no boot ------------------------------------------
 check_exit "--shard 3/2 is a usage error" 2 scripts/grade/grade --batch "$sub" --shard 3/2
@@ -77,6 +126,8 @@ check_output "a module that does not build fails every criterion" \
 check_output "totals per case across the class" '^1,4097\.mmap-mmap,5,3,2,0,2,2,2,2,1$' cat "$m/cases.csv"
 check_output "report.md: the class table with the score" \
 	'^\| \[single\]\(single/report.md\) \| 0\.0 \| fail \| 0/2 \|' cat "$m/report.md"
+check_output "a student's own report.md gives their score" '^\| score \| 100\.0% ' cat "$m/good/report.md"
+check_output "a failing student's report.md gives theirs" '^\| score \| 0\.0% ' cat "$m/single/report.md"
 check_output "merging other options is refused, naming them" \
 	"graded differently.*timeout: '20' vs '30'" scripts/grade/grade --merge "$tmp/s2" "$tmp/t30" --out "$tmp/x"
 check_output "merging another kernel is refused, naming it and the module" \
@@ -94,12 +145,6 @@ check_exit "a refused merge exits 2" 2 scripts/grade/grade --merge "$tmp/s1" --o
 # --- the class report in a real browser ---------------------------------
 html=$m/report.html
 check_equal "report.html uses no external asset" "$(grep -Eic '(src|href)="(https?:)?//' "$html")" 0
-ud=$(mktemp -d -p "$tmp")
-chrome() {
-	chromium --headless --no-sandbox --disable-gpu --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$ud" "$@" 2>>"$tmp/chromium.log"
-}
 chrome --dump-dom "file://$html" >"$tmp/dom.html"
 check_output "the page finds one row per student" 'id="check" data-rows="5">5 rows for 5 students: consistent' \
 	cat "$tmp/dom.html"
@@ -135,4 +180,15 @@ check_equal "--only grades that student alone" "$(grep -c '^grade: \[' "$tmp/onl
 check_equal "serial verdicts equal those of --jobs 2" "$(verdicts "$tmp/s1/b-opts/results.csv")" \
 	"$(cat "$tmp/b-opts.parallel")"
 check_equal "the summary keeps its three students" "$(tail -n +2 "$tmp/s1/summary.csv" | wc -l)" 3
+
+# --- a one-file command line on the ten-file data set -------------------
+sf=$tmp/single-small
+scripts/grade/grade --master tests/grade/cli-single/master --slave tests/grade/cli-single/slave \
+	--cli single-file --vms 1 --data small --methods mmap-fcntl --timeout 20 --out "$sf" >"$tmp/sf.log" 2>&1
+check_equal "a single-file program graded on the ten files passes" "$?" 0
+check_output "each criterion of its case passes, the ten files of the data set" \
+	'^,1,small\.mmap-fcntl,small,10,24146,mmap,fcntl,pass,,0,0,.*,pass,pass,pass,pass,pass$' cat "$sf/results.csv"
+check_equal "one run, and one time line, per file" \
+	"$(grep -c 'Transmission time' "$sf/work/results/1vm/small.mmap-fcntl.master.out")" 10
+check_output "its report gives the score" '^\| score \| 100\.0% ' cat "$sf/report.md"
 finish

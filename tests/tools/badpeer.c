@@ -11,8 +11,8 @@
  *	badpeer slave [options] a.b.c.d[:port] CASE
  *						connect to a master (the
  *						device's port) or tcpcopy send,
- *						read the stream, answer as CASE
- *						says
+ *						greet it (not tcpcopy), read
+ *						the stream, answer as CASE says
  *
  * The stream is the master/slave framing (docs/protocol.md) or, with
  * --tcpcopy, tcpcopy's (size, data, CRC32C with --crc).
@@ -72,6 +72,9 @@ static const char *const slave_cases[] = {
 			 * reads and drops the rest (as slave does) */
 	"nackreset",	/* reads the first bytes, answers "count", closes
 			 * with the rest unread (a reset) */
+	"hangup",	/* connects and resets at once, before any byte */
+	"silent",	/* connects and says nothing for --stall S */
+	"badhello",	/* greets with a stream header instead of a hello */
 	NULL,
 };
 
@@ -118,6 +121,18 @@ static void put(int fd, const void *p, size_t n)
 {
 	if (write_full(fd, p, n) < 0)
 		msg_errno("note: sending %zu bytes", n);
+}
+
+/* A slave greets first (frame.h); what it said is noted, not judged. */
+static void take_hello(int fd)
+{
+	unsigned char h[FRAME_HELLO_LEN];
+	ssize_t n = read_full(fd, h, sizeof(h));
+
+	if (n < 0)
+		msg_errno("note: reading the hello");
+	else if (frame_get_hello(h, (size_t)n))
+		msg("note: no hello from the slave (%zd bytes)", n);
 }
 
 /* The victim sees silence on a live connection, then we go. */
@@ -274,10 +289,12 @@ static int play_master(char **paths, unsigned int n, const struct opts *o)
 	fd = tcp_accept_one(o->port);
 	if (fd < 0 || tcp_set_timeout(fd, 600))
 		return EXIT_FAIL;
-	if (o->tcpcopy)
+	if (o->tcpcopy) {
 		send_tcpcopy(fd, f, o);
-	else
+	} else {
+		take_hello(fd);
 		send_framed(fd, f, n, o);
+	}
 	if (is(o, "deaf")) {
 		/* Wait until the victim is done; never read its answer. */
 		struct pollfd p = { .fd = fd, .events = POLLRDHUP };
@@ -407,6 +424,21 @@ static void catch_usr1(void)
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
+/* The slave's hello (frame.h), or with "badhello" a stream header. */
+static void greet(int fd, const struct opts *o)
+{
+	unsigned char h[FRAME_STREAM_HDR_LEN];
+	size_t len = FRAME_HELLO_LEN;
+
+	if (is(o, "badhello")) {
+		frame_put_stream_hdr(h, 1);
+		len = sizeof(h);
+	} else {
+		frame_put_hello(h);
+	}
+	put(fd, h, len);
+}
+
 static int play_slave(struct in_addr addr, uint16_t port,
 		      const struct opts *o)
 {
@@ -418,7 +450,15 @@ static int play_slave(struct in_addr addr, uint16_t port,
 	fd = tcp_connect(addr, port, o->wait_ms);
 	if (fd < 0 || tcp_set_timeout(fd, 600))
 		return EXIT_FAIL;
-	if (is(o, "stallread"))
+	if (is(o, "hangup")) {
+		tcp_reset(fd);
+		return EXIT_OK;
+	}
+	if (is(o, "silent"))
+		stall(fd, o);
+	if (!o->tcpcopy)
+		greet(fd, o);
+	if (is(o, "stallread") || is(o, "badhello"))
 		stall(fd, o);
 	if (is(o, "lateread")) {
 		msg("not reading for %u s or until SIGUSR1", o->stall_s);

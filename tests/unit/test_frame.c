@@ -10,7 +10,7 @@
 static void test_wire_bytes(void)
 {
 	static const unsigned char want_stream[FRAME_STREAM_HDR_LEN] = {
-		'S', 'D', 'X', 'F', 2, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0 };
+		'S', 'D', 'X', 'F', 3, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0 };
 	static const unsigned char want_file[FRAME_FILE_HDR_LEN] = {
 		'S', 'D', 'F', 'H', 3, 0, 0, 0,
 		0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01 };
@@ -27,6 +27,37 @@ static void test_wire_bytes(void)
 	frame_put_trailer(b, 0xE3069283u);
 	CHECK(!memcmp(b, want_trailer, sizeof(want_trailer)),
 	      "frame trailer wire bytes");
+}
+
+static void test_hello(void)
+{
+	static const unsigned char want[FRAME_HELLO_LEN] = {
+		'S', 'D', 'H', 'I', 3, 0, 0, 0 };
+	unsigned char b[FRAME_HELLO_LEN], stream[FRAME_STREAM_HDR_LEN];
+	size_t len;
+
+	frame_put_hello(b);
+	CHECK(!memcmp(b, want, sizeof(want)), "frame hello wire bytes");
+	CHECK(frame_get_hello(b, sizeof(b)) == FRAME_OK, "frame hello round trip");
+	for (len = 0; len < sizeof(b); len++)
+		if (frame_get_hello(b, len) != FRAME_ETRUNC)
+			break;
+	CHECK(len == sizeof(b), "frame hello: every short read is truncated");
+	b[3] = 'X';
+	CHECK(frame_get_hello(b, sizeof(b)) == FRAME_EMAGIC,
+	      "frame hello bad magic");
+	frame_put_hello(b);
+	b[4] = 2;
+	CHECK(frame_get_hello(b, sizeof(b)) == FRAME_EVERSION,
+	      "frame hello other version");
+	frame_put_hello(b);
+	b[7] = 1;
+	CHECK(frame_get_hello(b, sizeof(b)) == FRAME_EFLAGS,
+	      "frame hello flags set");
+	/* A stream header where the hello belongs: a master, not a slave. */
+	frame_put_stream_hdr(stream, 1);
+	CHECK(frame_get_hello(stream, sizeof(stream)) == FRAME_EMAGIC,
+	      "frame hello: a stream header is not one");
 }
 
 static void test_round_trip(void)
@@ -61,9 +92,12 @@ static void test_errors(void)
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EMAGIC &&
 	      n == 123, "frame stream header bad magic");
 	frame_put_stream_hdr(b, 1);
-	b[4] = 3;
+	b[4] = 4;
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EVERSION,
-	      "frame stream header version 3 rejected");
+	      "frame stream header version 4 rejected");
+	b[4] = 2;
+	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EVERSION,
+	      "frame stream header version 2 (no hello) rejected");
 	b[4] = 1;
 	CHECK(frame_get_stream_hdr(b, sizeof(b), &n) == FRAME_EVERSION,
 	      "frame stream header version 1 (one-way, no answer) rejected");
@@ -142,7 +176,7 @@ static void test_stream(void)
 static void test_result_wire(void)
 {
 	static const unsigned char want[] = {
-		'S', 'D', 'A', 'K', 2, 0, 1, 0,	/* magic, version, type */
+		'S', 'D', 'A', 'K', 3, 0, 1, 0,	/* magic, version, type */
 		3, 0, 9, 0,			/* status CRC, 9 bytes */
 		1, 0, 0, 0, 1, 0, 0, 0,		/* file index 1, 1 in place */
 		0x1c, 0, 0, 0,			/* errno 28 */
@@ -166,7 +200,7 @@ static void test_result_wire(void)
 	r = (struct frame_result){ .status = FRAME_ST_OK,
 				   .index = FRAME_NO_FILE, .files = 1 };
 	CHECK(frame_put_result(b, &r) == FRAME_RESULT_HDR_LEN &&
-	      !memcmp(b, "SDAK\2\0\1\0\0\0\0\0\377\377\377\377\1\0\0\0\0\0\0\0",
+	      !memcmp(b, "SDAK\3\0\1\0\0\0\0\0\377\377\377\377\1\0\0\0\0\0\0\0",
 		      FRAME_RESULT_HDR_LEN),
 	      "frame result: the ok example of docs/protocol.md");
 
@@ -220,6 +254,7 @@ static void test_result_errors(void)
 int main(void)
 {
 	test_wire_bytes();
+	test_hello();
 	test_round_trip();
 	test_errors();
 	test_stream();

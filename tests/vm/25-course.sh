@@ -13,7 +13,8 @@
 # mmap mode on both sides on its 12,022,885 bytes (fcntl mode is the same
 # code in every client, course.h: 26-course-variants.sh moves that size
 # through it), byte for byte; then masters and slaves of different styles
-# together.
+# together.  With one_pass (tests/lib-xfer.sh) the data sets go in mmap
+# mode only.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 

@@ -6,17 +6,23 @@
 # without a length passes (a slave in mmap mode), how many pages they map
 # (both sides), the number of their page descriptor ioctl (mmap mode),
 # and the 2018-2019 command line, one file per run (all four method
-# pairs).  Byte for byte, on the course's data sets.
+# pairs).  Byte for byte, on the course's data sets; each variant's edges
+# only with one_pass (tests/lib-xfer.sh).
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
 course_data
+# With one_pass: each variant's edges, not every step.
+recv_args="0 1 14 4096" page_counts="1 10 50 100" methods="fcntl mmap"
+if one_pass; then
+	recv_args="0 14" page_counts="1 100" methods=mmap
+fi
 
 # A receive without a length, with what was seen in the register; the
 # one-page-per-receive slave on the large set too (a short receive in
 # the middle would shift the rest of the file).
-for v in 0 1 14 4096; do
+for v in $recv_args; do
 	for c in course_128page course_page course_early; do
 		# shellcheck disable=SC2086
 		COURSE_RECV_ARG=$v course_run "$c, receive argument $v" $c $c \
@@ -29,7 +35,7 @@ COURSE_RECV_ARG=14 course_run "course_page, receive argument 14, large set" \
 # Masters and slaves mapping 1, 10, 50 or 100 pages and sending from the
 # first: each the same on both sides, then a master of 100 pages and a
 # slave of 1.
-for p in 1 10 50 100; do
+for p in $page_counts; do
 	# shellcheck disable=SC2086
 	COURSE_PAGES=$p course_run "$p pages mapped" course_2page course_2page \
 		mmap mmap $MID $Q4097
@@ -57,11 +63,11 @@ done
 # The 2018-2019 command line: ./master FILE METHOD, ./slave FILE METHOD IP,
 # a run per file.
 for m in fcntl mmap; do
-	for s in fcntl mmap; do
+	for s in $methods; do
 		for f in s32 q1 $MID; do
 			"$(as master course_early)" "$f" $m >master.log 2>&1 &
 			_mpid=$!
-			"$(as slave course_early)" out.1 $s 127.0.0.1 >slave.log 2>&1
+			"$(as slave course_early)" out.1 "$s" 127.0.0.1 >slave.log 2>&1
 			_src=$?
 			wait $_mpid
 			_mrc=$? _total=$(wc -c <"$f")

@@ -122,4 +122,29 @@ vs_slave noanswer fcntl in "the slave closed the connection without confirming t
 vs_slave stall mmap in \
 	"no confirmation from the slave after the last byte \(nothing moved within the progress timeout.*\): Connection timed out" \
 	--progress-timeout 2
+
+# Peers that never greet as a slave, first in line: a reset at once (the
+# module skips it if it came before ACCEPT, the master drops it after),
+# 10 s of silence, a stream header where the hello belongs.  None ends
+# the master: the real slave after it gets the file.
+for kind in hangup silent badhello; do
+	master 1 in fcntl >master.log 2>&1 &
+	mpid=$!
+	badpeer slave --stall 60 --wait $WAIT_MS 127.0.0.1 $kind >peer.log 2>&1 &
+	ppid=$!
+	if [ $kind != hangup ]; then
+		check "master vs a '$kind' peer: drops it, says why" \
+			wait_log master.log 'dropped a peer that did not greet as a slave \(1 so far\): '
+	else
+		wait $ppid
+	fi
+	check "the real slave after a '$kind' peer: exit 0" \
+		slave 1 out fcntl 127.0.0.1 -w $WAIT_MS
+	wait_gone $mpid 60
+	check_equal "master after a '$kind' peer: exit 0" $? 0
+	check_same "after a '$kind' peer: identical" in out
+	rm -f out
+	kill $ppid 2>/dev/null
+	wait $ppid 2>/dev/null
+done
 finish

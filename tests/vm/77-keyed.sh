@@ -12,15 +12,6 @@ BP_PORT=2400
 gen in 300000 7
 (umask 077 && head -c 32 /dev/urandom >k1 && head -c 32 /dev/urandom >k2)
 
-# wait_log FILE ERE: until FILE has a line matching ERE (30 s at most).
-wait_log() {
-	_i=0
-	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$_i" -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	grep -Eq "$2" "$1"
-}
 
 # Without --key (what the mode does not protect against): a fake slave
 # that connects first and answers "ok" takes the files and the master

@@ -11,7 +11,11 @@
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
-gen big 16777216 8
+# Long enough to be stopped many times over (a debug kernel moves it
+# slower); the master blocked in SEND needs more than the buffer and the
+# socket buffers hold, whatever the kernel.
+gen big "$(bulk 16777216 4194304)" 8
+gen blocking 16777216 9
 
 # jolt PID: stop and continue PID every few tens of ms until it exits.
 jolt() {
@@ -63,7 +67,7 @@ late=$((60 * ${SYNCDEV_TIME_SCALE:-1}))
 for round in 1 2 3; do
 	what="master stopped in SEND while its slave does not read (round $round)"
 	n=$(klog_mark)
-	master 1 big mmap >master.log 2>&1 &
+	master 1 blocking mmap >master.log 2>&1 &
 	mpid=$!
 	badpeer slave --stall $late --wait $WAIT_MS 127.0.0.1 lateread >peer.log 2>&1 &
 	ppid=$!

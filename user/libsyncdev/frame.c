@@ -4,6 +4,27 @@
 
 #include <string.h>
 
+/* Hello: magic u32, version u16, flags u16 (0, reserved). */
+void frame_put_hello(unsigned char *p)
+{
+	put_le(p, FRAME_HELLO_MAGIC, 4);
+	put_le(p + 4, FRAME_VERSION, 2);
+	put_le(p + 6, 0, 2);
+}
+
+int frame_get_hello(const unsigned char *p, size_t len)
+{
+	if (len < FRAME_HELLO_LEN)
+		return FRAME_ETRUNC;
+	if (get_le(p, 4) != FRAME_HELLO_MAGIC)
+		return FRAME_EMAGIC;
+	if (get_le(p + 4, 2) != FRAME_VERSION)
+		return FRAME_EVERSION;
+	if (get_le(p + 6, 2))
+		return FRAME_EFLAGS;
+	return FRAME_OK;
+}
+
 /*
  * Stream header: magic u32, version u16, flags u16 (0), file count u32,
  * reserved u32 (0).

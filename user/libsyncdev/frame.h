@@ -3,6 +3,9 @@
  * The file framing of master and slave: how N files travel as one byte
  * stream over one syncdev connection (docs/protocol.md, "File framing").
  *
+ * first, from the slave to the master:
+ *	hello		 8 bytes	magic "SDHI", version, flags
+ * then from the master:
  *	stream header	16 bytes	magic "SDXF", version, flags, file count
  *	per file:
  *	  file header	16 bytes	magic "SDFH", index, size
@@ -26,8 +29,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: the slave answers with a result (version 1 was one-way). */
-#define FRAME_VERSION		2
+/*
+ * 3: the slave greets first, so that a connection that never spoke is not
+ * taken for the slave; 2: the slave answers with a result; 1 was one-way.
+ */
+#define FRAME_VERSION		3
+#define FRAME_HELLO_LEN		8
 #define FRAME_STREAM_HDR_LEN	16
 #define FRAME_FILE_HDR_LEN	16
 #define FRAME_TRAILER_LEN	8
@@ -35,7 +42,8 @@
 #define FRAME_REASON_MAX	1024
 #define FRAME_RESULT_MAX_LEN	(FRAME_RESULT_HDR_LEN + FRAME_REASON_MAX)
 
-#define FRAME_STREAM_MAGIC	0x46584453u	/* "SDXF" on the wire */
+#define FRAME_HELLO_MAGIC	0x49484453u	/* "SDHI" on the wire */
+#define FRAME_STREAM_MAGIC	0x46584453u	/* "SDXF" */
 #define FRAME_FILE_MAGIC	0x48464453u	/* "SDFH" */
 #define FRAME_TRAILER_MAGIC	0x54464453u	/* "SDFT" */
 #define FRAME_RESULT_MAGIC	0x4b414453u	/* "SDAK" */
@@ -73,6 +81,9 @@ struct frame_result {
 	size_t reason_len;	/* bytes of reason, at most FRAME_REASON_MAX */
 	char reason[FRAME_REASON_MAX + 1];	/* printable, NUL-terminated */
 };
+
+void frame_put_hello(unsigned char *p);
+int frame_get_hello(const unsigned char *p, size_t len);
 
 void frame_put_stream_hdr(unsigned char *p, uint32_t nfiles);
 int frame_get_stream_hdr(const unsigned char *p, size_t len,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "auth.h"
 #include "device.h"
+#include "frame.h"
 #include "netaddr.h"
 #include "util.h"
 #include "xfer.h"
@@ -336,17 +337,44 @@ void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)
 	       (double)elapsed_ns / 1e6, (size_t)bytes);
 }
 
-/* A keyed master waits this long for a peer's handshake. */
-#define XFER_AUTH_TIMEOUT_S	10
+/* A master waits this long for a peer's hello and, keyed, its handshake. */
+#define XFER_GREET_TIMEOUT_S	10
 
 /* Drops are logged: the first 3, then every 100th. */
-static void note_drop(unsigned long drops, const char *why)
+static void note_drop(unsigned long drops, const char *what, const char *why)
 {
 	if (drops <= 3 || drops % 100 == 0)
-		msg("dropped a peer that failed the key handshake (%lu so far): %s",
-		    drops, why);
+		msg("dropped a peer that %s (%lu so far): %s", what, drops, why);
 }
 
+/* The peer's first bytes are a slave's hello; -1 with the reason in why. */
+static int greeted(int fd, char *why)
+{
+	unsigned char h[FRAME_HELLO_LEN];
+	ssize_t n = read_full(fd, h, sizeof(h));
+	int err;
+
+	if (n < 0) {
+		snprintf(why, AUTH_WHY_LEN, "waiting for its hello: %s",
+			 strerror(errno));
+		return -1;
+	}
+	err = frame_get_hello(h, (size_t)n);
+	if (err == FRAME_ETRUNC)
+		snprintf(why, AUTH_WHY_LEN, "it closed the connection %s",
+			 n ? "inside its hello" : "without a word");
+	else if (err)
+		snprintf(why, AUTH_WHY_LEN, "its first bytes are no slave's hello (%s)",
+			 frame_strerror(err));
+	return err ? -1 : 0;
+}
+
+/*
+ * The stream starts only once the peer said it is a slave: a connection
+ * that closes, resets or stays silent first (a port scanner, a stranger)
+ * is dropped like a peer that fails the key handshake, and the wait goes
+ * on for the real slave.
+ */
 int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s)
 {
@@ -354,15 +382,15 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 	unsigned long drops = 0;
 
 	for (;;) {
-		if (dev_accept(fd, a->device))
+		if (dev_accept(fd, a->device) ||
+		    dev_set_timeout(fd, a->device, XFER_GREET_TIMEOUT_S))
 			return -1;
-		if (!k)
-			return 0;
-		if (dev_set_timeout(fd, a->device, XFER_AUTH_TIMEOUT_S))
-			return -1;
-		if (!auth_master(fd, k, s, why))
+		if (greeted(fd, why))
+			note_drop(++drops, "did not greet as a slave", why);
+		else if (k && auth_master(fd, k, s, why))
+			note_drop(++drops, "failed the key handshake", why);
+		else
 			return dev_set_timeout(fd, a->device, a->progress_s);
-		note_drop(++drops, why);
 		if (dev_disconnect(fd, a->device))
 			return -1;
 	}
@@ -371,8 +399,15 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 		 struct auth_session *s)
 {
+	unsigned char hello[FRAME_HELLO_LEN];
+
 	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
 		return EXIT_FAIL;
+	frame_put_hello(hello);
+	if (write_full(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
+		msg("greeting the master on %s: %s", a->device, strerror(errno));
+		return EXIT_FAIL;
+	}
 	if (k && auth_slave(fd, k, s))
 		return EXIT_AUTH;
 	return EXIT_OK;

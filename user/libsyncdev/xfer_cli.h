@@ -68,17 +68,18 @@ struct auth_key;
 struct auth_session;
 
 /*
- * Master: wait for a slave (--peer: only that address); with a key, one
- * that proves it (auth.h): a peer that fails is dropped, logged (the
- * first few, then every 100th) and the wait goes on.  0, or -1 after a
- * message.  A keyed handshake that succeeded fills *s.
+ * Master: wait for a slave (--peer: only that address): a peer that
+ * greets as one (frame.h's hello) within 10 s and, with a key, proves it
+ * (auth.h).  A peer that does not is dropped, logged (the first few, then
+ * every 100th) and the wait goes on.  0, or -1 after a message.  A keyed
+ * handshake that succeeded fills *s.
  */
 int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s);
 
 /*
- * Slave: connect to the master (--peer: refused elsewhere) and, with a
- * key, prove it and check the master's proof.  EXIT_OK, EXIT_FAIL or
+ * Slave: connect to the master (--peer: refused elsewhere), greet it
+ * and, with a key, prove it and check the master's proof.  EXIT_OK, EXIT_FAIL or
  * EXIT_AUTH after a message.
  */
 int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gradeclass: the class-level part of scripts/grade/grade: the class's
+ * summaries and reports, the merge of shards, the checks of a rubric and
+ * of two batches' options.
+ */
+#include "class.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: gradeclass summarize OUT\n"
+	      "       gradeclass summarize --single OUT\n"
+	      "       gradeclass score RUBRIC RESULTS\n"
+	      "       gradeclass diff A B\n"
+	      "       gradeclass merge --out OUT DIR...\n"
+	      "       gradeclass rubric FILE\n\n"
+	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
+	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
+	      "                  holds results.csv and failures.csv (and \"done\"\n"
+	      "                  once graded); writes OUT/summary.csv, results.csv,\n"
+	      "                  failures.csv, cases.csv, report.md and report.html,\n"
+	      "                  weighed by the rubric OUT/rubric\n"
+	      "  summarize --single OUT\n"
+	      "                  one student graded into OUT itself: OUT/summary.csv\n"
+	      "                  from OUT/results.csv; prints the score\n"
+	      "  score RUBRIC RESULTS\n"
+	      "                  the weighted score in percent of the cases of a\n"
+	      "                  results.csv\n"
+	      "  diff A B        what differs between two grade.options files, a\n"
+	      "                  line each (the shard and the rubric's path are not\n"
+	      "                  compared)\n"
+	      "  merge --out OUT DIR...\n"
+	      "                  the shards' outputs into one summary in OUT (each\n"
+	      "                  student's directory without its shared \"work\");\n"
+	      "                  refuses, naming what differs, shards graded with\n"
+	      "                  other options, grader, kernel or module, a shard\n"
+	      "                  given twice and a missing one\n"
+	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
+	      "                  required|optional' lines\n"
+	      "  -h, --help      this text\n\n"
+	      "Student names, reasons and messages are escaped in report.html.\n\n"
+	      "Exit status: 0 every case of every student passed (summarize,\n"
+	      "score, merge), nothing differs (diff), the rubric is good\n"
+	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
+	      "differs (diff); 2 bad input or command line, said on stderr.\n", f);
+}
+
+int diff_options(const char *a, const char *b)
+{
+	struct options oa, ob;
+	char **lines;
+	size_t i, n;
+
+	if (options_read(a, &oa)) {
+		msg("%s: %s", a, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (options_read(b, &ob)) {
+		msg("%s: %s", b, strerror(errno));
+		return EXIT_USAGE;
+	}
+	n = options_diff(&oa, &ob, &lines);
+	for (i = 0; i < n; i++) {
+		puts(lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	options_free(&oa);
+	options_free(&ob);
+	return n ? EXIT_FAIL : EXIT_OK;
+}
+
+int check_rubric(const char *path)
+{
+	struct rubric r;
+
+	return rubric_read(path, &r) ? EXIT_USAGE : EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "summarize") && argc == 3)
+		return summarize(argv[2]);
+	if (!strcmp(cmd, "summarize") && argc == 4 &&
+	    !strcmp(argv[2], "--single"))
+		return summarize_single(argv[3]);
+	if (!strcmp(cmd, "score") && argc == 4)
+		return score(argv[2], argv[3]);
+	if (!strcmp(cmd, "diff") && argc == 4)
+		return diff_options(argv[2], argv[3]);
+	if (!strcmp(cmd, "merge") && argc > 4 && !strcmp(argv[2], "--out"))
+		return merge(argv[3], argv + 4, argc - 4);
+	if (!strcmp(cmd, "rubric") && argc == 3)
+		return check_rubric(argv[2]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	/* Its messages are the grader's: "grade: ..." as the TA sees them. */
+	set_progname("grade");
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	rc = run(argc, argv);
+	if (fflush(stdout) || ferror(stdout)) {
+		msg("standard output: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return rc;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The class's report.md: the options, the class table, each student's
+ * failures by kind and the totals per case, most failed first.
+ */
+#include "class.h"
+#include "text.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The value of key in the options, or "?". */
+static const char *opt(const struct class *c, const char *key, const char *def)
+{
+	const char *v = options_get(&c->opts, key);
+
+	return v ? v : def;
+}
+
+size_t class_describe(const struct class *c, char *lines[5])
+{
+	char *rub = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&rub, &len);
+
+	if (!f)
+		die(EXIT_FAIL, "out of memory");
+	rubric_describe(f, &c->rubric);
+	fclose(f);
+	lines[0] = xasprintf("guest kernel %s, module %s", opt(c, "kernel", "?"),
+			     opt(c, "module", "?"));
+	lines[1] = xasprintf("cases: %s VMs x data %s x methods %s, time limit %s s",
+			     opt(c, "vms", "?"), opt(c, "data", "?"),
+			     opt(c, "methods", "?"), opt(c, "timeout", "?"));
+	lines[2] = xasprintf("command lines: `%s`, `%s`", opt(c, "cli", "?"),
+			     opt(c, "slave_cli", "?"));
+	lines[3] = xasprintf("rubric (%s): %s", opt(c, "rubric_file", "?"), rub);
+	lines[4] = xasprintf("shards: %s", opt(c, "shard", "1/1"));
+	free(rub);
+	return 5;
+}
+
+static void md_class_table(FILE *f, const struct class *c)
+{
+	size_t i;
+	int k;
+
+	fputs("| student | score | result | passed | ", f);
+	for (k = 0; k < NCRIT; k++)
+		fprintf(f, "%s%s", k ? " | " : "", criteria[k]);
+	fputs(" | first failure |\n", f);
+	for (k = 0; k < NCRIT + 5; k++)
+		fputs("|---", f);
+	fputs("|\n", f);
+	for (i = 0; i < c->nstudents; i++) {
+		const struct student *s = &c->students[i];
+
+		fprintf(f, "| [%s](%s/report.md) | %s | %s | %zu/%zu | ",
+			s->name, s->name, s->score, s->result, s->passed,
+			s->cases);
+		for (k = 0; k < NCRIT; k++)
+			fprintf(f, "%s%s%s", k ? " | " : "",
+				s->crit[k][0] ? s->crit[k] : "n/a",
+				s->crit[k][0] ? "%" : "");
+		fputs(" | ", f);
+		md_put(f, s->first_failure, 200);
+		fputs(" |\n", f);
+	}
+}
+
+static void md_failures(FILE *f, const struct class *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nstudents; i++) {
+		const char *name = c->students[i].name;
+		int first = 1;
+
+		for (j = 0; j < c->failures.n; j++) {
+			const struct rec *r = &c->failures.v[j];
+
+			if (strcmp(rec_get_or(r, "student", ""), name))
+				continue;
+			if (first)
+				fprintf(f, "- **%s**: ", name);
+			fprintf(f, "%s%s in %s cases (first %s: ",
+				first ? "" : "; ", rec_get_or(r, "kind", ""),
+				rec_get_or(r, "cases", ""),
+				rec_get_or(r, "first_case", ""));
+			md_put(f, rec_get_or(r, "first_message", ""), 160);
+			fputc(')', f);
+			first = 0;
+		}
+		if (!first)
+			fputc('\n', f);
+	}
+}
+
+static void md_totals(FILE *f, const struct class *c)
+{
+	size_t i, *order = totals_order(c);
+	int k;
+
+	fputs("| VMs | case | passed | failed | not run | ", f);
+	for (k = 0; k < NCRIT; k++)
+		fprintf(f, "%s%s failed", k ? " | " : "", criteria[k]);
+	fputs(" |\n", f);
+	for (k = 0; k < NCRIT + 5; k++)
+		fputs("|---", f);
+	fputs("|\n", f);
+	for (i = 0; i < c->ntotals; i++) {
+		const struct case_total *t = &c->totals[order[i]];
+
+		fprintf(f, "| %s | %s | %zu | %zu | %zu | ", t->vms, t->name,
+			t->passed, t->failed, t->not_run);
+		for (k = 0; k < NCRIT; k++)
+			fprintf(f, "%s%zu", k ? " | " : "", t->crit_failed[k]);
+		fputs(" |\n", f);
+	}
+	free(order);
+}
+
+void report_md(FILE *f, const struct class *c)
+{
+	char *d[5];
+	size_t i, n = class_describe(c, d);
+
+	fputs("# Grading summary\n\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "- %s\n", d[i]);
+		free(d[i]);
+	}
+	fputc('\n', f);
+	md_class_table(f, c);
+	fputs("\nCriteria: the percentage of the cases it applies to that passed it.\n\n"
+	      "## Failures by kind\n\n", f);
+	md_failures(f, c);
+	fputs("\n## Cases across the class (most failed first)\n\n", f);
+	md_totals(f, c);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The criteria of a case and the rubric that weighs them
+ * (scripts/grade/grade.rubric; docs/grading.md, "Criteria and the rubric").
+ */
+#ifndef GRADECLASS_RUBRIC_H
+#define GRADECLASS_RUBRIC_H
+
+#include "csv.h"
+
+#include <stdio.h>
+
+/* The criteria, in the order of the reports' columns. */
+enum { NCRIT = 5 };
+extern const char *const criteria[NCRIT];
+
+/* A rubric: its lines in the file's order. */
+struct rubric {
+	struct rubric_line {
+		int crit;		/* index in criteria[] */
+		unsigned long weight;
+		int required;
+	} line[NCRIT];
+	int n;
+};
+
+/*
+ * Parse a rubric from f (name for messages): "CRITERION WEIGHT
+ * required|optional" lines, # comments.  Returns 0, or -1 after saying
+ * what is wrong (msg: the file, the line and why).
+ */
+int rubric_parse(FILE *f, const char *name, struct rubric *r);
+/* rubric_parse of a file; -1 with a message when it cannot be read. */
+int rubric_read(const char *path, struct rubric *r);
+
+/*
+ * A case's score, 0..1: 0 when a required criterion did not pass, else
+ * the weighted share of the criteria that apply and passed (1 when none
+ * applies).  The case's "<criterion>_ok" cells are pass, fail, n/a or
+ * not-run.
+ */
+double case_score(const struct rec *row, const struct rubric *r);
+
+/* "bytes 50 (required), exits 10, ...": the rubric for the reports. */
+void rubric_describe(FILE *f, const struct rubric *r);
+
+#endif

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "text.h"
+
+#include <string.h>
+
+size_t utf8_prefix(const char *s, size_t max)
+{
+	size_t i, chars = 0;
+
+	for (i = 0; s[i]; i++) {
+		/* A byte 10xxxxxx continues the character before it. */
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == max)
+			break;
+		chars++;
+	}
+	return i;
+}
+
+void html_put_n(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#x27;", f);
+			break;
+		default:
+			fputc(s[i], f);
+		}
+	}
+}
+
+void html_put(FILE *f, const char *s)
+{
+	html_put_n(f, s, strlen(s));
+}
+
+void html_put_cut(FILE *f, const char *s, size_t max)
+{
+	html_put_n(f, s, utf8_prefix(s, max));
+}
+
+void md_put(FILE *f, const char *s, size_t max)
+{
+	size_t i, n = utf8_prefix(s, max);
+
+	for (i = 0; i < n; i++)
+		fputc(s[i] == '|' ? '/' : s[i] == '\n' ? ' ' : s[i], f);
+}
+
+void url_put(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p))
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	}
+}
