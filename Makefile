@@ -106,11 +106,11 @@ endif
 help:
 	@sed -n '3,/^#$$/{/^#$$/!s/^# \{0,1\}//p}' Makefile
 
-user: $(BINS) $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
+user: $(BINS) $(BUILD)/osbench-O0 $(ALIASES:%=$(BUILD)/%) $(TOOL_BINS)
 
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(INCS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(OBJ_FLAGS) $(INCS) -c -o $@ $<
 
 define LIB_RULE
 $(call objs_of,$(call srcs_in,$(1))): INCS := $(foreach d,$(1) $(DEPS_$(1)),-Iuser/$(d)) $(INC_$(1))
@@ -128,6 +128,25 @@ $(foreach p,$(PROGS),$(eval $(call PROG_RULE,$(p))))
 
 $(ALIASES:%=$(BUILD)/%): $(BUILD)/osbench
 	ln -sf osbench $@
+
+# osbench-O0: osbench with the micro-benchmarks (user/osbench/micro/)
+# compiled once more with -O0 after CFLAGS (the last -O wins) and linked
+# with the rest of osbench as built; "osbench micro-opt" runs both and
+# sets their figures side by side.  Each micro-benchmark object records
+# the options it was compiled with (.GCC.command.line, tests/host read it).
+O0_OBJDIR  := $(BUILD)/obj-O0
+MICRO_SRCS := $(call srcs_in,osbench/micro)
+MICRO_O0   := $(MICRO_SRCS:%.c=$(O0_OBJDIR)/%.o)
+$(call objs_of,$(MICRO_SRCS)) $(MICRO_O0): OBJ_FLAGS := -frecord-gcc-switches
+$(call objs_of,$(MICRO_SRCS)) $(MICRO_O0): Makefile
+$(MICRO_O0): INCS := -Iuser/osbench $(foreach d,$(LAYERS_osbench),-Iuser/$(d))
+$(O0_OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O0 $(OBJ_FLAGS) $(INCS) -c -o $@ $<
+$(BUILD)/osbench-O0: $(MICRO_O0) \
+	$(filter-out $(call objs_of,$(MICRO_SRCS)),$(call objs_of,$(call srcs_in,osbench))) \
+	$(foreach d,$(LAYERS_osbench),$(call lib_a,$(d)))
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
 $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
@@ -245,4 +264,4 @@ clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf $(BUILD)
 
--include $(shell find $(OBJDIR) -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJDIR) $(O0_OBJDIR) -name '*.d' 2>/dev/null)

@@ -194,12 +194,16 @@ check_exit "report --smoke" 0 $OSB report --smoke --dir "$tmp" --out "$tmp/rep"
 check_output "report has the summary table" \
 	"^\| Parameter \| Base hardware \| Software overhead \| Estimate \| Actual \(median\)" \
 	cat "$tmp/rep/report.md"
+check_output "report has the -O2 against -O0 table" \
+	"^\| benchmark \| unit \| o2_n \| o2_median \| o2_median_lo \| o2_median_hi \| o0_n \| o0_median \| o0_median_lo \| o0_median_hi \| o0_over_o2 \|$" \
+	cat "$tmp/rep/report.md"
 check_output "report quotes the machine description" "^\| cpu_model \| " \
 	cat "$tmp/rep/report.md"
 check_exit "report: no table repeats the machine" 1 \
 	grep -q "^- machine: " "$tmp/rep/report.md"
 for f in report.html methodology.md summary.csv run.txt run2.txt fast.txt \
-	sweep.csv cache.csv net.csv fileaccess.csv transfer.skipped; do
+	sweep.csv cache.csv net.csv fileaccess.csv micro-opt.csv \
+	micro-opt.meta.json transfer.skipped; do
 	check "report wrote $f" test -s "$tmp/rep/$f"
 done
 check_output "report --render renders the same folder again" "wrote .*report.html" \

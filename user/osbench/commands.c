@@ -31,6 +31,7 @@ const struct command *const osbench_commands[] = {
 	&cmd_pagefault,
 	&cmd_fileaccess,
 	&cmd_net,
+	&cmd_micro_opt,
 	&cmd_all,
 	&cmd_report,
 	NULL,

@@ -18,6 +18,8 @@ extern const struct command cmd_transfer;
 extern const struct command cmd_machine, cmd_overhead, cmd_call,
 	cmd_syscall, cmd_spawn, cmd_ctxsw, cmd_memlat, cmd_membw,
 	cmd_pagefault, cmd_fileaccess, cmd_net;
+/* The micro-benchmarks at -O2 and -O0 (micro_opt.c) */
+extern const struct command cmd_micro_opt;
 /* Runners of the CMD_ALL experiments */
 extern const struct command cmd_all, cmd_report;
 

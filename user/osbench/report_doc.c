@@ -61,6 +61,11 @@ static void micro(struct doc *d, const struct rep *r)
 				 "set, cache sizes marked");
 		table_or_why(d, r, names[i], NULL);
 	}
+	doc_heading(d, 3, "Compiler optimisation: -O2 against -O0");
+	doc_para(d, "The same micro-benchmark code compiled twice (osbench "
+		 "and osbench-O0), each figure's median and the interval of "
+		 "the median per build, and -O0 / -O2.");
+	table_or_why(d, r, "micro-opt", NULL);
 }
 
 static void files(struct doc *d, const struct rep *r)

@@ -6,6 +6,7 @@
  *
  *  - the CMD_ALL experiments with their defaults (fileaccess with
  *    --remote DIR when given; net over loopback, and to --peer);
+ *  - micro-opt: the micro-benchmarks at -O2 and -O0 side by side;
  *  - the course's I/O programs (run, run2, fast as text, sweep and cache
  *    as tables) on a scratch file that run -w writes in --dir;
  *  - osbench transfer when the syncdev module is loaded, else a
@@ -237,6 +238,8 @@ int rep_measure(struct rep *r, const struct ctx *base)
 	}
 	facts(r, base);
 	experiments(r, base, &t);
+	run_into(r, base, &t, "micro-opt.csv", 0, NULL,
+		 (char *[]){ "micro-opt", NULL });
 	io_experiments(r, base, &t);
 	transfers(r, base, &t);
 	return runner_done(&t);

@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "report.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* One loop an experiment times: its row's name, its summary figure
@@ -31,5 +32,11 @@ struct report *mb_report_new(const struct ctx *c, const char *title,
  */
 void mb_progress(const struct benchopt *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * True when this program's micro-benchmarks were compiled with
+ * optimisation (osbench), false without (osbench-O0: micro-opt).
+ */
+bool micro_optimised(void);
 
 #endif
