@@ -38,7 +38,10 @@ write() {
 	# The output directories exist on the disk before the transfers,
 	# as a receiving directory does.
 	sync
-	for mode in nosync fcntl mmap; do
+	# The control last: a durable slave flushes its file system with
+	# one syncfs(), which writes any dirty data there, a --no-sync
+	# slave's before it too.
+	for mode in fcntl mmap nosync; do
 		method=$mode opt=""
 		[ "$mode" = nosync ] && method=fcntl opt=--no-sync
 		# shellcheck disable=SC2086 # lists of names

@@ -116,4 +116,37 @@ if [ ! -e /dev/master_device ]; then
 		"master_device.*module loaded" $B/tcpcopy send "$T/in" --device
 fi
 
+# --tar (several files, the baseline of osbench transfer --files): each
+# file byte for byte, an empty one and one larger than the buffer
+# included; a count that differs fails both sides; --crc is refused.
+ins="" outs=""
+for s in 0 1 1024 70000 4097; do
+	"$B/tests/tools/gendata" $s $s >"$T/tin$s"
+	ins="$ins $T/tin$s"
+	outs="$outs $T/tout$s"
+done
+# shellcheck disable=SC2086
+$B/tcpcopy send $ins -p $port -b 4K >"$T/send.out" 2>&1 &
+pid=$!
+# shellcheck disable=SC2086
+$B/tcpcopy recv 127.0.0.1:$port $outs -w 5000 -b 4K >"$T/recv.out" 2>&1
+check_equal "tcpcopy 5 files: recv exit 0" $? 0
+wait $pid
+check_equal "tcpcopy 5 files: send exit 0" $? 0
+for s in 0 1 1024 70000 4097; do
+	check_same "tcpcopy 5 files: the $s-byte file" "$T/tin$s" "$T/tout$s"
+done
+check_output "tcpcopy 5 files: recv prints the total" \
+	"^Transmission time: [0-9.]+ ms, File size: 75122 bytes$" cat "$T/recv.out"
+rm -f "$T"/tout*
+$B/tcpcopy send "$T/tin1" --tar -p $port >"$T/send.out" 2>&1 &
+pid=$!
+$B/tcpcopy recv 127.0.0.1:$port "$T/tout1" "$T/tout0" -w 5000 >"$T/recv.out" 2>&1
+check_equal "tcpcopy --tar, 1 sent, 2 expected: recv exit 1" $? 1
+wait $pid
+check_equal "tcpcopy --tar, 1 sent, 2 expected: send exit 1" $? 1
+check_output "tcpcopy --tar, count mismatch: send says why" \
+	"the sender sends 1 files, the receiver expects 2" cat "$T/send.out"
+check_exit "tcpcopy --tar --crc: usage error" 2 $B/tcpcopy send "$T/tin1" --tar --crc
+
 finish

@@ -50,6 +50,50 @@ static void test_outfile(void)
 	umask(mask);
 }
 
+/*
+ * Several outputs closed, then committed at once: all renamed in order;
+ * when one cannot be (a directory took its name meanwhile), the ones
+ * before it are in place, and no temporary file is left.
+ */
+static void test_outfile_batch(void)
+{
+	struct outfile f[3];
+	char *name[3];
+	unsigned int i, done = 99;
+	int ok = 1;
+
+	/* Names that live until the commit (outfile.h). */
+	for (i = 0; i < 3; i++)
+		name[i] = xasprintf("%s/b%u", dir, i + 1);
+	for (i = 0; i < 3; i++) {
+		ok &= outfile_create(&f[i], name[i], 3, 0) == 0 &&
+		      outfile_write(&f[i], 0, "b", 1, NULL) == 0 &&
+		      outfile_write(&f[i], 1, "x\n", 2, NULL) == 0 &&
+		      outfile_close(&f[i]) == 0;
+	}
+	CHECK(ok && count_entries(".syncdev-") == 3 &&
+	      access(name[0], F_OK) == -1 && access(name[2], F_OK) == -1,
+	      "outfile batch: 3 closed, all under temporary names");
+	CHECK(outfile_commit_all(&done) == 0 && done == 3 &&
+	      !count_entries(".syncdev-") && file_is(name[0], "bx\n") &&
+	      file_is(name[2], "bx\n"),
+	      "outfile batch: committed together, 3 in place");
+	for (i = 0; i < 3; i++) {
+		ok &= unlink(name[i]) == 0;
+		ok &= outfile_create(&f[i], name[i], 0, 0) == 0 &&
+		      outfile_close(&f[i]) == 0;
+	}
+	mkdir(name[1], 0755);
+	CHECK(ok && outfile_commit_all(&done) == -1 && done == 1 &&
+	      !count_entries(".syncdev-") && access(name[0], F_OK) == 0 &&
+	      access(name[2], F_OK) == -1,
+	      "outfile batch: a directory at file 2's name: file 1 in place, file 3 not, no temporary file");
+	rmdir(name[1]);
+	unlink(name[0]);
+	for (i = 0; i < 3; i++)
+		free(name[i]);
+}
+
 /* outfile_check gives target (NULL: refused). */
 static int check_gives(const char *name, const char *target)
 {
@@ -206,6 +250,7 @@ int main(void)
 	if (tmpdir_make())
 		return 1;
 	test_outfile();
+	test_outfile_batch();
 	test_outfile_check();
 	test_duplicates();
 	test_infile();

@@ -266,6 +266,9 @@ void map_populate(void *addr, size_t len, int write)
 	if (!len)
 		return;
 	len += (uintptr_t)addr - start;
+	/* One page: its fault costs what the madvise() would. */
+	if (len <= page)
+		return;
 	madvise((void *)start, len,
 		write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 }

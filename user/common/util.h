@@ -92,7 +92,8 @@ char *xvasprintf(const char *fmt, va_list ap)
  * Map in the pages of [addr, addr + len) of a file mapping before they are
  * copied to (write) or from, with MADV_POPULATE_WRITE/READ: one system call
  * instead of a page fault per page.  Only a hint: errors (e.g. a kernel
- * older than 5.14) are ignored and the copy then faults as usual.
+ * older than 5.14) are ignored and the copy then faults as usual.  Nothing
+ * for a range within one page, whose one fault costs what the call would.
  */
 void map_populate(void *addr, size_t len, int write);
 

@@ -166,19 +166,28 @@ int tx_put(struct devbuf *b, const void *data, size_t n)
  * caller is sure to consume (the protocol says they come next, so the
  * wait cannot outlast the stream): one ioctl per buffer instead of one
  * per burst of the network, and each burst costs a system call that is
- * dear in a VM.
+ * dear in a VM.  But when fewer than DEVBUF_SMALL bytes are sure to come
+ * (a frame header, a trailer, a small file), RECV takes whatever has
+ * arrived, up to a full buffer, as read() does: the next files' frames
+ * and data come with it, instead of an ioctl for each frame and file.
  */
 static ssize_t rx_fill(struct devbuf *b, size_t want, const void *peer)
 {
 	size_t len = want < b->cap ? want : b->cap;
+	uint32_t flags = SYNCDEV_RECV_WAITALL;
 	ssize_t n;
+
+	if (want < DEVBUF_SMALL) {
+		len = b->cap;
+		flags = 0;
+	}
 
 	b->pos = b->end = 0;
 	devbuf_place(b, peer);
 	do {
 		if (b->method == METHOD_MMAP)
 			n = dev_recv(b->fd, (uint64_t)(b->buf - b->map), len,
-				     SYNCDEV_RECV_WAITALL);
+				     flags);
 		else
 			n = read(b->fd, b->buf, b->cap);
 	} while (n < 0 && errno == EINTR);

@@ -34,6 +34,8 @@ enum xfer_method { METHOD_FCNTL, METHOD_MMAP };
 
 /* How much larger than cap the mapping is, for placement (a power of 2). */
 #define DEVBUF_SKEW (256u << 10)
+/* Below this many bytes sure to come, RECV takes what has arrived (rx_fill). */
+#define DEVBUF_SMALL (64u << 10)
 /* The smallest page of the machines we run on; placement rounds to it. */
 #define DEVBUF_PAGE 4096u
 

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,37 +17,39 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* The temporary file that exists now, for the signal handler. */
-static char pending[PATH_MAX];
-static volatile sig_atomic_t have_pending;
-
-/* Whether a file is flushed to its disk before it counts as in place. */
-static int sync_files = 1;
-
-void outfile_set_sync(int on)
-{
-	sync_files = on;
-}
-
 /*
  * Whether dir has room for size bytes: 0, or -1 after a message.  Checked
  * before anything is allocated, so that a master announcing more than the
- * disk holds is told "no space" at once instead of filling the disk.
+ * disk holds is told "no space" at once instead of filling the disk.  The
+ * free space of the last directory asked about is kept, less what the
+ * files since take (whole blocks), so that a transfer of many small files
+ * asks statvfs() again only when that estimate runs out.
  */
 static int check_room(const char *dir, const char *path, uint64_t size)
 {
+	static char last[PATH_MAX];
+	static uint64_t left, block = 1;
 	struct statvfs st;
-	uint64_t avail;
+	uint64_t need = (size + block - 1) / block * block;
 
+	if (last[0] && !strcmp(dir, last) && need <= left) {
+		left -= need;
+		return 0;
+	}
+	last[0] = '\0';
 	if (statvfs(dir, &st))
 		return 0;	/* no figure: the writes will tell */
-	avail = (uint64_t)st.f_bavail * st.f_frsize;
-	if (size <= avail)
+	block = st.f_frsize ? st.f_frsize : 1;
+	left = (uint64_t)st.f_bavail * st.f_frsize;
+	need = (size + block - 1) / block * block;
+	if (size <= left) {
+		left = need < left ? left - need : 0;
+		snprintf(last, sizeof(last), "%s", dir);
 		return 0;
+	}
 	errno = ENOSPC;
 	msg_errno("no space for %s: it has %llu bytes, %s has %llu bytes free",
-		  path, (unsigned long long)size, dir,
-		  (unsigned long long)avail);
+		  path, (unsigned long long)size, dir, (unsigned long long)left);
 	return -1;
 }
 
@@ -166,12 +167,50 @@ static int map_output(struct outfile *f)
 	return 0;
 }
 
+/*
+ * Create f->tmp (".BASE.syncdev-XXXXXX" in dir) with the mode open() would
+ * give (0666 less the umask): the fd, or -1 with errno.  The suffix comes
+ * from a generator seeded once, so a name costs one open() and no
+ * fchmod().
+ */
+static int create_tmp(struct outfile *f, const char *dir, const char *base)
+{
+	static const char digits[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t state;
+	unsigned int tries, i;
+	uint64_t x;
+	int fd, len;
+
+	if (!state)
+		state = now_ns() ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ull;
+	for (tries = 0; tries < 100; tries++) {
+		/* xorshift64 */
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		x = state;
+		/* A long base name is cut so that the name fits in NAME_MAX. */
+		len = snprintf(f->tmp, sizeof(f->tmp),
+			       "%s/.%.200s.syncdev-XXXXXX", dir, base);
+		if (len >= (int)sizeof(f->tmp)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		for (i = 0; i < 6; i++, x /= 62)
+			f->tmp[len - 6 + i] = digits[x % 62];
+		fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   int map)
 {
 	char dir[PATH_MAX];
 	const char *base;
-	mode_t mask;
 
 	f->path = path;
 	f->size = size;
@@ -179,34 +218,21 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->fill.fd = -1;
 	f->stage = NULL;
 	f->next = 0;
+	f->pend = NULL;
 	outfile_split_path(path, dir, sizeof(dir), &base);
 	if (check_room(dir, path, size))
 		return -1;
-	/* Cut a long base name so the temporary name fits in NAME_MAX. */
-	if (snprintf(f->tmp, sizeof(f->tmp), "%s/.%.200s.syncdev-XXXXXX",
-		     dir, base) >= (int)sizeof(f->tmp)) {
-		msg("output path %s is too long", path);
-		return -1;
-	}
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
+	f->fd = create_tmp(f, dir, base);
 	if (f->fd < 0) {
-		msg_errno("cannot create a temporary file for %s", path);
+		if (errno == ENAMETOOLONG)
+			msg("output path %s is too long", path);
+		else
+			msg_errno("cannot create a temporary file for %s", path);
 		return -1;
 	}
-	have_pending = 0;
-	memcpy(pending, f->tmp, sizeof(pending));
-	have_pending = 1;
-
-	/* mkstemp makes 0600; give the file the mode open() would. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(f->fd, 0666 & ~mask)) {
-		msg_errno("cannot set the mode of %s", f->tmp);
-		goto fail;
-	}
+	f->pend = outpend_add(f->tmp, path);
 	if (!map || !size || map_output(f) == 0)
 		return 0;
-fail:
 	outfile_abort(f);
 	return -1;
 }
@@ -300,18 +326,6 @@ static void outfile_unmap(struct outfile *f)
 	f->map = NULL;
 }
 
-/* What is at path now may be replaced: nothing, or a regular file. */
-static int replaceable(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) || S_ISREG(st.st_mode))
-		return 1;
-	msg("output %s is %s now: not replaced (the slave writes regular files only)",
-	    path, mode_kind(st.st_mode));
-	return 0;
-}
-
 /*
  * The file replaced keeps its owner, group and permission bits (not
  * set-user-ID, set-group-ID, sticky), as far as the slave may set them:
@@ -322,7 +336,13 @@ static int keep_attrs(struct outfile *f)
 {
 	struct stat st;
 
-	if (lstat(f->path, &st) || !S_ISREG(st.st_mode))
+	if (lstat(f->path, &st)) {
+		/* Nothing there now: the rename need not look again. */
+		if (errno == ENOENT)
+			outpend_set_new(f->pend);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
 		return 0;
 	if (fchown(f->fd, st.st_uid, st.st_gid) &&
 	    fchown(f->fd, (uid_t)-1, st.st_gid) && errno != EPERM) {
@@ -336,66 +356,35 @@ static int keep_attrs(struct outfile *f)
 	return 0;
 }
 
-/* Data on the disk (mmap mode: the mapping first): 0, or -1 and a message. */
-static int flush_data(struct outfile *f)
+int outfile_close(struct outfile *f)
 {
-	if (f->map && msync(f->map, f->size, MS_SYNC)) {
-		msg_errno("writing %s to disk", f->path);
-		return -1;
-	}
-	if (sync_files && fsync(f->fd)) {
-		msg_errno("writing %s to disk", f->path);
-		return -1;
-	}
-	return 0;
-}
+	int ret = keep_attrs(f);
 
-/* The directory entry made by the rename, on the disk. */
-static int flush_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *base;
-	int fd, ret;
-
-	if (!sync_files)
-		return 0;
-	outfile_split_path(path, dir, sizeof(dir), &base);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ret = fd < 0 ? -1 : fsync(fd);
-	if (ret && errno != EINVAL)	/* EINVAL: a directory with no fsync */
-		msg_errno("writing directory %s to disk (for %s)", dir, path);
-	else
-		ret = 0;
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-/*
- * Flushed before the rename, so that a crash never leaves a partial file
- * under the name (nor loses the file it replaces), and the directory
- * after, so that the new name itself survives a crash.
- */
-int outfile_commit(struct outfile *f)
-{
-	int ret = keep_attrs(f) || flush_data(f) ? -1 : 0;
-
+	/*
+	 * Unmapped without msync(): the pages stay dirty in the page cache,
+	 * and outfile_commit_all() flushes them with the rest.
+	 */
 	outfile_unmap(f);
 	/* close() is where a network file system reports a failed write. */
 	if (close(f->fd)) {
 		msg_errno("writing %s", f->tmp);
 		ret = -1;
-	} else if (ret || !replaceable(f->path)) {
-		ret = -1;
-	} else if (rename(f->tmp, f->path)) {
-		msg_errno("cannot rename %s to %s", f->tmp, f->path);
-		ret = -1;
 	}
 	f->fd = -1;
-	if (ret)
-		unlink(f->tmp);
-	have_pending = 0;
-	return ret || flush_dir(f->path) ? -1 : 0;
+	if (ret) {
+		outpend_remove(f->pend);
+		f->pend = NULL;
+	}
+	return ret;
+}
+
+int outfile_commit(struct outfile *f)
+{
+	unsigned int done;
+
+	if (outfile_close(f))
+		return -1;
+	return outfile_commit_all(&done);
 }
 
 void outfile_abort(struct outfile *f)
@@ -404,27 +393,7 @@ void outfile_abort(struct outfile *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-	unlink(f->tmp);
-	have_pending = 0;
-}
-
-static void remove_and_die(int sig)
-{
-	if (have_pending)
-		unlink(pending);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void outfile_remove_on_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = remove_and_die;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	if (f->pend)
+		outpend_remove(f->pend);
+	f->pend = NULL;
 }

@@ -3,8 +3,10 @@
  * An output file of the slave.  It is written under a temporary name in
  * its own directory (".NAME.syncdev-XXXXXX") and renamed to NAME only when
  * complete and verified, so a file with its final name is never partial.
- * One temporary file exists at a time; outfile_remove_on_signals() makes
- * SIGINT, SIGTERM and SIGHUP remove it too.
+ * Several temporary files may wait for their rename, which comes for all
+ * of them at once, after one flush of their data (outfile_commit_all,
+ * outset.c); outfile_remove_on_signals() makes SIGINT, SIGTERM and SIGHUP
+ * remove them too.
  */
 #ifndef SYNCDEV_OUTFILE_H
 #define SYNCDEV_OUTFILE_H
@@ -28,6 +30,7 @@ struct outfile {
 	struct pagefill fill;
 	unsigned char *stage;
 	uint64_t next;		/* the offset the next write must have */
+	struct outpend *pend;	/* the temporary file's entry (outset.c) */
 };
 
 /*
@@ -56,7 +59,8 @@ void outfile_split_path(const char *path, char *dir, size_t dirlen,
 /*
  * Create the temporary file for size bytes; in mmap mode allocate and map
  * it (on tmpfs: check the room, and fill the pages as they are written,
- * pagefill.h).  Prints a message and returns -1 on failure.
+ * pagefill.h).  Prints a message and returns -1 on failure.  path is
+ * kept, not copied: it must stay until outfile_commit_all.
  */
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   int map);
@@ -67,18 +71,37 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc);
 /*
- * Close and rename to the final name, giving it the owner, group and
- * permissions of the file it replaces; the data is flushed to the disk
- * (msync, fsync) before the rename and the directory after it, unless
- * outfile_set_sync(0).  Prints a message on failure.
+ * The data is complete and verified: give the temporary file the owner,
+ * group and permissions of the file it replaces, unmap and close it.  It
+ * waits for outfile_commit_all.  Prints a message, removes the temporary
+ * file and returns -1 on failure.
  */
+int outfile_close(struct outfile *f);
+/*
+ * Every closed temporary file to its final name, in the order they were
+ * created: their data flushed to the disk together (syncfs once per file
+ * system) before the first rename, and each directory once after the
+ * last, unless outfile_set_sync(0).  *done: how many are in place (and on
+ * the disk).  On a failure (a message), the temporary files not renamed
+ * are removed and -1 is returned.
+ */
+int outfile_commit_all(unsigned int *done);
+/* outfile_close then outfile_commit_all: 0 or -1 after a message. */
 int outfile_commit(struct outfile *f);
 /* Close and remove the temporary file. */
 void outfile_abort(struct outfile *f);
 
 void outfile_remove_on_signals(void);
 
-/* 0: outfile_commit does not flush to the disk (slave --no-sync). */
+/* 0: outfile_commit_all does not flush to the disk (slave --no-sync). */
 void outfile_set_sync(int on);
+
+/* outset.c: the list of temporary files that exist now. */
+struct outpend;
+struct outpend *outpend_add(const char *tmp, const char *path);
+/* Remove the temporary file and its entry. */
+void outpend_remove(struct outpend *p);
+/* Nothing had p's final name when it was closed (outfile_close). */
+void outpend_set_new(struct outpend *p);
 
 #endif

@@ -14,6 +14,16 @@
 
 struct auth_session;
 
+/*
+ * mmap mode on the slave: a file smaller than this is written with
+ * write() instead of being mapped.  A mapping costs the same system calls
+ * whatever the size (ftruncate, fallocate or userfaultfd set-up, mmap,
+ * munmap) and saves no copy (the bytes are copied from the device buffer
+ * either way), so below a few pages it only adds time; docs/results.md ("Many
+ * files") gives the measured cost per file of both.
+ */
+#define XFER_MAP_MIN (64u << 10)
+
 struct xfer_opts {
 	int verbose;		/* one line per file on stdout */
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */

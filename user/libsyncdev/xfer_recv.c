@@ -140,6 +140,20 @@ static int check_mac(struct devbuf *b, struct outfile *f,
 	return EXIT_OK;
 }
 
+/*
+ * mmap mode: whether an output of size bytes is mapped, or written with
+ * write() (XFER_MAP_MIN in xfer.h says why).  The first non-empty file is
+ * mapped when the page descriptors are printed: the course's line is the
+ * one of a file's mapping.
+ */
+static int map_output(const struct devbuf *b, const struct xfer_opts *o,
+		      uint64_t size, int printed)
+{
+	if (b->method != METHOD_MMAP || !size)
+		return 0;
+	return size >= XFER_MAP_MIN || (o->print_pages && !printed);
+}
+
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     const struct xfer_opts *o, struct xfer_report *r,
 		     int *printed)
@@ -160,7 +174,7 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 	err = frame_get_file_hdr(hdr, (size_t)got, index, &size);
 	if (err)
 		return bad_frame(r, err, what, got, FRAME_FILE_HDR_LEN);
-	if (outfile_create(&f, path, size, b->method == METHOD_MMAP))
+	if (outfile_create(&f, path, size, map_output(b, o, size, *printed)))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	if (o->auth)
 		auth_file_mac_init(&mac, o->auth, index, size);
@@ -173,13 +187,46 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		outfile_abort(&f);
 		return ret;
 	}
-	if (outfile_commit(&f))
+	if (outfile_close(&f))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	r->total += size;
 	if (o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", path,
 		       (unsigned long long)size, crc);
 	return EXIT_OK;
+}
+
+/*
+ * The files one after the other, each closed under its temporary name once
+ * verified; then the one durable point of them all (outfile_commit_all),
+ * also after a failure, for the files that came before it.
+ */
+static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
+		      const struct xfer_opts *o, struct xfer_report *r,
+		      int *printed)
+{
+	unsigned int done;
+	int ret = EXIT_OK;
+
+	for (r->index = 0; r->index < n && !ret; r->index++) {
+		ret = recv_file(b, paths[r->index], r->index, o, r, printed);
+		if (!ret)
+			r->files++;
+	}
+	if (!ret)
+		r->index = FRAME_NO_FILE;
+	else
+		r->index--;
+	if (!outfile_commit_all(&done))
+		return ret;
+	/* Not flushed or not renamed: no file is in place past done. */
+	if (done < r->files) {
+		r->files = done;
+		r->total = 0;
+		r->index = done;
+		r->status = FRAME_ST_STORE;
+	}
+	return ret ? ret : EXIT_FAIL;
 }
 
 int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
@@ -206,14 +253,8 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 		    nfiles, n);
 		return failed(r, FRAME_ST_COUNT, EXIT_FAIL);
 	}
-	for (r->index = 0; r->index < n; r->index++) {
-		ret = recv_file(b, paths[r->index], r->index, o, r, &printed);
-		if (ret)
-			return ret;
-		r->files++;
-	}
-	r->index = FRAME_NO_FILE;
-	if (o->print_pages && !printed)
+	ret = recv_files(b, paths, n, o, r, &printed);
+	if (!ret && o->print_pages && !printed)
 		dev_print_page(b->fd, NULL);
-	return EXIT_OK;
+	return ret;
 }

@@ -17,7 +17,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d] [--progress-timeout S]\n"
 		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
-		"                                          [--progress-timeout S]\n\n"
+		"                                          [--progress-timeout S]\n"
+		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [-b SIZE] [-w MS]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
 		"send listens on PORT (default %d), sends the size and FILE to the\n"
@@ -25,6 +27,11 @@ static void usage(FILE *f)
 		"data to OUT (under a temporary name until complete) and answers\n"
 		"that the file is in place, or why not, as the slave answers the\n"
 		"master.\n\n"
+		"With --tar (implied by several files: the \"tar | nc\" baseline of\n"
+		"osbench transfer --files): one connection, the file count, each\n"
+		"file's size then its data, and each written as tar -x writes it:\n"
+		"open, write, close under its final name, no temporary file, no\n"
+		"flush to the disk, no CRC; -c, -d and --key are refused there.\n\n"
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
 		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
@@ -43,6 +50,8 @@ static void usage(FILE *f)
 		"                     the secret in FILE before any data, the data\n"
 		"                     and the answer carry its HMAC-SHA-256; a\n"
 		"                     peer that fails ends the program with exit 4\n"
+		"  -t, --tar          the files as tar | nc moves them (above); both\n"
+		"                     sides must say it\n"
 		"  -h, --help         this text\n\n"
 		"Without --key, anyone who can reach the port can take the other\n"
 		"side's place and fake the data or the answer.\n\n"
@@ -95,6 +104,9 @@ static void parse_option(int c, char **argv, uint64_t *port,
 	case 'd':
 		o->device = 1;
 		break;
+	case 't':
+		o->tar = 1;
+		break;
 	case ':':
 		die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
 	default:
@@ -111,6 +123,7 @@ int main(int argc, char **argv)
 		{ "wait", required_argument, NULL, 'w' },
 		{ "crc", no_argument, NULL, 'c' },
 		{ "device", no_argument, NULL, 'd' },
+		{ "tar", no_argument, NULL, 't' },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "help", no_argument, NULL, 'h' },
@@ -124,7 +137,7 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:cdh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:b:w:cdth", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
@@ -138,17 +151,26 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (argc != (send ? 2 : 3))
-		die(EXIT_USAGE, send ? "usage: tcpcopy send FILE [options]" :
-			"usage: tcpcopy recv a.b.c.d[:port] OUT [options]");
+	if (argc < (send ? 2 : 3))
+		die(EXIT_USAGE, send ? "usage: tcpcopy send FILE... [options]" :
+			"usage: tcpcopy recv a.b.c.d[:port] OUT... [options]");
+	o.tar |= argc > (send ? 2 : 3);
+	if (o.tar && (o.crc || o.device || o.key_path))
+		die(EXIT_USAGE, "--tar (or several files) is plain TCP only: no --crc, --device or --key");
 	if (o.key_path && auth_load_key(o.key_path, &o.key))
 		return EXIT_FAIL;
 	signal(SIGPIPE, SIG_IGN);
+	if (send && o.tar)
+		return tcpcopy_send_files(argv + 1, (unsigned int)argc - 1,
+					  (uint16_t)port, &o);
 	if (send)
 		return tcpcopy_send(argv[1], (uint16_t)port, &o);
 	/* Through the device, the port defaults to the module's (0). */
 	if (parse_ipv4_port(argv[1], o.device ? 0 : TCPCOPY_DEFAULT_PORT,
 			    &addr, &rport))
 		return EXIT_USAGE;
+	if (o.tar)
+		return tcpcopy_recv_files(addr, rport, argv + 2,
+					  (unsigned int)argc - 2, &o);
 	return tcpcopy_recv(addr, rport, argv[2], &o);
 }

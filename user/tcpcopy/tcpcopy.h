@@ -37,6 +37,7 @@ struct tcpcopy_opts {
 	uint32_t wait_ms;	/* recv: retry a refused connection */
 	uint32_t progress_s;	/* 0: no progress timeout */
 	int device;		/* --device: over syncdev, not a socket */
+	int tar;		/* --tar, or several files: files.c */
 	const char *key_path;	/* --key: keyed, as master and slave */
 	struct auth_key key;
 	struct auth_session sess;	/* after the handshake */
@@ -45,6 +46,15 @@ struct tcpcopy_opts {
 int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 struct tcpcopy_opts *o);
+
+/*
+ * Several files (files.c): the "tar | nc" baseline, plain TCP only, each
+ * file written with open, write and close under its final name.
+ */
+int tcpcopy_send_files(char **paths, unsigned int n, uint16_t port,
+		       const struct tcpcopy_opts *o);
+int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
+		       unsigned int n, const struct tcpcopy_opts *o);
 
 /*
  * The connection, socket or (with o->device) syncdev device, with o's

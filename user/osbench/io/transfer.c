@@ -16,7 +16,6 @@
  */
 #include "benchopt.h"
 #include "crc32c.h"
-#include "device.h"
 #include "pattern.h"
 #include "report.h"
 #include "stats.h"
@@ -24,9 +23,9 @@
 #include "experiment.h"
 #include "target.h"
 #include "util.h"
+#include "xferrun.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,7 +33,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define TCP_PORT	"2326"
@@ -99,79 +97,10 @@ struct transfer {
 	double *rate[NCONF];	/* MiB/s per run */
 };
 
-/* Start bindir/prog with argv, stdout into out_fd, stderr kept; or -1. */
-static pid_t start(const struct transfer *t, char *const argv[], int out_fd)
-{
-	char path[PATH_MAX + 16];
-	pid_t pid;
-
-	snprintf(path, sizeof(path), "%s/%s", t->bindir, argv[0]);
-	pid = fork();
-	if (pid < 0)
-		return fail_errno("fork");
-	if (pid == 0) {
-		if (dup2(out_fd, 1) < 0)
-			_exit(127);
-		execv(path, argv);
-		msg_errno("cannot run %s", path);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int finish(pid_t pid, const char *what)
-{
-	int st;
-
-	if (waitpid(pid, &st, 0) < 0)
-		return fail_errno("waitpid");
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		return fail("%s failed (status 0x%x)", what, st);
-	return 0;
-}
-
-/* The milliseconds of the "Transmission time" line in fd's file. */
-static double parse_ms(int fd)
-{
-	char buf[512];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	double ms;
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (sscanf(buf, "Transmission time: %lf ms", &ms) != 1)
-		return -1;
-	return ms;
-}
-
-/* Sender and receiver, their stdout into sfd and rfd; 0 or -1. */
-static int run_pair(const struct transfer *t, char **sargv, char **rargv,
-		    int sfd, int rfd)
-{
-	pid_t s = start(t, sargv, sfd), r = s < 0 ? -1 : start(t, rargv, rfd);
-	int bad;
-
-	if (s < 0)
-		return -1;
-	if (r < 0) {
-		/* The sender waits for a receiver that never comes. */
-		kill(s, SIGTERM);
-		finish(s, sargv[0]);
-		return -1;
-	}
-	bad = finish(r, rargv[0]);
-	bad |= finish(s, sargv[0]);
-	return bad ? -1 : 0;
-}
-
 /* One transfer of in to out; the receiver's time in ms, or -1. */
 static double run_once(const struct transfer *t, const struct conf *c)
 {
 	char *sargv[8], *rargv[10], *in = (char *)t->in, *out = (char *)t->out;
-	/* The programs' stdout, to read the time line from. */
-	int sfd = memfd_create("sender", 0), rfd = memfd_create("receiver", 0);
-	double ms = -1;
 
 	if (c->send) {
 		char *sa[] = { "master", "1", in, (char *)c->send, NULL };
@@ -193,17 +122,7 @@ static double run_once(const struct transfer *t, const struct conf *c)
 		memcpy(sargv, sa, sizeof(sa));
 		memcpy(rargv, ra, sizeof(ra));
 	}
-	if (sfd < 0 || rfd < 0)
-		msg_errno("memfd_create");
-	else if (run_pair(t, sargv, rargv, sfd, rfd) == 0)
-		ms = parse_ms(rfd);
-	if (sfd >= 0)
-		close(sfd);
-	if (rfd >= 0)
-		close(rfd);
-	if (ms <= 0)
-		return fail("%s: the transfer failed", c->name);
-	return ms;
+	return xferrun_pair(t->bindir, sargv, rargv, c->name);
 }
 
 /* CRC32C of the file at path: 0 with *crc, or -1 after a message. */
@@ -244,14 +163,6 @@ static int make_input(const char *path, uint64_t size)
 		rc = fail_errno("writing %s", path);
 	free(buf);
 	return rc;
-}
-
-/* Module parameter, or 0 when not readable. */
-static unsigned long long module_param(const char *name)
-{
-	unsigned long long v;
-
-	return dev_module_param(name, &v) ? 0 : v;
 }
 
 /*
@@ -306,7 +217,8 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    (unsigned long long)t->size, o->dir);
 	report_note(r, "link", "127.0.0.1 (loopback), one machine");
 	report_note(r, "module", "buf_size %llu bytes, port %llu",
-		    module_param("buf_size"), module_param("port"));
+		    xferrun_module_param("buf_size"),
+		    xferrun_module_param("port"));
 	report_note(r, "method",
 		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
 		    t->reps);
@@ -363,12 +275,27 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 
 struct transfer_opts {
 	uint64_t size;
+	uint64_t files;
+	uint64_t file_size;
+	bool course;
 };
 
 static const struct opt transfer_options[] = {
 	{ .name = "size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
 	  .off = offsetof(struct transfer_opts, size),
 	  .help = "bytes of the file (default 64M, --smoke 1M)" },
+	{ .name = "files", .kind = OPT_UINT, .arg = "N", .min = 1,
+	  .max = 100000, .off = offsetof(struct transfer_opts, files),
+	  .help = "the cost of a file instead: the same bytes as one file\n"
+		  "and as N files, master/slave and the tar | nc baseline" },
+	{ .name = "file-size", .kind = OPT_SIZE, .arg = "SIZE", .min = 1,
+	  .max = 64 << 20, .def = "1K",
+	  .off = offsetof(struct transfer_opts, file_size),
+	  .help = "--files: bytes of each file" },
+	{ .name = "course", .kind = OPT_FLAG,
+	  .off = offsetof(struct transfer_opts, course),
+	  .help = "--files: the sizes of the course's ten small files in\n"
+		  "turn instead of --file-size" },
 	{ 0 },
 };
 
@@ -402,32 +329,20 @@ static int transfer_rounds(struct transfer *t, uint32_t want)
 	return EXIT_OK;
 }
 
-/* This program's directory, and the module there: 0 or -1. */
-static int find_programs(struct transfer *t)
-{
-	ssize_t n = readlink("/proc/self/exe", t->bindir,
-			     sizeof(t->bindir) - 1);
-
-	if (n < 0)
-		return fail_errno("cannot find this program (/proc/self/exe)");
-	t->bindir[n] = '\0';
-	*strrchr(t->bindir, '/') = '\0';
-	if (access(dev_path(DEV_MASTER), F_OK))
-		return fail_errno("%s (is the syncdev module loaded?)",
-				  dev_path(DEV_MASTER));
-	return 0;
-}
-
 static const char usage[] =
-	"usage: osbench transfer [--size SIZE] [common options]\n\n"
+	"usage: osbench transfer [--size SIZE] [common options]\n"
+	"       osbench transfer --files N [--file-size SIZE | --course] [common options]\n\n"
 	"MiB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy (plain\n"
 	"userspace TCP) over TCP and through the device, with and without\n"
 	"CRC32C: a ladder of rows that each add one thing (the device, the\n"
 	"CRC, the framing, mmap), with the ratio that is its cost, and the\n"
-	"targets with met/missed.  Needs the syncdev module loaded and\n"
-	"master, slave and tcpcopy next to this program.  make\n"
-	"bench-transfer runs it in the VM.\n";
+	"targets with met/missed.  With --files N: the cost of a file, the\n"
+	"same bytes moved as one file and as N files, each method pair\n"
+	"(durable and --no-sync) beside tcpcopy --tar (the tar | nc\n"
+	"baseline), with the per-file cost and the targets.  Needs the\n"
+	"syncdev module loaded and master, slave and tcpcopy next to this\n"
+	"program.  make bench-transfer runs it in the VM.\n";
 
 static int transfer_run(const struct ctx *c, const void *opts)
 {
@@ -437,6 +352,11 @@ static int transfer_run(const struct ctx *c, const void *opts)
 	uint32_t want = 0;
 	int i, rc;
 
+	if (to->files) {
+		free(t);
+		return transfer_files(c, (unsigned int)to->files,
+				      to->file_size, to->course);
+	}
 	t->size = to->size ? to->size :
 		  o->mode == BENCH_SMOKE ? 1 << 20 : 64 << 20;
 	t->reps = o->reps;
@@ -446,7 +366,7 @@ static int transfer_run(const struct ctx *c, const void *opts)
 		 o->dir, getpid());
 	for (i = 0; i < NCONF; i++)
 		t->rate[i] = xcalloc(t->reps, sizeof(double));
-	rc = find_programs(t) || make_input(t->in, t->size) ||
+	rc = xferrun_find_programs(t->bindir) || make_input(t->in, t->size) ||
 	     file_crc(t->in, t->size, &want) ? EXIT_FAIL : EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = transfer_rounds(t, want);

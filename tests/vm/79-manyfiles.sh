@@ -1,0 +1,97 @@
+# shellcheck shell=sh
+# vm-timeout: 300
+# vm-cost: 40
+# Many small files in one transfer: 1000 files of 1 KiB arrive byte for
+# byte (fcntl -> fcntl and mmap -> mmap durable, the default, and fcntl ->
+# mmap with --no-sync; tests/vm/10-transfer.sh has every combination with
+# the course's ten files), and no temporary file is left; a file replaced
+# in a many-file transfer keeps its mode; a slave stopped by SIGTERM while
+# many verified files wait for their one durable point removes every
+# temporary file and puts none in place.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+n=1000
+mkdir in out
+# 1024 distinct bytes per file (printf is built into the shell).
+i=0
+while [ $i -lt $n ]; do
+	name=$(printf 'f%04d' $i)
+	printf '%01023d\n' $i >"in/$name"
+	ins="$ins in/$name"
+	outs="$outs out/$name"
+	i=$((i + 1))
+done
+cat in/f* >all.in
+
+# many NAME MASTER_METHOD SLAVE_METHOD [KEPT] [SLAVE_OPTION...]: the 1000
+# files; with KEPT, out/fKEPT must still be 0600 afterwards.
+many() {
+	_what=$1 _mm=$2 _sm=$3 _kept=
+	shift 3
+	case ${1:-} in [0-9]*) _kept=$1; shift ;; esac
+	# shellcheck disable=SC2086
+	master $n $ins "$_mm" >master.log 2>&1 &
+	_mpid=$!
+	# shellcheck disable=SC2086
+	slave $n $outs "$_sm" 127.0.0.1 -w $WAIT_MS "$@" >slave.log 2>&1
+	_src=$?
+	wait $_mpid
+	_mrc=$?
+	if [ $_mrc -ne 0 ] || [ $_src -ne 0 ]; then
+		fail "$_what" "master exit $_mrc, slave exit $_src: $(tail -n 3 master.log slave.log)"
+	else
+		# Every file 1024 bytes and their concatenation the input's:
+		# each file is its input byte for byte.
+		cat out/f* >all.out
+		check_equal "$_what: $n files" "$(ls out | wc -l)" $n
+		check_equal "$_what: none of another size" \
+			"$(find out -type f ! -size 1024c | wc -l)" 0
+		check "$_what: identical" cmp -s all.in all.out
+		check_equal "$_what: no temporary file left" \
+			"$(ls -A out | grep -c syncdev-)" 0
+		[ -z "$_kept" ] || check_output "$_what: the replaced file is still 0600" \
+			'^-rw------- ' ls -l "out/f$_kept"
+	fi
+	rm -f out/f* out/.f* all.out
+}
+
+# A replaced file in the batch keeps its mode (checked after the first).
+printf old >out/f0500
+chmod 0600 out/f0500
+many "$n x 1 KiB, fcntl -> fcntl" fcntl fcntl 0500
+many "$n x 1 KiB, mmap -> mmap" mmap mmap
+many "$n x 1 KiB, fcntl -> mmap, --no-sync" fcntl mmap --no-sync
+
+# SIGTERM while 1000 verified files wait for the durable point and the
+# last one, large, is being received: every temporary file removed.  8 MiB
+# with 64 KiB buffers: far more than the socket buffers hold, so the
+# master is still sending when it is stopped.
+size=8388608
+gen big "$size" 7
+big_temp_made() {
+	set -- out/.big.syncdev-*
+	[ -e "$1" ]
+}
+# shellcheck disable=SC2086
+master $((n + 1)) $ins big fcntl -b 64K >master.log 2>&1 &
+mpid=$!
+# shellcheck disable=SC2086
+slave $((n + 1)) $outs out/big fcntl 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
+spid=$!
+poll_until 60 big_temp_made
+made=$?
+kill -STOP $mpid
+check_equal "SIGTERM mid-batch: the last file's temporary exists" $made 0
+[ $made -eq 0 ] || echo "# $(tail -n 3 master.log slave.log)"
+check_equal "SIGTERM mid-batch: the other files wait under temporary names" \
+	"$(ls -A out | grep -c '^\.f.*syncdev-')" $n
+kill -TERM $spid
+wait_gone $spid
+src=$?
+kill -CONT $mpid
+wait_gone $mpid
+check_equal "SIGTERM mid-batch: slave killed by SIGTERM" $src 143
+check_equal "SIGTERM mid-batch: nothing left in the output directory" \
+	"$(ls -A out | wc -l)" 0
+finish

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The temporary files of the outputs (outfile.h) and their one durable
+ * point: the data of every closed temporary flushed together (syncfs, once
+ * per file system), then the renames, then each directory flushed once.
+ */
+#include "outfile.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A temporary file that exists now. */
+struct outpend {
+	struct outpend *next;
+	const char *path;	/* the final name */
+	unsigned int dir;	/* its directory, in dirs */
+	int new;		/* nothing had the name at its close */
+	char tmp[];
+};
+
+/* A directory of outputs, open since its first temporary file. */
+struct outdir {
+	char *name;
+	int fd;			/* -1: could not be opened */
+	dev_t dev;
+	int renamed;		/* a name changed in it: flush it */
+};
+
+/*
+ * The list is in creation order; the signal handler walks it, so a node is
+ * complete before it is linked and unlinked before it is freed.
+ */
+static struct outpend *volatile head;
+static struct outpend *tail;
+static struct outdir *dirs;
+static unsigned int ndirs, capdirs;
+
+/* Whether the files are flushed to their disk before they count as in place. */
+static int sync_files = 1;
+
+void outfile_set_sync(int on)
+{
+	sync_files = on;
+}
+
+/*
+ * The directory dir, opened on first sight: syncfs() reports the write-back
+ * errors of the file system since the descriptor it is given was opened,
+ * so it is opened before any data of this transfer is written.
+ */
+static unsigned int find_dir(const char *dir)
+{
+	struct stat st;
+	unsigned int i;
+
+	for (i = ndirs; i-- > 0;)
+		if (!strcmp(dirs[i].name, dir))
+			return i;
+	if (ndirs == capdirs) {
+		capdirs = capdirs ? 2 * capdirs : 4;
+		dirs = realloc(dirs, capdirs * sizeof(*dirs));
+		if (!dirs)
+			die(EXIT_FAIL, "out of memory");
+	}
+	dirs[ndirs].name = xstrdup(dir);
+	dirs[ndirs].fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dirs[ndirs].dev = dirs[ndirs].fd >= 0 && !fstat(dirs[ndirs].fd, &st) ?
+			  st.st_dev : 0;
+	dirs[ndirs].renamed = 0;
+	return ndirs++;
+}
+
+struct outpend *outpend_add(const char *tmp, const char *path)
+{
+	size_t len = strlen(tmp) + 1;
+	struct outpend *p = xmalloc(sizeof(*p) + len);
+	char dir[PATH_MAX];
+	const char *base;
+
+	outfile_split_path(path, dir, sizeof(dir), &base);
+	p->next = NULL;
+	p->path = path;
+	p->dir = find_dir(dir);
+	p->new = 0;
+	memcpy(p->tmp, tmp, len);
+	if (tail)
+		tail->next = p;
+	else
+		head = p;
+	tail = p;
+	return p;
+}
+
+/* Unlink p from the list (not from the disk) and free it. */
+static void forget(struct outpend *p)
+{
+	struct outpend *q, *prev = NULL;
+
+	for (q = head; q && q != p; q = q->next)
+		prev = q;
+	if (!q)
+		return;
+	if (prev)
+		prev->next = p->next;
+	else
+		head = p->next;
+	if (tail == p)
+		tail = prev;
+	free(p);
+}
+
+void outpend_remove(struct outpend *p)
+{
+	unlink(p->tmp);
+	forget(p);
+}
+
+void outpend_set_new(struct outpend *p)
+{
+	p->new = 1;
+}
+
+/* What is at path now may be replaced: nothing, or a regular file. */
+static int replaceable(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return 1;
+	msg("output %s is %s now: not replaced (the slave writes regular files only)",
+	    path, mode_kind(st.st_mode));
+	return 0;
+}
+
+/* The data of every temporary file on the disk: syncfs() once per file system. */
+static int sync_data(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ndirs; i++) {
+		for (j = 0; j < i && dirs[j].dev != dirs[i].dev; j++)
+			;
+		if (j < i)
+			continue;	/* that file system is done */
+		if (dirs[i].fd < 0 || syncfs(dirs[i].fd)) {
+			msg_errno("writing the files in %s to disk", dirs[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The directories whose entries changed, on the disk. */
+static int sync_dirs(void)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ndirs; i++) {
+		if (!dirs[i].renamed)
+			continue;
+		/* EINVAL: a directory with no fsync. */
+		if (dirs[i].fd < 0 || (fsync(dirs[i].fd) && errno != EINVAL)) {
+			msg_errno("writing directory %s to disk", dirs[i].name);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+/* Remove the temporary files left and close the directories. */
+static void clear(void)
+{
+	struct outpend *p = head, *next;
+	unsigned int i;
+
+	for (; p; p = next) {
+		next = p->next;
+		unlink(p->tmp);
+		head = next;
+		free(p);
+	}
+	tail = NULL;
+	for (i = 0; i < ndirs; i++) {
+		if (dirs[i].fd >= 0)
+			close(dirs[i].fd);
+		free(dirs[i].name);
+	}
+	ndirs = 0;
+}
+
+/*
+ * A name that was free when its file was closed is taken with
+ * RENAME_NOREPLACE, one system call instead of a look (replaceable) and a
+ * rename: 1 when done.  0 when the name is taken now (or the file system
+ * has no RENAME_NOREPLACE): then the caller looks and renames.
+ */
+static int put_new(const struct outpend *p)
+{
+	return p->new &&
+	       renameat2(AT_FDCWD, p->tmp, AT_FDCWD, p->path,
+			 RENAME_NOREPLACE) == 0;
+}
+
+/*
+ * Flushed before the renames, so that a crash never leaves a partial file
+ * under a name (nor loses the file it replaces), and the directories
+ * after, so that the new names themselves survive a crash.
+ */
+int outfile_commit_all(unsigned int *done)
+{
+	struct outpend *p;
+	int ret = sync_files ? sync_data() : 0;
+
+	*done = 0;
+	while (!ret && (p = head) != NULL) {
+		if (put_new(p)) {
+			dirs[p->dir].renamed = 1;
+			forget(p);
+			++*done;
+		} else if (!replaceable(p->path)) {
+			ret = -1;
+		} else if (rename(p->tmp, p->path)) {
+			msg_errno("cannot rename %s to %s", p->tmp, p->path);
+			ret = -1;
+		} else {
+			dirs[p->dir].renamed = 1;
+			forget(p);
+			++*done;
+		}
+	}
+	if (sync_files && sync_dirs()) {
+		*done = 0;
+		ret = -1;
+	}
+	clear();
+	return ret;
+}
+
+static void remove_and_die(int sig)
+{
+	struct outpend *p;
+
+	for (p = head; p; p = p->next)
+		unlink(p->tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void outfile_remove_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_and_die;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
