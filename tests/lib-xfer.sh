@@ -37,6 +37,19 @@ one_pass() {
 	[ -n "${SYNCDEV_ONE_PASS:-}" ] || slow_kernel
 }
 
+# bench_reps N: the --reps option of an osbench run that a test makes to
+# check its tables, not their figures' spread: "--reps 1" under a debug
+# kernel, where each sample takes tens of times longer (with one sample
+# the median is also the minimum, the maximum and both ends of its
+# interval); else "--reps N", or nothing when N is "-" (the mode's own).
+bench_reps() {
+	if slow_kernel; then
+		echo "--reps 1"
+	elif [ "$1" != - ]; then
+		echo "--reps $1"
+	fi
+}
+
 # small_buffer_if_slow KO: under a debug kernel (SYNCDEV_SIZE_DIV above 1)
 # reload the module KO with a 2 MiB buffer instead of 8, for a test whose
 # sizes follow the buffer (one buffer, two and a byte): each boundary

@@ -8,12 +8,16 @@
 # stream does not have.  No timing is asserted.
 # vm-timeout: 300
 . "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 SIZE=262144
 # --smoke --reps 3 --max-chunk 4K: chunks 64 B, 256 B, 1 KiB and 4 KiB,
-# each 1 warm-up + 3 sample connections.
-ARGS="--smoke --reps 3 --max-chunk 4K"
-CONNS=16
+# each 1 warm-up + 3 sample connections (1 sample under a debug kernel:
+# bench_reps, tests/lib-xfer.sh).
+reps=$(bench_reps 3)
+samples=${reps#--reps }
+ARGS="--smoke $reps --max-chunk 4K"
+CONNS=$((4 * (1 + samples)))
 meet() { peer_meet 2392 "$1"; }
 
 gendata $SIZE 4 >served
@@ -101,7 +105,7 @@ slave() {
 	check_equal "json: rand-read through syncdev is null" \
 		"$(grep -o '"fs":"syncdev","op":"rand-read","chunk_bytes":[0-9]*,"n":null,"mean":null,"median":null' fa.json | wc -l)" 4
 	check_equal "json: seq-read through syncdev has numbers" \
-		"$(grep -o '"fs":"syncdev","op":"seq-read","chunk_bytes":[0-9]*,"n":3,"mean":[0-9.e+-]*,"median":[0-9.e+-]*' fa.json | wc -l)" 4
+		"$(grep -o '"fs":"syncdev","op":"seq-read","chunk_bytes":[0-9]*,"n":'"$samples"',"mean":[0-9.e+-]*,"median":[0-9.e+-]*' fa.json | wc -l)" 4
 	meet fileaccess-json-done
 }
 

@@ -7,9 +7,11 @@
 # files' bytes checked, and unmounts.  No timing is asserted.
 # vm-timeout: 400
 . "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 G=$SYNCDEV_ROOT/scripts/guest
-ARGS="--smoke --reps 3 --max-chunk 4K --file-size 64K"
+# 3 samples per figure, 1 under a debug kernel (bench_reps).
+ARGS="--smoke $(bench_reps 3) --max-chunk 4K --file-size 64K"
 meet() { peer_meet 2393 "$1"; }
 
 gendata 300001 5 >want-m2s

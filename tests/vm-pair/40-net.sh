@@ -7,6 +7,10 @@
 # server stopping after one client run.  No timing is asserted.
 # vm-timeout: 400
 . "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+
+# --smoke's samples per figure, 1 under a debug kernel (bench_reps).
+reps=$(bench_reps -)
 
 meet() { peer_meet 2396 "$1"; }
 
@@ -48,12 +52,14 @@ check_rows() {
 
 slave() {
 	meet net-up
-	osbench net --smoke --csv --peer "$SYNCDEV_PEER:2395" >net.csv 2>net.err
+	# shellcheck disable=SC2086 # $reps: an option or none
+	osbench net --smoke $reps --csv --peer "$SYNCDEV_PEER:2395" >net.csv 2>net.err
 	check_equal "net --peer exits 0" "$?" 0
 	[ -s net.err ] && sed 's/^/    /' net.err
 	check_rows net.csv "$SYNCDEV_PEER"
 	meet net-done
-	osbench net --smoke --csv >lo.csv 2>lo.err
+	# shellcheck disable=SC2086
+	osbench net --smoke $reps --csv >lo.csv 2>lo.err
 	check_equal "net over loopback exits 0" "$?" 0
 	check_rows lo.csv loopback
 	check_exit "--count without --serve is a usage error" 2 osbench net --count 1

@@ -1,13 +1,15 @@
 #!/bin/sh
 # osbench report with the two-guest parts: the master serves its disk
 # over NFS and runs "osbench net --serve --count 1"; the slave runs the
-# whole report in smoke mode with --pair and --remote on its own disk.
+# whole report in smoke mode with --pair and --remote on its own disk
+# (one sample per figure under a debug kernel: bench_reps).
 # Checked: exit 0, the sections with the peer's network table, the local
 # vs remote side-by-side table, the device transfers (the module is
 # loaded), the two-guest summary rows measured, both documents and the
 # methodology written.  No timing is asserted.
 # vm-timeout: 900
 . "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 G=$SYNCDEV_ROOT/scripts/guest
 meet() { peer_meet 2397 "$1" 600; }
@@ -28,8 +30,9 @@ slave() {
 	check "local disk" "$G/disk" mount /mnt/disk
 	meet report-up
 	check "nfs mount" "$G/nfs" mount "$SYNCDEV_PEER" /mnt/nfs 120
-	osbench report --smoke --pair --remote /mnt/nfs --dir /mnt/disk \
-		--out rep >report.log 2>&1
+	# shellcheck disable=SC2046 # an option or none
+	osbench report --smoke $(bench_reps -) --pair --remote /mnt/nfs \
+		--dir /mnt/disk --out rep >report.log 2>&1
 	check_equal "report --pair --remote exits 0" "$?" 0
 	grep -v '^report: \(running\|[0-9]\)' report.log | tail -n 5 | sed 's/^/    /'
 	md=rep/report.md
