@@ -3,12 +3,14 @@
 # vm-cost: 164
 # The ioctl/mmap fuzzer (tests/tools/fuzz.c), 64-bit and 32-bit (the
 # compat ioctl path), with a small buffer so that its edges are hit
-# often: SYNCDEV_FUZZ_CALLS calls in all (default 100000; fewer on the
+# often: SYNCDEV_FUZZ_CALLS calls in all (default 100000, 50000 under a
+# debug kernel, where each call takes tens of times longer; fewer on the
 # kernels that run a subset).  A new seed each run, printed, so a failure
 # can be replayed:
 #   insmod syncdev.ko buf_size=65536; fuzz --seed N --calls N
 # The harness checks the kernel log and that rmmod succeeds afterwards.
 . "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
 ko=$SYNCDEV_ROOT/kernel/syncdev.ko
 seed=${SYNCDEV_FUZZ_SEED:-$(date +%s)}
@@ -26,7 +28,9 @@ fuzz_run() {
 }
 
 # 30 % of the calls through the compat path.
-calls=${SYNCDEV_FUZZ_CALLS:-100000}
+calls=100000
+slow_kernel && calls=50000
+calls=${SYNCDEV_FUZZ_CALLS:-$calls}
 fuzz_run fuzz fuzz $((calls - calls * 3 / 10)) "$seed"
 if command -v fuzz32 >/dev/null; then
 	fuzz_run fuzz32 fuzz32 $((calls * 3 / 10)) $((seed + 1))
