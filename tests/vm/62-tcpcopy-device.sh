@@ -45,7 +45,9 @@ for s in 0 1 4097 3000001 $big; do
 done
 
 # The ladder: eight rows, every copy checked by CRC32C inside osbench.
-if osbench transfer --smoke --dir . --csv >transfer.csv 2>transfer.log; then
+# One sample per row under a debug kernel (bench_reps).
+# shellcheck disable=SC2046 # an option or none
+if osbench transfer --smoke $(bench_reps -) --dir . --csv >transfer.csv 2>transfer.log; then
 	pass "osbench transfer --smoke: exit 0"
 else
 	fail "osbench transfer --smoke" "$(tail -n 5 transfer.log)"
