@@ -307,9 +307,11 @@ course_check() {
 }
 
 # course_data: the course's data sets, as the files $SMALL (ten small
-# files), $Q4097 (four of 4097 bytes), $MID (1 MiB + 3 bytes) and $LARGE
-# (the course's 12,022,885 bytes, or less of it under a debug kernel, but
-# always more than a buffer).
+# files), $Q4097 (four of 4097 bytes), $MID (1 MiB + 3 bytes; half of it
+# under a debug kernel, where each page a one-page client moves costs an
+# ioctl of tens of ms, but still 3 bytes past a 128-page mapping) and
+# $LARGE (the course's 12,022,885 bytes, or less of it under a debug
+# kernel, but always $MID more than a buffer).
 course_data() {
 	SMALL="" Q4097=""
 	for _s in $COURSE_SMALL; do
@@ -321,9 +323,10 @@ course_data() {
 		Q4097="$Q4097 q$_i"
 	done
 	MID=mid
-	gen mid 1048579 23
+	_mid=$(bulk 1048579 524291)
+	gen mid "$_mid" 23
 	LARGE=large
-	gen large "$(bulk $COURSE_LARGE $(($(buf_size) + 1048579)))" 24
+	gen large "$(bulk $COURSE_LARGE $(($(buf_size) + _mid)))" 24
 }
 
 # course_pairs NAME MCLIENT SCLIENT FILE...: course_run on the FILEs in

@@ -9,8 +9,9 @@
 # assumed and the device mapped after the receive (course_page), the
 # device mapped before connecting and never unmapped (course_early) - in
 # all four method pairs on the sizes around a page and the course's data
-# sets (ten small files, four of 4097 bytes, 1 MiB + 3 bytes), and in
-# mmap mode on both sides on its 12,022,885 bytes (fcntl mode is the same
+# sets (ten small files, four of 4097 bytes, 1 MiB + 3 bytes, half of it
+# under a debug kernel: course_data, tests/lib-xfer.sh), and in mmap
+# mode on both sides on its 12,022,885 bytes (fcntl mode is the same
 # code in every client, course.h: 26-course-variants.sh moves that size
 # through it), byte for byte; then masters and slaves of different styles
 # together.  With one_pass (tests/lib-xfer.sh) the data sets go in mmap
