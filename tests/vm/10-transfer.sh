@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 83
+# vm-cost: 175
 # master -> slave over 127.0.0.1 in all four method combinations, for the
 # sizes around a page, the course's two data sets, 64 MiB (bulk) and a file
 # larger than the mmap buffer; every copy compared byte for byte.

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# vm-cost: 18
+# vm-cost: 43
 # A client written like the 2020 course programs (legacy ioctl numbers,
 # one connection per file, a 2-page mapping: course_2page) moves files
 # byte-exact; the legacy numbers' contract, its misuses and programs that

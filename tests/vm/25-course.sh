@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 260
+# vm-cost: 245
 # Course programs written against the course's module (docs/protocol.md,
 # "Legacy numbers"), called as ./master and ./slave as a grader does:
 # every style of tests/tools/course_*.c - 2 pages mapped at offset 0 with

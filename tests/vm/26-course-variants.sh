@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 120
+# vm-cost: 170
 # What course programs vary besides their mapping style (tests/tools/
 # course.h), each where it takes effect: the stray value a receive
 # without a length passes (a slave in mmap mode), how many pages they map

@@ -1,6 +1,6 @@
 # shellcheck shell=sh disable=SC3028 # busybox ash has RANDOM, seedable
 # vm-timeout: 600
-# vm-cost: 64
+# vm-cost: 86
 # kill -9 of either side in the middle of a 64 MiB transfer: the other
 # side fails (non-zero exit) with a message instead of hanging, and no
 # output file is left looking complete.  Then a loop that kills either

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 180
-# vm-cost: 26
+# vm-cost: 40
 # The master's listener lingers after its last user: a slave that connects
 # between two master runs is handed to the next run; once the linger is
 # over a slave is refused; rmmod closes a lingering listener at once.

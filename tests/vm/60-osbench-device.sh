@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm-cost: 12
+# vm-cost: 23
 # In the VM (busybox sh, module loaded by the harness): osbench's --device
 # mode reads /dev/slave_device while "osbench feed" streams the pattern
 # into /dev/master_device over loopback; every XOR must be the pattern's,

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 400
-# vm-cost: 77
+# vm-cost: 111
 # The reliability guarantees of the module: the two-way stream,
 # the progress timeout and keepalive, transfers and connects that survive
 # stop/continue and handlers, the peer filter, mappings that survive

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 400
-# vm-cost: 22
+# vm-cost: 100
 # What each side's exit status means: the
 # master exits 0 only when the slave confirmed every file, else 1 with the
 # slave's reason: file counts that differ either way, a full disk on the

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 240
-# vm-cost: 30
+# vm-cost: 72
 # What another party on the network or the machine can do to the device:
 # a process in its own network namespace reaches only that namespace's
 # addresses (a master listening on the host's loopback is out of reach);

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 240
-# vm-cost: 25
+# vm-cost: 24
 # What the slave does to the file system and what it sends: a replaced
 # file keeps its owner, group and mode; a symbolic link planted by another
 # user in a sticky world-writable directory is refused as the kernel

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 90
+# vm-cost: 91
 # Many small files in one transfer: 1000 files of 1 KiB arrive byte for
 # byte (fcntl -> fcntl and mmap -> mmap durable, the default, and fcntl ->
 # mmap with --no-sync; tests/vm/10-transfer.sh has every combination with

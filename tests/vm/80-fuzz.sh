@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 164
+# vm-cost: 194
 # The ioctl/mmap fuzzer (tests/tools/fuzz.c), 64-bit and 32-bit (the
 # compat ioctl path), with a small buffer so that its edges are hit
 # often: SYNCDEV_FUZZ_CALLS calls in all (default 100000, 50000 under a

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 150
+# vm-cost: 80
 # Stop/continue never aborts a transfer: master and slave
 # are stopped and continued over and over while they move a file, in all
 # four method combinations, and the copy is byte-exact; the course's
