@@ -29,6 +29,8 @@ struct xfer_opts {
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
 	/* Keyed: each trailer followed by the file's MAC (auth.h). */
 	const struct auth_session *auth;
+	/* Slave: per file, 1 when nothing had its name when checked (OUTFILE_ABSENT). */
+	const unsigned char *absent;
 };
 
 struct ack_in;
