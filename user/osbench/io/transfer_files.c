@@ -50,9 +50,9 @@ static const struct row {
 	[MM] = { "mmap -> mmap", "syncdev, durable", "mmap", "mmap",
 		 .sync_of = MM_NOSYNC },
 	[FF_NOSYNC] = { "fcntl -> fcntl --no-sync", "syncdev, not flushed",
-			"fcntl", "fcntl", 1, -1 },
+			"fcntl", "fcntl", .nosync = 1, .sync_of = -1 },
 	[MM_NOSYNC] = { "mmap -> mmap --no-sync", "syncdev, not flushed",
-			"mmap", "mmap", 1, -1 },
+			"mmap", "mmap", .nosync = 1, .sync_of = -1 },
 };
 
 /* The course's ten small files, in bytes. */
