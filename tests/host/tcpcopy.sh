@@ -149,4 +149,37 @@ check_output "tcpcopy --tar, count mismatch: send says why" \
 	"the sender sends 1 files, the receiver expects 2" cat "$T/send.out"
 check_exit "tcpcopy --tar --crc: usage error" 2 $B/tcpcopy send "$T/tin1" --tar --crc
 
+# --rename: the same files, one of them replacing an older file, through
+# temporary names that are all gone at the end; the old file keeps its
+# mode.  A count mismatch leaves no output and no temporary file.
+# --rename on send, or without --tar, is refused.
+"$B/tests/tools/gendata" 10 9 >"$T/tout1024"
+chmod 600 "$T/tout1024"
+# shellcheck disable=SC2086
+$B/tcpcopy send $ins -p $port -b 4K >"$T/send.out" 2>&1 &
+pid=$!
+# shellcheck disable=SC2086
+$B/tcpcopy recv 127.0.0.1:$port $outs --rename -w 5000 -b 4K >"$T/recv.out" 2>&1
+check_equal "tcpcopy --rename 5 files: recv exit 0" $? 0
+wait $pid
+check_equal "tcpcopy --rename 5 files: send exit 0" $? 0
+for s in 0 1 1024 70000 4097; do
+	check_same "tcpcopy --rename: the $s-byte file" "$T/tin$s" "$T/tout$s"
+done
+check_equal "tcpcopy --rename: the replaced file keeps mode 600" \
+	"$(stat -c %a "$T/tout1024")" 600
+check_equal "tcpcopy --rename: no temporary file left" \
+	"$(ls -A "$T" | grep -c syncdev-)" 0
+rm -f "$T"/tout*
+$B/tcpcopy send "$T/tin1" --tar -p $port >"$T/send.out" 2>&1 &
+pid=$!
+$B/tcpcopy recv 127.0.0.1:$port "$T/tout1" "$T/tout0" --rename -w 5000 >"$T/recv.out" 2>&1
+check_equal "tcpcopy --rename, 1 sent, 2 expected: recv exit 1" $? 1
+wait $pid
+check_equal "tcpcopy --rename, count mismatch: no output, no temporary file" \
+	"$(ls -A "$T" | grep -c -e tout -e syncdev-)" 0
+check_exit "tcpcopy send --rename: usage error" 2 $B/tcpcopy send "$T/tin1" --tar --rename
+check_exit "tcpcopy recv --rename without --tar: usage error" 2 \
+	$B/tcpcopy recv 127.0.0.1:$port "$T/tout1" --rename
+
 finish

@@ -11,6 +11,7 @@
 #include "outfile.h"
 #include "util.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,7 +24,7 @@ static void test_outfile(void)
 	struct stat st;
 	mode_t mask = umask(022);
 
-	CHECK(outfile_create(&f, path("outm"), 10, 1) == 0 && f.map &&
+	CHECK(outfile_create(&f, path("outm"), 10, OUTFILE_MAP) == 0 && f.map &&
 	      count_entries(".outm.syncdev-") == 1 &&
 	      access(path("outm"), F_OK) == -1,
 	      "outfile mmap: hidden temporary file, no final name yet");
@@ -33,12 +34,12 @@ static void test_outfile(void)
 	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
 	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
 	/* Allocated in steps (outfile.c): every step, the odd tail too. */
-	CHECK(outfile_create(&f, path("outs"), (3u << 20) + 5, 1) == 0 &&
+	CHECK(outfile_create(&f, path("outs"), (3u << 20) + 5, OUTFILE_MAP) == 0 &&
 	      fstat(f.fd, &st) == 0 && st.st_size == (3 << 20) + 5 &&
 	      (uint64_t)st.st_blocks * 512 >= (3u << 20) + 5,
 	      "outfile mmap: 3 MiB + 5 bytes allocated before the mapping");
 	outfile_abort(&f);
-	CHECK(outfile_create(&f, path("oute"), 0, 1) == 0 && !f.map &&
+	CHECK(outfile_create(&f, path("oute"), 0, OUTFILE_MAP) == 0 && !f.map &&
 	      outfile_commit(&f) == 0 && stat(path("oute"), &st) == 0 &&
 	      st.st_size == 0, "outfile empty file in mmap mode");
 	CHECK(outfile_create(&f, path("outa"), 100, 0) == 0, "outfile create");
@@ -97,11 +98,63 @@ static void test_outfile_batch(void)
 /* outfile_check gives target (NULL: refused). */
 static int check_gives(const char *name, const char *target)
 {
-	char *got = outfile_check(name);
+	char *got = outfile_check(name, NULL);
 	int ok = target ? got && !strcmp(got, target) : !got;
 
 	free(got);
 	return ok;
+}
+
+/* What outfile_check says of name's absence (-1: refused). */
+static int check_absent(const char *name)
+{
+	int absent = 7;
+	char *got = outfile_check(name, &absent);
+
+	free(got);
+	return got ? absent : -1;
+}
+
+/*
+ * OUTFILE_ABSENT: the close does not look at the name.  A file made there
+ * during the transfer is replaced all the same (the rename does not
+ * silently fail), and a file that was there when checked keeps its mode.
+ */
+static void test_outfile_absent(void)
+{
+	char *gone = xasprintf("%s/gone", dir), *there = xasprintf("%s/there", dir);
+	struct outfile f;
+	struct stat st;
+	mode_t mask = umask(022);
+	unsigned int done;
+	int fd;
+
+	CHECK(check_absent(gone) == 1 && check_absent(dir) == -1,
+	      "outfile_check: a free name is absent, a refused one says nothing");
+	make_file("there", 3, 1);
+	chmod(there, 0600);
+	CHECK(check_absent(there) == 0,
+	      "outfile_check: an existing file is not absent");
+	CHECK(outfile_create(&f, gone, 2, OUTFILE_ABSENT) == 0 &&
+	      outfile_write(&f, 0, "ok", 2, NULL) == 0 &&
+	      outfile_close(&f) == 0, "outfile absent: created and closed");
+	fd = open(gone, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && write(fd, "stale", 5) == 5 && close(fd) == 0,
+	      "a file made under the name meanwhile");
+	CHECK(outfile_commit_all(&done) == 0 && done == 1 &&
+	      file_is(gone, "ok") &&
+	      !count_entries(".syncdev-"),
+	      "outfile absent: the file made meanwhile is replaced, no temporary left");
+	CHECK(outfile_create(&f, there, 2, 0) == 0 &&
+	      outfile_write(&f, 0, "ok", 2, NULL) == 0 &&
+	      outfile_commit(&f) == 0 && stat(there, &st) == 0 &&
+	      (st.st_mode & 0777) == 0600 && file_is(there, "ok"),
+	      "outfile replacing a file keeps its mode");
+	unlink(gone);
+	unlink(there);
+	free(gone);
+	free(there);
+	umask(mask);
 }
 
 static void make_socket(const char *name)
@@ -157,7 +210,7 @@ static int unique(const char *a, const char *b, const char *c)
 	int i, ret;
 
 	for (i = 0; i < 3; i++)
-		targets[i] = outfile_check(names[i]);
+		targets[i] = outfile_check(names[i], NULL);
 	ret = outfile_check_unique(names, targets, 3);
 	for (i = 0; i < 3; i++)
 		free(targets[i]);
@@ -252,6 +305,7 @@ int main(void)
 	test_outfile();
 	test_outfile_batch();
 	test_outfile_check();
+	test_outfile_absent();
 	test_duplicates();
 	test_infile();
 	test_shrinking_input();

@@ -91,7 +91,7 @@ static void test_writes(void)
 	d = pattern(total, 7);
 	want = crc32c(0, d, total);
 	snprintf(name, sizeof(name), "%s/out", dir);
-	if (!d || outfile_create(&f, name, total, 1)) {
+	if (!d || outfile_create(&f, name, total, OUTFILE_MAP)) {
 		CHECK(0, "fill: create a mapped output of %zu bytes", total);
 		free(d);
 		return;
@@ -121,7 +121,7 @@ static void test_out_of_order(void)
 	int ok;
 
 	snprintf(name, sizeof(name), "%s/ooo", dir);
-	if (!d || outfile_create(&f, name, n, 1)) {
+	if (!d || outfile_create(&f, name, n, OUTFILE_MAP)) {
 		CHECK(0, "out of order: create");
 		free(d);
 		return;

@@ -6,7 +6,7 @@
 # format (the size first, the data, the CRC32C with --crc) and the
 # receiver's answer coming back over the device; every copy byte-exact.
 # Then osbench transfer --smoke, whose ladder runs every tcpcopy mode and
-# master/slave and checks each copy by CRC32C.
+# master/slave and checks each copy by CRC32C, and its --files table.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -61,6 +61,22 @@ check_output "osbench transfer: the targets with met/missed" \
 	"targets.*of 3 met" cat transfer.log
 check_output "osbench transfer: notes the machine" "$MACHINE_NOTE" \
 	cat transfer.log
+# The cost of a file: ten files and one of the same bytes by every row,
+# each output checked byte for byte inside osbench (its untimed round).
+if osbench transfer --files 10 --smoke --reps 1 --dir . --csv \
+	>files.csv 2>files.log; then
+	pass "osbench transfer --files 10: exit 0"
+else
+	fail "osbench transfer --files 10" "$(tail -n 5 files.log)"
+fi
+for row in "tcpcopy --tar" "tcpcopy --tar --rename" "fcntl -> fcntl" \
+	"fcntl -> mmap" "mmap -> fcntl" "mmap -> mmap" \
+	"fcntl -> fcntl --no-sync" "mmap -> mmap --no-sync"; do
+	check_output "osbench transfer --files: a row '$row' of 10 files" \
+		"^$row,(\"[^\"]*\"|[^,]*),10,10240," cat files.csv
+done
+check_output "osbench transfer --files: the targets noted" \
+	"targets.* met" cat files.csv files.log
 # The guest always runs under TCG (scripts/vm/vm-run): a known signature.
 check_output "osbench machine: names the guest's hypervisor and its signature" \
 	'^hypervisor,"QEMU TCG \(cpuid signature ""TCGTCGTCGTCG""\)"$' \

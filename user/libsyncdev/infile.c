@@ -42,7 +42,7 @@ static int open_regular(const char *path, struct stat *st)
 	return -1;
 }
 
-int infile_open(struct infile *f, const char *path, int map)
+int infile_open(struct infile *f, const char *path, uint64_t map_from)
 {
 	struct stat st;
 	void *p;
@@ -57,7 +57,7 @@ int infile_open(struct infile *f, const char *path, int map)
 	f->mtime = st.st_mtim;
 	f->ctime = st.st_ctim;
 	/* mmap of length 0 is EINVAL: an empty file needs no mapping. */
-	if (map && f->size) {
+	if (map_from && f->size >= map_from && f->size) {
 		p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
 		if (p == MAP_FAILED) {
 			msg_errno("cannot mmap input file %s", path);

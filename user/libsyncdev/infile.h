@@ -3,7 +3,7 @@
  * An input file of the master, opened and sized before the transfer
  * starts so that a missing, unreadable or unsuitable file fails before
  * any slave waits for it.  In mmap mode the whole file is mapped
- * read-only.
+ * read-only, unless it is small (map_from).
  */
 #ifndef SYNCDEV_INFILE_H
 #define SYNCDEV_INFILE_H
@@ -23,10 +23,11 @@ struct infile {
 
 /*
  * Only regular files: a FIFO, device, socket or directory is refused
- * before anything could block on it.  Prints a message and returns -1 on
- * failure.
+ * before anything could block on it.  The file is mapped when it has at
+ * least map_from bytes (0: never; 1: whenever it is not empty).  Prints a
+ * message and returns -1 on failure.
  */
-int infile_open(struct infile *f, const char *path, int map);
+int infile_open(struct infile *f, const char *path, uint64_t map_from);
 void infile_close(struct infile *f);
 
 /*

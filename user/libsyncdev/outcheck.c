@@ -59,20 +59,25 @@ static char *follow_link(const char *path)
 	return target;
 }
 
-char *outfile_check(const char *path)
+char *outfile_check(const char *path, int *absent)
 {
 	char dir[PATH_MAX], *target;
 	const char *base;
 	struct stat st;
+	int found, missing;
 
+	if (absent)
+		*absent = 0;
 	outfile_split_path(path, dir, sizeof(dir), &base);
 	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
 		msg("output %s is a directory, not a file name", path);
 		return NULL;
 	}
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	found = lstat(path, &st) == 0;
+	missing = !found && errno == ENOENT;
+	if (found && S_ISLNK(st.st_mode))
 		return follow_link(path);
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (found && !S_ISREG(st.st_mode)) {
 		msg("output %s is %s (the slave writes regular files only)",
 		    path, mode_kind(st.st_mode));
 		return NULL;
@@ -85,6 +90,8 @@ char *outfile_check(const char *path)
 	target = strdup(path);
 	if (!target)
 		msg_errno("checking output %s", path);
+	else if (absent)
+		*absent = missing;
 	return target;
 }
 

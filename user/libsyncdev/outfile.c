@@ -207,7 +207,7 @@ static int create_tmp(struct outfile *f, const char *dir, const char *base)
 }
 
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
-		   int map)
+		   unsigned int flags)
 {
 	char dir[PATH_MAX];
 	const char *base;
@@ -219,6 +219,7 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->stage = NULL;
 	f->next = 0;
 	f->pend = NULL;
+	f->absent = !!(flags & OUTFILE_ABSENT);
 	outfile_split_path(path, dir, sizeof(dir), &base);
 	if (check_room(dir, path, size))
 		return -1;
@@ -231,7 +232,7 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		return -1;
 	}
 	f->pend = outpend_add(f->tmp, path);
-	if (!map || !size || map_output(f) == 0)
+	if (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0)
 		return 0;
 	outfile_abort(f);
 	return -1;
@@ -336,6 +337,10 @@ static int keep_attrs(struct outfile *f)
 {
 	struct stat st;
 
+	if (f->absent) {
+		outpend_set_new(f->pend);
+		return 0;
+	}
 	if (lstat(f->path, &st)) {
 		/* Nothing there now: the rename need not look again. */
 		if (errno == ENOENT)

@@ -31,6 +31,7 @@ struct outfile {
 	unsigned char *stage;
 	uint64_t next;		/* the offset the next write must have */
 	struct outpend *pend;	/* the temporary file's entry (outset.c) */
+	int absent;		/* OUTFILE_ABSENT */
 };
 
 /*
@@ -40,9 +41,10 @@ struct outfile {
  * symbolic link is followed to the regular file it leads to (which is
  * replaced, the link stays); a link that leads nowhere, or to anything but
  * a regular file, is refused.  Returns the name to write (malloc'd: path
- * itself or the link's target), or NULL.
+ * itself or the link's target), or NULL.  *absent (unless absent is NULL):
+ * 1 when nothing has that name now (OUTFILE_ABSENT below), else 0.
  */
-char *outfile_check(const char *path);
+char *outfile_check(const char *path, int *absent);
 
 /*
  * After outfile_check of each: -1 after a message naming both when two
@@ -56,14 +58,27 @@ int outfile_check_unique(char *const *paths, char *const *targets,
 void outfile_split_path(const char *path, char *dir, size_t dirlen,
 			const char **base);
 
+/* outfile_create's flags. */
+enum {
+	/* mmap mode: the file is allocated and mapped, and written through the mapping */
+	OUTFILE_MAP = 1,
+	/*
+	 * Nothing had the name when outfile_check looked: the close does not
+	 * look again (a system call a file), and the rename takes the name
+	 * with RENAME_NOREPLACE.  A file made under the name meanwhile is
+	 * replaced all the same, without its owner and mode being kept.
+	 */
+	OUTFILE_ABSENT = 2,
+};
+
 /*
- * Create the temporary file for size bytes; in mmap mode allocate and map
- * it (on tmpfs: check the room, and fill the pages as they are written,
- * pagefill.h).  Prints a message and returns -1 on failure.  path is
- * kept, not copied: it must stay until outfile_commit_all.
+ * Create the temporary file for size bytes; with OUTFILE_MAP allocate and
+ * map it (on tmpfs: check the room, and fill the pages as they are
+ * written, pagefill.h).  Prints a message and returns -1 on failure.  path
+ * is kept, not copied: it must stay until outfile_commit_all.
  */
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
-		   int map);
+		   unsigned int flags);
 /*
  * Store n bytes at offset off (in order), folding them into *crc unless
  * crc is NULL; -1 with errno on failure.

@@ -15,12 +15,16 @@
 struct auth_session;
 
 /*
- * mmap mode on the slave: a file smaller than this is written with
- * write() instead of being mapped.  A mapping costs the same system calls
- * whatever the size (ftruncate, fallocate or userfaultfd set-up, mmap,
- * munmap) and saves no copy (the bytes are copied from the device buffer
- * either way), so below a few pages it only adds time; docs/results.md ("Many
- * files") gives the measured cost per file of both.
+ * mmap mode: a file smaller than this is written with write() on the
+ * slave and read with read() on the master instead of being mapped.  A
+ * mapping costs the same system calls whatever the size (slave:
+ * ftruncate, fallocate or userfaultfd set-up, mmap, munmap; master: mmap,
+ * madvise, munmap, and a page fault) and saves no copy (the bytes are
+ * copied between the device buffer and the page cache either way), so
+ * below a few pages it only adds time; docs/results.md ("Many files")
+ * gives the measured cost per file of both.  The first non-empty file of
+ * a transfer is mapped all the same, for the course's page-descriptor
+ * line.
  */
 #define XFER_MAP_MIN (64u << 10)
 
@@ -29,6 +33,8 @@ struct xfer_opts {
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
 	/* Keyed: each trailer followed by the file's MAC (auth.h). */
 	const struct auth_session *auth;
+	/* Slave: per file, 1 when nothing had its name when checked (OUTFILE_ABSENT). */
+	const unsigned char *absent;
 };
 
 struct ack_in;

@@ -328,6 +328,7 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	o->verbose = a->verbose;
 	o->print_pages = a->method == METHOD_MMAP;
 	o->auth = NULL;
+	o->absent = NULL;
 	return fd;
 }
 

@@ -154,6 +154,19 @@ static int map_output(const struct devbuf *b, const struct xfer_opts *o,
 	return size >= XFER_MAP_MIN || (o->print_pages && !printed);
 }
 
+/* outfile_create's flags for file index of size bytes. */
+static unsigned int out_flags(const struct devbuf *b, const struct xfer_opts *o,
+			      unsigned int index, uint64_t size, int printed)
+{
+	unsigned int flags = 0;
+
+	if (map_output(b, o, size, printed))
+		flags |= OUTFILE_MAP;
+	if (o->absent && o->absent[index])
+		flags |= OUTFILE_ABSENT;
+	return flags;
+}
+
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     const struct xfer_opts *o, struct xfer_report *r,
 		     int *printed)
@@ -174,7 +187,8 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 	err = frame_get_file_hdr(hdr, (size_t)got, index, &size);
 	if (err)
 		return bad_frame(r, err, what, got, FRAME_FILE_HDR_LEN);
-	if (outfile_create(&f, path, size, map_output(b, o, size, *printed)))
+	if (outfile_create(&f, path, size,
+			   out_flags(b, o, index, size, *printed)))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	if (o->auth)
 		auth_file_mac_init(&mac, o->auth, index, size);

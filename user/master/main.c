@@ -18,6 +18,31 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/*
+ * Every input opened and checked before a slave is made to wait for it;
+ * exits on failure.  In mmap mode a small file is read() into the device
+ * buffer rather than mapped (XFER_MAP_MIN, xfer.h): its mapping would cost
+ * mmap, madvise, a page fault and munmap to save no copy.  Until one file
+ * is mapped any non-empty one is: the course's page-descriptor line is the
+ * one of a file's mapping.
+ */
+static struct infile *open_inputs(const struct xfer_args *a, uint64_t *total)
+{
+	struct infile *files = xcalloc(a->nfiles, sizeof(*files));
+	uint64_t map_from = a->method == METHOD_MMAP ? 1 : 0;
+	unsigned int i;
+
+	*total = 0;
+	for (i = 0; i < a->nfiles; i++) {
+		if (infile_open(&files[i], a->files[i], map_from))
+			exit(EXIT_FAIL);
+		if (files[i].map)
+			map_from = XFER_MAP_MIN;
+		*total += files[i].size;
+	}
+	return files;
+}
+
 int main(int argc, char **argv)
 {
 	static struct auth_key key;
@@ -27,7 +52,7 @@ int main(int argc, char **argv)
 	struct xfer_args a;
 	struct infile *files;
 	struct devbuf b;
-	uint64_t t0, total = 0;
+	uint64_t t0, total;
 	unsigned int i;
 	int fd, ret;
 
@@ -40,14 +65,7 @@ int main(int argc, char **argv)
 	/* A vanished slave must be an error message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 
-	/* Every input is checked before a slave is made to wait for it. */
-	files = xcalloc(a.nfiles, sizeof(*files));
-	for (i = 0; i < a.nfiles; i++) {
-		if (infile_open(&files[i], a.files[i],
-				a.method == METHOD_MMAP))
-			return EXIT_FAIL;
-		total += files[i].size;
-	}
+	files = open_inputs(&a, &total);
 
 	fd = xfer_open_device(&a, &b, &o);
 	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL, &sess))

@@ -19,17 +19,20 @@
 
 /*
  * The names to write: each output checked (a regular file or none yet;
- * symbolic links followed), no two the same file.  Exits on failure.
+ * symbolic links followed), no two the same file; absent[i]: nothing has
+ * the name yet.  Exits on failure.
  */
-static char **check_outputs(const struct xfer_args *a)
+static char **check_outputs(const struct xfer_args *a, unsigned char *absent)
 {
 	char **targets = xcalloc(a->nfiles, sizeof(*targets));
 	unsigned int i;
+	int none;
 
 	for (i = 0; i < a->nfiles; i++) {
-		targets[i] = outfile_check(a->files[i]);
+		targets[i] = outfile_check(a->files[i], &none);
 		if (!targets[i])
 			exit(EXIT_FAIL);
+		absent[i] = (unsigned char)none;
 	}
 	if (outfile_check_unique(a->files, targets, a->nfiles))
 		exit(EXIT_USAGE);
@@ -44,6 +47,7 @@ int main(int argc, char **argv)
 	struct xfer_opts o;
 	struct xfer_args a;
 	struct devbuf b;
+	unsigned char *absent;
 	char **targets;
 	uint64_t t0, t1;
 	int fd, ret;
@@ -56,12 +60,14 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	outfile_set_sync(!a.no_sync);
 	signal(SIGPIPE, SIG_IGN);
-	targets = check_outputs(&a);
+	absent = xcalloc(a.nfiles ? a.nfiles : 1, 1);
+	targets = check_outputs(&a, absent);
 	outfile_remove_on_signals();
 
 	fd = xfer_open_device(&a, &b, &o);
 	if (fd < 0)
 		return EXIT_FAIL;
+	o.absent = absent;
 	ret = xfer_connect(fd, &a, a.key_path ? &key : NULL, &sess);
 	if (ret)
 		return ret;

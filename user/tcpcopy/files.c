@@ -5,13 +5,15 @@
  * its size (8 bytes, LE) and its data, packed into one buffer as tar packs
  * headers and data; the receiver writes each file as tar -x does: open
  * (O_CREAT | O_TRUNC), write, close, under its final name, with no
- * temporary file and no flush to the disk.  Then the answer of master and
- * slave (ack.h).
+ * temporary file and no flush to the disk; with --rename, as the slave
+ * writes them, under temporary names renamed into place after the last,
+ * still without a flush.  Then the answer of master and slave (ack.h).
  */
 #include "tcpcopy.h"
 #include "ack.h"
 #include "frame.h"
 #include "infile.h"
+#include "outfile.h"
 #include "tcp.h"
 #include "util.h"
 #include "xfer.h"
@@ -161,51 +163,105 @@ static int get(struct sbuf *s, void *dst, size_t n)
 	return 0;
 }
 
+/*
+ * Where a file's bytes go: under its final name as tar -x writes it, or
+ * (--rename) the slave's temporary file (outfile.h), renamed into place
+ * with the others after the last.
+ */
+struct sink {
+	int rename;
+	const unsigned char *absent;	/* --rename: per file, OUTFILE_ABSENT */
+	struct outfile f;
+	int fd;
+};
+
+static int sink_open(struct sink *k, const char *path, unsigned int index,
+		     uint64_t size)
+{
+	if (!k->rename) {
+		k->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0666);
+		return k->fd < 0 ? fail_errno("cannot create %s", path) : 0;
+	}
+	if (outfile_create(&k->f, path, size,
+			   k->absent[index] ? OUTFILE_ABSENT : 0))
+		return -1;
+	k->fd = k->f.fd;
+	return 0;
+}
+
+/* The file complete (ok) or not: 0, or -1 after a message. */
+static int sink_close(struct sink *k, const char *path, int ok)
+{
+	if (k->rename && !ok)
+		outfile_abort(&k->f);
+	else if (k->rename)
+		return outfile_close(&k->f);
+	else if (close(k->fd) && ok)
+		return fail_errno("writing %s", path);
+	return 0;
+}
+
 /* One file: its size, then its data written to path. */
-static int recv_one(struct sbuf *s, const char *path, struct xfer_report *r)
+static int recv_one(struct sbuf *s, struct sink *k, const char *path,
+		    struct xfer_report *r)
 {
 	unsigned char word[8];
 	uint64_t size, off;
 	ssize_t got;
-	size_t k;
-	int fd;
+	size_t n;
 
 	r->status = FRAME_ST_RECV;
 	if (get(s, word, 8))
 		return fail_errno("receiving the size of %s", path);
 	size = get_le(word, 8);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		r->status = FRAME_ST_STORE;
-		return fail_errno("cannot create %s", path);
-	}
-	for (off = 0; off < size; off += k) {
+	r->status = FRAME_ST_STORE;
+	if (sink_open(k, path, r->index, size))
+		return -1;
+	for (off = 0; off < size; off += n) {
 		got = fill(s);
 		if (got <= 0) {
-			close(fd);
-			return fail_errno("receiving %s", path);
+			r->status = FRAME_ST_RECV;
+			msg_errno("receiving %s", path);
+			sink_close(k, path, 0);
+			return -1;
 		}
-		k = (uint64_t)got < size - off ? (size_t)got :
+		n = (uint64_t)got < size - off ? (size_t)got :
 						 (size_t)(size - off);
-		if (write_full(fd, s->buf + s->pos, k) < 0) {
-			close(fd);
-			r->status = FRAME_ST_STORE;
-			return fail_errno("writing %s", path);
+		if (write_full(k->fd, s->buf + s->pos, n) < 0) {
+			msg_errno("writing %s", path);
+			sink_close(k, path, 0);
+			return -1;
 		}
-		s->pos += k;
+		s->pos += n;
 	}
+	if (sink_close(k, path, 1))
+		return -1;
 	r->total += size;
-	if (close(fd)) {
-		r->status = FRAME_ST_STORE;
-		return fail_errno("writing %s", path);
-	}
 	return 0;
 }
 
-static int recv_files(struct sbuf *s, char **paths, unsigned int n,
-		      struct xfer_report *r)
+/*
+ * --rename: what the slave does after the last file, less the flush: every
+ * temporary file renamed into place.  0, or -1 with *r saying how many are.
+ */
+static int sink_commit(struct sink *k, int ret, struct xfer_report *r)
+{
+	unsigned int done;
+
+	if (!k->rename || !outfile_commit_all(&done) || done >= r->files)
+		return ret;
+	r->files = done;
+	r->index = done;
+	r->status = FRAME_ST_STORE;
+	return -1;
+}
+
+static int recv_files(struct sbuf *s, struct sink *k, char **paths,
+		      unsigned int n, struct xfer_report *r)
 {
 	unsigned char word[4];
+	int ret = 0;
 
 	if (get(s, word, 4)) {
 		r->status = FRAME_ST_RECV;
@@ -217,12 +273,38 @@ static int recv_files(struct sbuf *s, char **paths, unsigned int n,
 		    (unsigned int)get_le(word, 4), n);
 		return -1;
 	}
-	for (r->index = 0; r->index < n; r->index++, r->files++)
-		if (recv_one(s, paths[r->index], r))
-			return -1;
-	r->index = FRAME_NO_FILE;
-	r->status = FRAME_ST_OK;
-	return 0;
+	for (r->index = 0; r->index < n && !ret; r->index++, r->files++)
+		ret = recv_one(s, k, paths[r->index], r);
+	if (ret) {
+		r->index--;
+		r->files--;
+	} else {
+		r->index = FRAME_NO_FILE;
+		r->status = FRAME_ST_OK;
+	}
+	return sink_commit(k, ret, r);
+}
+
+/*
+ * --rename: each output checked as the slave checks it (a symbolic link
+ * replaced by the file it leads to), and whether its name is free; exits
+ * on a refused one.
+ */
+static unsigned char *check_outputs(char **paths, unsigned int n)
+{
+	unsigned char *absent = xcalloc(n, 1);
+	unsigned int i;
+	int none;
+
+	for (i = 0; i < n; i++) {
+		paths[i] = outfile_check(paths[i], &none);
+		if (!paths[i])
+			exit(EXIT_FAIL);
+		absent[i] = (unsigned char)none;
+	}
+	outfile_set_sync(0);
+	outfile_remove_on_signals();
+	return absent;
 }
 
 int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
@@ -230,15 +312,18 @@ int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
 {
 	struct xfer_report r = { .index = 0 };
 	struct sbuf s = { .cap = o->bufsize };
+	struct sink k = { .rename = o->rename };
 	uint64_t t0, t1;
 	int ret;
 
+	if (k.rename)
+		k.absent = check_outputs(paths, n);
 	s.fd = tcpcopy_link_connect(addr, port, o);
 	if (s.fd < 0)
 		return EXIT_FAIL;
 	s.buf = xmalloc(s.cap);
 	t0 = now_ns();
-	ret = recv_files(&s, paths, n, &r) ? EXIT_FAIL : EXIT_OK;
+	ret = recv_files(&s, &k, paths, n, &r) ? EXIT_FAIL : EXIT_OK;
 	t1 = now_ns();
 	ret = ack_answer(s.fd, ret, r.status, r.index, r.files, "sender");
 	if (ret)

@@ -19,7 +19,7 @@ static void usage(FILE *f)
 		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
 		"                                          [--progress-timeout S]\n"
 		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [-b SIZE] [-w MS]\n\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [--rename] [-b SIZE] [-w MS]\n\n"
 		"Copy one file over a plain userspace TCP connection: the baseline\n"
 		"that master and slave are measured against (make bench-transfer).\n"
 		"send listens on PORT (default %d), sends the size and FILE to the\n"
@@ -31,7 +31,10 @@ static void usage(FILE *f)
 		"osbench transfer --files): one connection, the file count, each\n"
 		"file's size then its data, and each written as tar -x writes it:\n"
 		"open, write, close under its final name, no temporary file, no\n"
-		"flush to the disk, no CRC; -c, -d and --key are refused there.\n\n"
+		"flush to the disk, no CRC; -c, -d and --key are refused there.\n"
+		"With --rename, recv writes them as the slave does, each under a\n"
+		"temporary name renamed into place after the last (still no flush\n"
+		"and no CRC): what never showing a partial file costs.\n\n"
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
 		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
@@ -52,6 +55,7 @@ static void usage(FILE *f)
 		"                     peer that fails ends the program with exit 4\n"
 		"  -t, --tar          the files as tar | nc moves them (above); both\n"
 		"                     sides must say it\n"
+		"      --rename       recv --tar: temporary names, renamed at the end\n"
 		"  -h, --help         this text\n\n"
 		"Without --key, anyone who can reach the port can take the other\n"
 		"side's place and fake the data or the answer.\n\n"
@@ -63,7 +67,7 @@ static void usage(FILE *f)
 		TCPCOPY_DEFAULT_PORT);
 }
 
-enum { OPT_PROGRESS = 256, OPT_KEY };
+enum { OPT_PROGRESS = 256, OPT_KEY, OPT_RENAME };
 
 /* One option into *port or *o; exits with EXIT_USAGE on a bad one. */
 static void parse_option(int c, char **argv, uint64_t *port,
@@ -107,12 +111,24 @@ static void parse_option(int c, char **argv, uint64_t *port,
 	case 't':
 		o->tar = 1;
 		break;
+	case OPT_RENAME:
+		o->rename = 1;
+		break;
 	case ':':
 		die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
 	default:
 		die(EXIT_USAGE, "unknown option '%s' (see --help)",
 		    argv[optind - 1]);
 	}
+}
+
+/* Options that do not go together: exits with EXIT_USAGE. */
+static void check_modes(const struct tcpcopy_opts *o, int send)
+{
+	if (o->tar && (o->crc || o->device || o->key_path))
+		die(EXIT_USAGE, "--tar (or several files) is plain TCP only: no --crc, --device or --key");
+	if (o->rename && (send || !o->tar))
+		die(EXIT_USAGE, "--rename is for recv --tar (or recv with several files)");
 }
 
 int main(int argc, char **argv)
@@ -124,6 +140,7 @@ int main(int argc, char **argv)
 		{ "crc", no_argument, NULL, 'c' },
 		{ "device", no_argument, NULL, 'd' },
 		{ "tar", no_argument, NULL, 't' },
+		{ "rename", no_argument, NULL, OPT_RENAME },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "help", no_argument, NULL, 'h' },
@@ -155,8 +172,7 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, send ? "usage: tcpcopy send FILE... [options]" :
 			"usage: tcpcopy recv a.b.c.d[:port] OUT... [options]");
 	o.tar |= argc > (send ? 2 : 3);
-	if (o.tar && (o.crc || o.device || o.key_path))
-		die(EXIT_USAGE, "--tar (or several files) is plain TCP only: no --crc, --device or --key");
+	check_modes(&o, send);
 	if (o.key_path && auth_load_key(o.key_path, &o.key))
 		return EXIT_FAIL;
 	signal(SIGPIPE, SIG_IGN);

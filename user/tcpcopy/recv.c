@@ -136,7 +136,7 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 struct tcpcopy_opts *o)
 {
 	struct xfer_report r = { .index = 0 };
-	char *target = outfile_check(path);
+	char *target = outfile_check(path, NULL);
 	uint64_t t0, t1;
 	int fd, ret;
 

@@ -38,6 +38,7 @@ struct tcpcopy_opts {
 	uint32_t progress_s;	/* 0: no progress timeout */
 	int device;		/* --device: over syncdev, not a socket */
 	int tar;		/* --tar, or several files: files.c */
+	int rename;		/* --rename: recv --tar under temporary names */
 	const char *key_path;	/* --key: keyed, as master and slave */
 	struct auth_key key;
 	struct auth_session sess;	/* after the handshake */
