@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 133
+# vm-cost: 175
 # tcpcopy --device: the benchmark baseline's copy through syncdev (send on
 # /dev/master_device, recv on /dev/slave_device), with tcpcopy's own wire
 # format (the size first, the data, the CRC32C with --crc) and the
