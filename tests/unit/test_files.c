@@ -115,6 +115,25 @@ static int check_absent(const char *name)
 	return got ? absent : -1;
 }
 
+/* outfile_check_all: each one's absence; NULL when one is refused. */
+static void check_all(char *gone, char *there)
+{
+	char *names[3] = { gone, there, dir };
+	unsigned char absent[3] = { 7, 7, 7 };
+	char **t = outfile_check_all(names, 2, absent);
+
+	CHECK(t && !strcmp(t[0], gone) && !strcmp(t[1], there) &&
+	      absent[0] == 1 && absent[1] == 0,
+	      "outfile_check_all: the targets, a free name absent, a file not");
+	if (t) {
+		free(t[0]);
+		free(t[1]);
+		free(t);
+	}
+	CHECK(!outfile_check_all(names, 3, absent),
+	      "outfile_check_all: NULL when one output is refused");
+}
+
 /*
  * OUTFILE_ABSENT: the close does not look at the name.  A file made there
  * during the transfer is replaced all the same (the rename does not
@@ -135,6 +154,7 @@ static void test_outfile_absent(void)
 	chmod(there, 0600);
 	CHECK(check_absent(there) == 0,
 	      "outfile_check: an existing file is not absent");
+	check_all(gone, there);
 	CHECK(outfile_create(&f, gone, 2, OUTFILE_ABSENT) == 0 &&
 	      outfile_write(&f, 0, "ok", 2, NULL) == 0 &&
 	      outfile_close(&f) == 0, "outfile absent: created and closed");

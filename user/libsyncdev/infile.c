@@ -57,7 +57,7 @@ int infile_open(struct infile *f, const char *path, uint64_t map_from)
 	f->mtime = st.st_mtim;
 	f->ctime = st.st_ctim;
 	/* mmap of length 0 is EINVAL: an empty file needs no mapping. */
-	if (map_from && f->size >= map_from && f->size) {
+	if (map_from && f->size >= map_from) {
 		p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
 		if (p == MAP_FAILED) {
 			msg_errno("cannot mmap input file %s", path);

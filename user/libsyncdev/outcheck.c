@@ -95,6 +95,26 @@ char *outfile_check(const char *path, int *absent)
 	return target;
 }
 
+char **outfile_check_all(char *const *paths, unsigned int n,
+			 unsigned char *absent)
+{
+	char **targets = xcalloc(n ? n : 1, sizeof(*targets));
+	unsigned int i;
+	int none;
+
+	for (i = 0; i < n; i++) {
+		targets[i] = outfile_check(paths[i], &none);
+		if (!targets[i]) {
+			while (i-- > 0)
+				free(targets[i]);
+			free(targets);
+			return NULL;
+		}
+		absent[i] = (unsigned char)none;
+	}
+	return targets;
+}
+
 struct out_key {
 	char *key;
 	unsigned int index;

@@ -47,6 +47,14 @@ struct outfile {
 char *outfile_check(const char *path, int *absent);
 
 /*
+ * outfile_check of each of the n paths: their targets (malloc'd), and in
+ * absent[i] whether nothing has name i now; NULL after the message of the
+ * first one refused.
+ */
+char **outfile_check_all(char *const *paths, unsigned int n,
+			 unsigned char *absent);
+
+/*
  * After outfile_check of each: -1 after a message naming both when two
  * of the n targets are the same file (same name, a link to it, or a hard
  * link of it), else 0.  paths are the names as given, for the message.

@@ -24,16 +24,10 @@
  */
 static char **check_outputs(const struct xfer_args *a, unsigned char *absent)
 {
-	char **targets = xcalloc(a->nfiles, sizeof(*targets));
-	unsigned int i;
-	int none;
+	char **targets = outfile_check_all(a->files, a->nfiles, absent);
 
-	for (i = 0; i < a->nfiles; i++) {
-		targets[i] = outfile_check(a->files[i], &none);
-		if (!targets[i])
-			exit(EXIT_FAIL);
-		absent[i] = (unsigned char)none;
-	}
+	if (!targets)
+		exit(EXIT_FAIL);
 	if (outfile_check_unique(a->files, targets, a->nfiles))
 		exit(EXIT_USAGE);
 	return targets;

@@ -293,15 +293,12 @@ static int recv_files(struct sbuf *s, struct sink *k, char **paths,
 static unsigned char *check_outputs(char **paths, unsigned int n)
 {
 	unsigned char *absent = xcalloc(n, 1);
-	unsigned int i;
-	int none;
+	char **targets = outfile_check_all(paths, n, absent);
 
-	for (i = 0; i < n; i++) {
-		paths[i] = outfile_check(paths[i], &none);
-		if (!paths[i])
-			exit(EXIT_FAIL);
-		absent[i] = (unsigned char)none;
-	}
+	if (!targets)
+		exit(EXIT_FAIL);
+	memcpy(paths, targets, n * sizeof(*paths));
+	free(targets);
 	outfile_set_sync(0);
 	outfile_remove_on_signals();
 	return absent;
