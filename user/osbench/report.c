@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 struct report_opts {
-	const char *out, *peer, *remote;
+	const char *out, *peer, *remote, *only;
 	bool render, pair;
 };
 
@@ -35,6 +35,11 @@ static const struct opt report_options[] = {
 		  "network file system's directory (NFS)" },
 	{ .name = "pair", .kind = OPT_FLAG, .off = RO(pair),
 	  .help = "in the two-VM setup: --peer $SYNCDEV_PEER" },
+	{ .name = "only", .kind = OPT_CALL, .arg = "LIST", .off = RO(only),
+	  .parse = rep_only_parse,
+	  .help = "run only these experiments (comma-separated names\n"
+		  "of the sections: call,net,io,transfer...); the\n"
+		  "others say they were not selected" },
 	{ .name = "render", .kind = OPT_FLAG, .off = RO(render),
 	  .help = "do not measure: render DIR's saved results again" },
 	{ 0 },
@@ -42,7 +47,7 @@ static const struct opt report_options[] = {
 
 static const char usage[] =
 	"usage: osbench report [--out DIR] [--peer IP[:PORT] | --pair]\n"
-	"                      [--remote DIR] [options]\n"
+	"                      [--remote DIR] [--only LIST] [options]\n"
 	"       osbench report --render [--out DIR]\n\n"
 	"Run every experiment into DIR (default osbench-report) and write\n"
 	"DIR/report.md and DIR/report.html (one self-contained page, plots\n"
@@ -62,6 +67,9 @@ static const char usage[] =
 	"before its major faults.  An experiment that fails is reported and\n"
 	"the others still run; the exit status is then 1.  --render writes\n"
 	"the documents again from DIR's files.\n\n"
+	"--only LIST runs the experiments named (machine always): those of\n"
+	"\"osbench all\", micro-opt, io (all the I/O experiments) and transfer;\n"
+	"the sections of the others say that they were not selected.\n\n"
 	"With --peer (or --pair in the two-VM setup) the other guest runs\n"
 	"\"osbench net --serve --count 1\" while the report measures.\n";
 
@@ -83,7 +91,7 @@ static void announce(const char *out)
 static int report_run(const struct ctx *c, const void *opts)
 {
 	const struct report_opts *a = opts;
-	struct rep rep = { .dir = a->out };
+	struct rep rep = { .dir = a->out, .only = a->only };
 	const char *peer = a->peer;
 	int rc = EXIT_OK;
 
@@ -92,9 +100,9 @@ static int report_run(const struct ctx *c, const void *opts)
 		    "give --peer IP");
 		return EXIT_USAGE;
 	}
-	if (a->render && (peer || a->remote)) {
-		msg("--render uses the saved results: no --peer, --pair or "
-		    "--remote");
+	if (a->render && (peer || a->remote || a->only)) {
+		msg("--render uses the saved results: no --peer, --pair, "
+		    "--remote or --only");
 		return EXIT_USAGE;
 	}
 	snprintf(rep.peer, sizeof(rep.peer), "%s", peer ? peer : "");

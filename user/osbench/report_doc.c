@@ -113,8 +113,12 @@ static void io(struct doc *d, const struct rep *r)
 		char *name = xasprintf("%s.txt", text[i]);
 
 		doc_heading(d, 3, text[i]);
-		if (text_file(d, r->dir, name))
-			doc_para(d, "%s: not run.", text[i]);
+		if (text_file(d, r->dir, name)) {
+			free(name);
+			name = xasprintf("%s.skipped", text[i]);
+			if (text_file(d, r->dir, name))
+				doc_para(d, "%s: not run.", text[i]);
+		}
 		free(name);
 	}
 	doc_heading(d, 3, "sweep");

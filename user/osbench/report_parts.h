@@ -7,6 +7,7 @@
  *                     plots), the I/O experiments on a scratch file, the
  *                     device transfers when the module is loaded, and
  *                     the two-guest parts with --peer and --remote
+ *   report_only.c     which experiments run (--only)
  *   report_summary.c  the summary table: per figure the estimate with its
  *                     basis, the measured median with its spread, the
  *                     ratio
@@ -28,6 +29,7 @@
 #include "experiment.h"
 #include "summary.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* What a rendering works from: the folder and the figures in it. */
@@ -43,7 +45,19 @@ struct rep {
 	char mode[16];		/* full, quick, smoke */
 	char peer[64];		/* the --peer address, or "" */
 	char remote[256];	/* the --remote directory, or "" */
+	const char *only;	/* --only's experiments, or NULL: all */
 };
+
+/*
+ * --only's parser (optable.h OPT_CALL): v, a comma-separated list of the
+ * report's experiments, stored at dst; -1 after a message naming them.
+ */
+int rep_only_parse(const char *what, const char *v, void *dst);
+/*
+ * Does the report run experiment name ("net", "io", "transfer")?  machine
+ * always; net-peer with net.
+ */
+bool rep_selected(const struct rep *r, const char *name);
 
 /* The name of a figure in summary.csv ("call3", "tcp_rtt_peer"). */
 const char *rep_figure_name(enum figure f);

@@ -46,6 +46,17 @@ static FILE *meta_for(const struct rep *r, const char *csv)
 	return f;
 }
 
+/* The NAME.skipped that an earlier run left for file NAME.csv or NAME.txt. */
+static void forget_skipped(const struct rep *r, const char *file)
+{
+	char *path = xasprintf("%s/%.*s.skipped", r->dir,
+			       (int)strcspn(file, "."), file);
+
+	if (unlink(path) && errno != ENOENT)
+		msg_errno("remove %s", path);
+	free(path);
+}
+
 /*
  * Run argv (argv[0] a command, NULL-ended) with base's mode, reps and
  * scratch dir; its output to DIR/file (CSV, or text when text), its plot
@@ -64,6 +75,7 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 
 	while (argv[argc])
 		argc++;
+	forget_skipped(r, file);
 	rc = command_parse(cmd, argc, argv, opts, &c);
 	if (plot && (cmd->flags & CMD_PLOT))
 		plotpath = xasprintf("%s/%s", r->dir, plot);
@@ -108,31 +120,6 @@ static void facts(struct rep *r, const struct ctx *base)
 		sysinfo_fstype(r->remote, r->remote_fs, sizeof(r->remote_fs));
 }
 
-static void experiments(struct rep *r, const struct ctx *base,
-			struct tally *t)
-{
-	const struct command *const *cmd;
-	char file[64], plot[64];
-
-	for (cmd = osbench_commands; *cmd; cmd++) {
-		char *argv[] = { (char *)(*cmd)->name, "--remote", r->remote,
-				 NULL };
-
-		if (!((*cmd)->flags & CMD_ALL))
-			continue;
-		if (*cmd != &cmd_fileaccess || !r->remote[0])
-			argv[1] = NULL;
-		snprintf(file, sizeof(file), "%s.csv", (*cmd)->name);
-		snprintf(plot, sizeof(plot), "%s.svg", (*cmd)->name);
-		run_into(r, base, t, file, 0, plot, argv);
-	}
-	if (r->peer[0]) {
-		char *argv[] = { "net", "--peer", r->peer, NULL };
-
-		run_into(r, base, t, "net-peer.csv", 0, NULL, argv);
-	}
-}
-
 /* A sentence in NAME.skipped: why an experiment is not in the report. */
 static void skipped(const struct rep *r, const char *name, const char *why)
 {
@@ -144,6 +131,56 @@ static void skipped(const struct rep *r, const char *name, const char *why)
 		fclose(f);
 	}
 	free(path);
+}
+
+/*
+ * name not in --only LIST: the sentence that says so in NAME.skipped, in
+ * place of what an earlier run into the folder left under the name.
+ */
+static bool unselected(const struct rep *r, const char *name)
+{
+	static const char *const kinds[] = { "csv", "meta.json", "svg",
+					     "svg.dat", "svg.gp", "txt" };
+	char *why, *path;
+	size_t i;
+
+	if (rep_selected(r, name))
+		return false;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		path = xasprintf("%s/%s.%s", r->dir, name, kinds[i]);
+		if (unlink(path) && errno != ENOENT)
+			msg_errno("remove %s", path);
+		free(path);
+	}
+	why = xasprintf("Not selected: osbench report --only %s.", r->only);
+	skipped(r, name, why);
+	free(why);
+	return true;
+}
+
+static void experiments(struct rep *r, const struct ctx *base,
+			struct tally *t)
+{
+	const struct command *const *cmd;
+	char file[64], plot[64];
+
+	for (cmd = osbench_commands; *cmd; cmd++) {
+		char *argv[] = { (char *)(*cmd)->name, "--remote", r->remote,
+				 NULL };
+
+		if (!((*cmd)->flags & CMD_ALL) || unselected(r, (*cmd)->name))
+			continue;
+		if (*cmd != &cmd_fileaccess || !r->remote[0])
+			argv[1] = NULL;
+		snprintf(file, sizeof(file), "%s.csv", (*cmd)->name);
+		snprintf(plot, sizeof(plot), "%s.svg", (*cmd)->name);
+		run_into(r, base, t, file, 0, plot, argv);
+	}
+	if (r->peer[0] && !unselected(r, "net-peer")) {
+		char *argv[] = { "net", "--peer", r->peer, NULL };
+
+		run_into(r, base, t, "net-peer.csv", 0, NULL, argv);
+	}
 }
 
 /* run -w, then run -r with its time; both outputs in run.txt. */
@@ -230,7 +267,11 @@ static void transfers(struct rep *r, const struct ctx *base,
 
 int rep_measure(struct rep *r, const struct ctx *base)
 {
+	static const char *const io[] = { "run-w", "run", "run2", "fast",
+					  "sweep", "cache", "syscall-rate",
+					  "copy" };
 	struct tally t = { 0 };
+	size_t i;
 
 	if (mkdir(r->dir, 0755) && errno != EEXIST) {
 		msg_errno("mkdir %s", r->dir);
@@ -238,9 +279,15 @@ int rep_measure(struct rep *r, const struct ctx *base)
 	}
 	facts(r, base);
 	experiments(r, base, &t);
-	run_into(r, base, &t, "micro-opt.csv", 0, NULL,
-		 (char *[]){ "micro-opt", NULL });
-	io_experiments(r, base, &t);
-	transfers(r, base, &t);
+	if (!unselected(r, "micro-opt"))
+		run_into(r, base, &t, "micro-opt.csv", 0, NULL,
+			 (char *[]){ "micro-opt", NULL });
+	if (rep_selected(r, "io"))
+		io_experiments(r, base, &t);
+	else
+		for (i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+			unselected(r, io[i]);
+	if (!unselected(r, "transfer"))
+		transfers(r, base, &t);
 	return runner_done(&t);
 }
