@@ -223,7 +223,8 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 UDEVDIR ?= /etc/udev/rules.d
 INSTALL_PROGS := master slave osbench
-VERSION  := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_CONF := scripts/dkms/dkms.conf
+VERSION  := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(DKMS_CONF))
 DKMS_SRC := $(DESTDIR)/usr/src/syncdev-$(VERSION)
 # DKMS builds for the kernel whose headers KDIR is: the running one when
 # its headers are installed.
@@ -247,8 +248,8 @@ uninstall-udev:
 # The module's sources as DKMS wants them: /usr/src/syncdev-<version>.
 dkms-src:
 	install -d $(DKMS_SRC)/kernel/uapi
-	install -m 0644 Kbuild dkms.conf $(DKMS_SRC)/
-	install -m 0644 kernel/Kbuild $(wildcard kernel/*.c kernel/*.h) $(DKMS_SRC)/kernel/
+	install -m 0644 Kbuild $(DKMS_CONF) $(DKMS_SRC)/
+	install -m 0644 kernel/Kbuild $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h)) $(DKMS_SRC)/kernel/
 	install -m 0644 $(wildcard kernel/uapi/*.h) $(DKMS_SRC)/kernel/uapi/
 
 dkms-install: dkms-src

@@ -19,7 +19,7 @@ if ! command -v dkms >/dev/null; then
 	fail "dkms" "dkms is not installed (scripts/deps installs it)"
 	finish
 fi
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' scripts/dkms/dkms.conf)
 kits=""
 for k in 6.1 6.12; do
 	if kit=$(scripts/vm/vm-kernel "$k" 2>"$tmp/kit.err"); then
@@ -32,6 +32,10 @@ done
 [ "$(echo $kits | wc -w)" = 2 ] || finish
 check "make dkms-src copies the module's sources" \
 	make -s dkms-src DKMS_SRC="$tmp/src/syncdev-$ver"
+# What a build in this tree leaves (syncdev.mod.c, objects) is not a source.
+check_equal "the DKMS tree: the tracked sources and dkms.conf, nothing else" \
+	"$(cd "$tmp/src/syncdev-$ver" && find . -type f | sed 's#^\./##' | sort)" \
+	"$( (git ls-files Kbuild kernel; echo dkms.conf) | sort)"
 
 # The throwaway root: the kits' module indexes and headers under an empty
 # /lib/modules; the script's output is checked below, outside it.
