@@ -37,17 +37,29 @@ check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
 check_equal "bulk: never below its floor" \
 	"$(SYNCDEV_SIZE_DIV=8 sh -c '. tests/lib-xfer.sh; bulk 67108864 16777216')" 16777216
 
-# vm-test --plan: how tests/vm is shared out among guests side by side.
+# vm-test --plan: how tests/vm is shared out among guests side by side,
+# the pair (tests/vm-pair) first in the last of two or more.
 all=$(cd tests/vm && ls -- *.sh | sort | paste -sd ' ')
-plan_scripts() { sed 's/^guest [0-9]* ([^)]*): //' | tr ' ' '\n' | sort | paste -sd ' '; }
+plan_scripts() {
+	grep '^guest ' | sed 's/^guest [0-9]* ([^)]*): //; s/^tests\/vm-pair (about [0-9]* s), then //' |
+		tr ' ' '\n' | sort | paste -sd ' '
+}
 check_equal "vm-test --plan: two guests for two CPUs" \
 	"$(SYNCDEV_VM_JOBS=2 scripts/vm/vm-test --plan | wc -l)" 2
 check_equal "vm-test --plan: every script once among them" \
 	"$(SYNCDEV_VM_JOBS=2 scripts/vm/vm-test --plan | plan_scripts)" "$all"
+check_output "vm-test --plan: the pair first in the last of two guests" \
+	'^guest 2 \(about [0-9]+ s under the debug kernel\): tests/vm-pair \(about [0-9]+ s\), then [0-9]' \
+	env SYNCDEV_VM_JOBS=2 scripts/vm/vm-test --plan
 check_equal "vm-test --plan: one guest runs them all" \
 	"$(SYNCDEV_VM_JOBS=1 scripts/vm/vm-test --plan | plan_scripts)" "$all"
+check_equal "vm-test --plan: with one guest, the pair after it" \
+	"$(SYNCDEV_VM_JOBS=1 scripts/vm/vm-test --plan | grep -c vm-pair)" 0
 check_equal "vm-test --plan: never more guests than scripts" \
-	"$(SYNCDEV_VM_JOBS=99 scripts/vm/vm-test --plan | wc -l)" "$(echo "$all" | wc -w)"
+	"$(SYNCDEV_VM_JOBS=99 scripts/vm/vm-test --plan | grep -c '^guest ')" "$(echo "$all" | wc -w)"
+check_output "vm-test --plan: the pair beside guests that all have scripts" \
+	'^beside them: tests/vm-pair \(about [0-9]+ s under the debug kernel\)$' \
+	env SYNCDEV_VM_JOBS=99 scripts/vm/vm-test --plan
 check_output "vm-test: SYNCDEV_VM_JOBS must be a positive integer" \
 	"SYNCDEV_VM_JOBS must be a positive integer, not '0'" env SYNCDEV_VM_JOBS=0 scripts/vm/vm-test --plan
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # The two-VM link: each guest has its address and reaches the other.
+# vm-cost: 7
 . "$SYNCDEV_ROOT/tests/lib.sh"
 
 case $SYNCDEV_ROLE in

@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 900
+# vm-cost: 114
 # The same transfers across two guests: SYNCDEV_ROLE says which one this
 # is, SYNCDEV_PEER the other's address.  Both generate the data; the slave
 # compares what it received with its own copy.  With one_pass

@@ -7,6 +7,7 @@
 # positive sequential-read figures and empty cells for the operations a
 # stream does not have.  No timing is asserted.
 # vm-timeout: 300
+# vm-cost: 47
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 

@@ -6,6 +6,7 @@
 # on its own disk and on the NFS mount side by side with the scratch
 # files' bytes checked, and unmounts.  No timing is asserted.
 # vm-timeout: 400
+# vm-cost: 77
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 

@@ -6,6 +6,7 @@
 # codes, every row there with positive figures, the device's bytes, the
 # server stopping after one client run.  No timing is asserted.
 # vm-timeout: 400
+# vm-cost: 55
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 

@@ -11,6 +11,7 @@
 # loaded), the two-guest summary rows measured, both documents and the
 # methodology written.  No timing is asserted.
 # vm-timeout: 900
+# vm-cost: 194
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
