@@ -46,11 +46,11 @@ static FILE *meta_for(const struct rep *r, const char *csv)
 	return f;
 }
 
-/* The NAME.skipped that an earlier run left for file NAME.csv or NAME.txt. */
-static void forget_skipped(const struct rep *r, const char *file)
+/* DIR/STEM.KIND, which an earlier run may have left, removed. */
+static void forget(const struct rep *r, int stem_len, const char *stem,
+		   const char *kind)
 {
-	char *path = xasprintf("%s/%.*s.skipped", r->dir,
-			       (int)strcspn(file, "."), file);
+	char *path = xasprintf("%s/%.*s.%s", r->dir, stem_len, stem, kind);
 
 	if (unlink(path) && errno != ENOENT)
 		msg_errno("remove %s", path);
@@ -75,7 +75,8 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 
 	while (argv[argc])
 		argc++;
-	forget_skipped(r, file);
+	/* Its NAME.skipped, for file NAME.csv or NAME.txt. */
+	forget(r, (int)strcspn(file, "."), file, "skipped");
 	rc = command_parse(cmd, argc, argv, opts, &c);
 	if (plot && (cmd->flags & CMD_PLOT))
 		plotpath = xasprintf("%s/%s", r->dir, plot);
@@ -141,17 +142,13 @@ static bool unselected(const struct rep *r, const char *name)
 {
 	static const char *const kinds[] = { "csv", "meta.json", "svg",
 					     "svg.dat", "svg.gp", "txt" };
-	char *why, *path;
+	char *why;
 	size_t i;
 
 	if (rep_selected(r, name))
 		return false;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		path = xasprintf("%s/%s.%s", r->dir, name, kinds[i]);
-		if (unlink(path) && errno != ENOENT)
-			msg_errno("remove %s", path);
-		free(path);
-	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		forget(r, (int)strlen(name), name, kinds[i]);
 	why = xasprintf("Not selected: osbench report --only %s.", r->only);
 	skipped(r, name, why);
 	free(why);
