@@ -196,21 +196,6 @@ vm_current_test() {
 	sed -n "s/^$VM_MARK test //p" "$1" | tail -n 1
 }
 
-# vm_free_udp_port: a UDP port on 127.0.0.1 nothing is bound to right now.
-vm_free_udp_port() {
-	local port
-	for _ in $(seq 50); do
-		# Below the ephemeral range (32768-60999), where a socket of
-		# any program may hold a port when QEMU binds it.
-		port=$((20000 + RANDOM % 12000))
-		if ! ss -Hlun "sport = :$port" 2>/dev/null | grep -q .; then
-			echo "$port"
-			return 0
-		fi
-	done
-	vm_die "no free UDP port found on 127.0.0.1"
-}
-
 # vm_usage: the calling script's header comment, its usage text.
 vm_usage() {
 	awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"

@@ -6,12 +6,23 @@
 # The share is virtio-9p (QEMU's built-in -virtfs; docs/vm.md says why not
 # virtiofs): the guest mounts it at /share with cache=mmap, so every write
 # reaches the host file at once (a guest that panics later loses nothing
-# it wrote) and MAP_SHARED mappings of shared files work.  Files the guest
-# creates belong to the user who runs QEMU (security_model=none).
+# it wrote) and MAP_SHARED mappings of shared files work.
+#
+# security_model=mapped-xattr: whatever the guest creates is a plain file
+# or directory on the host, owned by the user who runs QEMU and readable by
+# that user only; the guest's owners, modes, symbolic links, FIFOs and
+# device nodes live in user.virtfs.* extended attributes.  So nothing a
+# guest makes can send a host program that reads the share elsewhere (a
+# link to ~/.bashrc), block it (a FIFO) or hand it a setuid file.
+#
+# --input DIR is a second share, read-only, at /input: what the host gives
+# the guest (programs, settings, data) and the guest cannot change.
 # shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 VM_SHARE_TAG=syncdev_share
 VM_SHARE_MOUNT=/share
+VM_INPUT_TAG=syncdev_input
+VM_INPUT_MOUNT=/input
 
 # vm_module_deps MODULE...: the .ko files MODULE... need, in load order,
 # for the guest kernel ($VM_KVER, config in $VM_KDIR); nothing for a
@@ -69,11 +80,13 @@ vm_share_path() {
 	realpath "$d"
 }
 
-# vm_share_qemu_args DIR: the QEMU options sharing DIR, one per line.
+# vm_share_qemu_args DIR [ro]: the QEMU options sharing DIR, one per line:
+# read-write at /share, or with ro read-only at /input.
 vm_share_qemu_args() {
-	local dir
+	local dir tag=$VM_SHARE_TAG id=share0 ro=""
 	dir=$(realpath "$1")
-	case $dir in *,*) vm_die "--share: QEMU cannot share a path with a comma: $dir" ;; esac
+	case $dir in *,*) vm_die "--share/--input: QEMU cannot share a path with a comma: $dir" ;; esac
+	[ "${2:-}" = ro ] && tag=$VM_INPUT_TAG id=input0 ro=,readonly=on
 	printf '%s\n' -virtfs \
-		"local,path=$dir,mount_tag=$VM_SHARE_TAG,security_model=none,id=share0"
+		"local,path=$dir,mount_tag=$tag,security_model=mapped-xattr,id=$id$ro"
 }

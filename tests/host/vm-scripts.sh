@@ -9,8 +9,8 @@ for s in vm/vm-build vm/vm-run vm/vm-pair vm/vm-test vm/vm-shell vm/vm-kernel gr
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
 done
 check_exit "vm-run without a command is a usage error" 2 scripts/vm/vm-run --
-check_exit "vm-run --net-role needs --net-pair" 2 scripts/vm/vm-run --net-role master -- true
-check_exit "vm-run rejects an unknown role" 2 scripts/vm/vm-run --net-role boss --net-pair 4000 -- true
+check_exit "vm-run --net-role needs --net-link" 2 scripts/vm/vm-run --net-role master -- true
+check_exit "vm-run rejects an unknown role" 2 scripts/vm/vm-run --net-role boss --net-link /tmp -- true
 check_exit "vm-run --timeout takes a number" 2 scripts/vm/vm-run --timeout soon -- true
 check_exit "vm-run --share needs a directory" 2 scripts/vm/vm-run --share /nonexistent -- true
 check_exit "vm-shell --share needs a directory" 2 scripts/vm/vm-shell --share /nonexistent
