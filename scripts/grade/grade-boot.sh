@@ -27,19 +27,23 @@ BOOT_ALLOWANCE=600
 # watch_boot STAGE VMS LOG... -- CMD...: run CMD; TERM it when the number of
 # cases and runs started (the guests' "syncdev-vm: test" lines in LOG...;
 # a one-file command line makes a run per file of a case) stays the
-# same for STALL seconds (and BOOT_ALLOWANCE more before the first case);
-# then STAGE/stalled.VMS says so.
+# same for STALL seconds (and BOOT_ALLOWANCE more before the first case),
+# or when the guests' shares hold more than share_limit; then
+# STAGE/stalled.VMS says why.  Progress lines can only end a boot sooner:
+# the whole boot's limit (vm-run --timeout) is the host's.
 watch_boot() {
-	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall limit
+	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall limit cap
 	shift 2
 	while [ "$1" != -- ]; do logs+=("$1"); shift; done
 	shift
 	read -r stall _ <<<"$(boot_limits)"
+	cap=$(share_limit)
+	rm -f "$stage/stalled.$vms"
 	"$@" >/dev/null 2>&1 &
 	boot_pid=$!
 	while kill -0 "$boot_pid" 2>/dev/null; do
 		sleep 2
-		n=$(cat "${logs[@]}" 2>/dev/null | grep -c '^syncdev-vm: test ')
+		n=$(head -c "$CONSOLE_MAX" "${logs[@]}" 2>/dev/null | grep -c '^syncdev-vm: test ')
 		limit=$stall
 		[ "$n" != 0 ] || limit=$((stall + BOOT_ALLOWANCE * VM_TIME_SCALE))
 		if [ "$n" != "$last" ]; then
@@ -48,30 +52,57 @@ watch_boot() {
 			echo "no progress for $limit s (the guest hung)" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
 		fi
+		if [ "$(share_usage "$stage" "$vms")" -gt "$cap" ]; then
+			echo "its guest wrote more than $cap bytes to the shared directory (stopped)" >"$stage/stalled.$vms"
+			kill -TERM "$boot_pid" 2>/dev/null
+		fi
 	done
 	wait "$boot_pid"
 	echo $? >"$stage/boot.$vms.rc"
 	boot_pid=""
 }
 
-# boot_1vm STAGE: the battery in one guest.
+# untrusted_guest CMD...: CMD with the limits of a guest that runs a
+# student's code (scripts/vm/vm-run): a capped console, no file in a share
+# larger than the largest data file and 16 MiB, QEMU as the grader's user.
+untrusted_guest() {
+	local set name size max=0
+	for set in $data; do
+		while read -r name size; do
+			[ "$size" -le "$max" ] || max=$size
+		done < <(set_files "$set")
+	done
+	SYNCDEV_CONSOLE_MAX=$CONSOLE_MAX SYNCDEV_SHARE_MAX=$((max + 16 * 1024 * 1024)) \
+		SYNCDEV_APPEND=loglevel=5 "$@"
+}
+
+# boot_1vm STAGE: the battery in one guest.  loglevel=5: warnings reach
+# the console as they happen, where the host reads them.
 boot_1vm() {
 	local total
 	read -r _ total <<<"$(boot_limits)"
-	rm -f "$1/stalled.1vm"
-	watch_boot "$1" 1vm "$1/1vm.log" -- scripts/vm/vm-run --share "$1" \
+	prepare_shares "$1" 1vm
+	watch_boot "$1" 1vm "$1/1vm.log" -- untrusted_guest scripts/vm/vm-run \
+		--share "$1/share-1vm" --input "$1/input" \
 		--timeout "$total" --log "$1/1vm.log" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 1vm
+	import_boot "$1" 1vm
 }
 
-# boot_2vm STAGE: the battery across two guests.
+# boot_2vm STAGE: the battery across two guests; the slave's guest gets no
+# data.
 boot_2vm() {
 	local total
 	read -r _ total <<<"$(boot_limits)"
-	rm -f "$1/stalled.2vm"
+	prepare_shares "$1" 2vm
+	stage_slave_input "$1"
 	watch_boot "$1" 2vm "$1/2vm-master.log" "$1/2vm-slave.log" -- \
-		scripts/vm/vm-pair --share "$1" --timeout "$total" --log-prefix "$1/2vm" -- \
+		untrusted_guest scripts/vm/vm-pair \
+		--master-share "$1/share-2vm-master" --slave-share "$1/share-2vm-slave" \
+		--master-input "$1/input" --slave-input "$1/input-slave" \
+		--timeout "$total" --log-prefix "$1/2vm" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 2vm
+	import_boot "$1" 2vm
 }
 
 # boot_fate STAGE VMS: why the guest(s) of a boot stopped early, or

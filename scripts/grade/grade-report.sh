@@ -63,17 +63,26 @@ verdict() {
 	verdict_criteria
 }
 
-# verdict_case STAGE VMS CASE: V_RESULT and V_REASON (see verdict).
+# verdict_case STAGE VMS CASE: V_RESULT and V_REASON (see verdict).  The
+# output files (bytes) and the kernel log (kernel_log) are the host's
+# verdicts (scripts/grade/grade-verify.sh); exits, time_line and pages
+# are what the guest reported.
 verdict_case() {
-	local stage=$1 v=$2 c=$3 fate where
+	local stage=$1 v=$2 c=$3 fate where r=$1/results/$2/$3
 	V_M=$stage/results/$v/$c.master.res V_S=$stage/results/$v/$c.slave.res
 	res_load "$V_M" RM
 	res_load "$V_S" RS
+	host_verdicts "$r"
 	if [ -f "$stage/fatal" ]; then
 		V_RESULT=fail V_REASON=$(<"$stage/fatal")
 		return
 	fi
-	V_REASON=${RM[reason]:-}${RM[reason]:+${RS[reason]:+; }}${RS[reason]:-}
+	V_REASON=""
+	add_reason "${RM[reason]:-}"
+	add_reason "${V_HOST_WHY[master_kernel]}"
+	add_reason "${RS[reason]:-}"
+	add_reason "${V_HOST_WHY[bytes]}"
+	add_reason "${V_HOST_WHY[slave_kernel]}"
 	if [ -f "$V_M" ] && [ -f "$V_S" ]; then
 		V_RESULT=pass
 		[ -z "$V_REASON" ] || V_RESULT=fail
@@ -88,6 +97,32 @@ verdict_case() {
 	fi
 }
 
+# add_reason TEXT: TEXT after the reasons of the case so far.
+add_reason() {
+	[ -z "$1" ] || V_REASON+="${V_REASON:+; }$1"
+}
+
+# host_verdicts CASE_PATH: V_HOST_WHY[bytes], [master_kernel] and
+# [slave_kernel]: why the host failed the case's output files and each
+# guest's kernel log, empty when it passed them.
+declare -A V_HOST_WHY
+host_verdicts() {
+	local b="" k line
+	V_HOST_WHY=([bytes]="" [master_kernel]="" [slave_kernel]="")
+	if [ -f "$1.bytes" ]; then
+		b=$(<"$1.bytes")
+		[ "$b" = pass ] && b=""
+	else
+		b="no output files"
+	fi
+	[ -z "$b" ] || V_HOST_WHY[bytes]="slave: ${b//$'\n'/; slave: }"
+	for k in master slave; do
+		[ -s "$1.$k.kernel" ] || continue
+		read -r line <"$1.$k.kernel"
+		V_HOST_WHY[${k}_kernel]="$k: kernel log: $line"
+	done
+}
+
 # verdict_criteria: V_CRIT[criterion] (pass, fail, n/a, not-run) and
 # V_WHY[criterion] (its first message) of the case verdict_case judged.
 # A case that nothing ran in fails each criterion (not-run when not run);
@@ -97,6 +132,10 @@ verdict_criteria() {
 	[ -f "$V_M" ] && [ -f "$V_S" ] && both=1
 	for k in $CRITERIA; do
 		V_WHY[$k]=${RM[why.$k]:-${RS[why.$k]:-}}
+		case $k in
+		bytes) V_WHY[$k]=${V_HOST_WHY[bytes]%%; *} ;;
+		kernel_log) V_WHY[$k]=${V_HOST_WHY[master_kernel]:-${V_HOST_WHY[slave_kernel]}} ;;
+		esac
 		if [ "$V_RESULT" = not-run ]; then
 			V_CRIT[$k]=not-run V_WHY[$k]=$V_REASON
 		elif [ -f "$stage/fatal" ]; then
@@ -105,7 +144,8 @@ verdict_criteria() {
 			V_CRIT[$k]=fail
 		elif [ "$both" = 0 ] && [ "$V_RESULT" = fail ]; then
 			V_CRIT[$k]=fail V_WHY[$k]=$V_REASON
-		elif [[ "${RM[check]:-}${RS[check]:-}" == *" $k "* ]]; then
+		elif [ "$k" = bytes ] || [ "$k" = kernel_log ] ||
+			[[ "${RM[check]:-}${RS[check]:-}" == *" $k "* ]]; then
 			V_CRIT[$k]=pass
 		else
 			V_CRIT[$k]=n/a
@@ -129,7 +169,7 @@ data_label() {
 # passed failed not_run", STAGE/first the first failure and
 # STAGE/failures.csv the failures by kind (criterion or not-run).
 collect() {
-	local name=$1 stage=$2 v set m c k p=0 f=0 n=0 kinds="$CRITERIA not-run"
+	local name=$1 stage=$2 v set m c k p=0 f=0 n=0 kinds="$CRITERIA not-run" got want
 	local -A fcount ffirst
 	: >"$stage/first"
 	echo "$RESULTS_HEADER"
@@ -145,10 +185,12 @@ collect() {
 				esac
 				[ "$V_RESULT" = pass ] || [ -s "$stage/first" ] || echo "$v $c: $V_REASON" >"$stage/first"
 				count_failures fcount ffirst "$v $c"
-				csv "$name" "${v%vm}" "$c" "$set" "${RM[files]:-${RS[files]:-}}" \
-					"${RM[bytes]:-${RS[bytes]:-}}" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
+				want="" got=""
+				[ ! -f "$stage/results/$v/$c.sum" ] || read -r want got <"$stage/results/$v/$c.sum"
+				csv "$name" "${v%vm}" "$c" "$set" "$(wc -l <"$stage/want/$set")" \
+					"$(awk '{ s += $2 } END { printf "%d", s }' "$stage/want/$set")" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
 					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
-					"${RM[secs]:-}" "${RS[secs]:-}" "${RS[sum]:-}" "${RS[want]:-}" \
+					"${RM[secs]:-}" "${RS[secs]:-}" "$got" "$want" \
 					"${V_CRIT[bytes]}" "${V_CRIT[exits]}" "${V_CRIT[time_line]}" \
 					"${V_CRIT[pages]}" "${V_CRIT[kernel_log]}"
 			done
@@ -230,7 +272,8 @@ case_details() {
 	[ -z "$V_REASON" ] || echo "- why: $V_REASON"
 	side_line "$V_M" master RM
 	side_line "$V_S" slave RS
-	sum=${RS[sum]:-} want=${RS[want]:-}
+	want="" sum=""
+	[ ! -f "$r.sum" ] || read -r want sum <"$r.sum"
 	[ -z "$want" ] || echo "- output sha256: \`${sum:-none}\` (input: \`$want\`)"
 	if [ "$v" = 1vm ]; then
 		klog_excerpt "$r.klog"

@@ -1,17 +1,18 @@
 # shellcheck shell=bash disable=SC2154
-# Sourced by scripts/grade/grade: put one student's programs and modules into the
-# shared directory STAGE, which the guests see at /share:
+# Sourced by scripts/grade/grade: put one student's programs and modules into
+# STAGE/input, which the guests see read-only at /input
+# (scripts/grade/grade-verify.sh adds the data):
 #
-#   STAGE/bin/master, bin/slave     the programs
-#   STAGE/modules/*.ko, order       the modules, in load order
-#   STAGE/grade.conf                the cases (scripts/guest/grade.sh)
+#   STAGE/input/bin/master, bin/slave  the programs
+#   STAGE/input/modules/*.ko, order    the modules, in load order
+#   STAGE/input/grade.conf             the cases (scripts/guest/grade.sh)
 #   STAGE/cli                       the student's own command lines (the
 #                                   master's template, then the slave's),
 #                                   from grade.cli in the submission
 #   STAGE/info                      what was staged, for the report
 #   STAGE/fatal                     why nothing can run (a failed build,
 #                                   a missing program), if so
-#   STAGE/results/                  what the guests write
+#   STAGE/results/                  what the host took from the guests
 #
 # Uses the globals of scripts/grade/grade (data, methods, timeout, page_re, cli,
 # slave_cli).
@@ -38,8 +39,8 @@ stage_programs() {
 
 # stage_program STAGE FILE NAME: copy one program as bin/NAME.
 stage_program() {
-	mkdir -p "$1/bin"
-	cp "$2" "$1/bin/$3" && chmod +x "$1/bin/$3"
+	mkdir -p "$1/input/bin"
+	cp "$2" "$1/input/bin/$3" && chmod +x "$1/input/bin/$3"
 	info "$1" "$3" "$2 ($(file -b "$2" 2>/dev/null | cut -d, -f1,2))"
 }
 
@@ -47,15 +48,15 @@ stage_program() {
 stage_modules() {
 	local stage=$1 ko strict=1
 	shift
-	mkdir -p "$stage/modules"
-	: >"$stage/modules/order"
+	mkdir -p "$stage/input/modules"
+	: >"$stage/input/modules/order"
 	for ko; do
-		cp "$ko" "$stage/modules/" || { fatal "$stage" "cannot copy module $ko"; return; }
-		echo "${ko##*/}" >>"$stage/modules/order"
+		cp "$ko" "$stage/input/modules/" || { fatal "$stage" "cannot copy module $ko"; return; }
+		echo "${ko##*/}" >>"$stage/input/modules/order"
 		[ "$(modinfo -F name "$ko" 2>/dev/null)" = syncdev ] || strict=0
 		info "$stage" module "$ko ($(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1))"
 	done
-	echo "$strict" >"$stage/modules/strict"
+	echo "$strict" >"$stage/strict-pages"
 }
 
 # kbuild_dirs DIR: DIR and its subdirectories (two levels) that hold a
@@ -112,8 +113,8 @@ first_file() {
 
 # compile_program STAGE SRC NAME: a student's single-file program.
 compile_program() {
-	mkdir -p "$1/bin"
-	if cc -O2 -static -I"$(dirname "$2")" -o "$1/bin/$3" "$2" -lm -pthread \
+	mkdir -p "$1/input/bin"
+	if cc -O2 -static -I"$(dirname "$2")" -o "$1/input/bin/$3" "$2" -lm -pthread \
 		>"$1/$3-build.log" 2>&1; then
 		info "$1" "$3" "$2 (compiled on the host: cc -O2 -static)"
 	else
@@ -202,7 +203,7 @@ sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 # write_conf STAGE: the cases for scripts/guest/grade.sh.
 write_conf() {
 	local strict
-	strict=$(cat "$1/modules/strict" 2>/dev/null || echo 0)
+	strict=$(cat "$1/strict-pages" 2>/dev/null || echo 0)
 	{
 		echo "GRADE_CLI=$(sq "$(cli_of "$1" master)")"
 		echo "GRADE_SLAVE_CLI=$(sq "$(cli_of "$1" slave)")"
@@ -211,5 +212,5 @@ write_conf() {
 		echo "GRADE_TIMEOUT=$timeout"
 		echo "GRADE_PAGE_RE=$(sq "$page_re")"
 		echo "GRADE_STRICT_PAGES=$strict"
-	} >"$1/grade.conf"
+	} >"$1/input/grade.conf"
 }

@@ -5,39 +5,47 @@
 #   sh grade.sh 2vm     two guests (scripts/vm/vm-pair): this one is the
 #                       $SYNCDEV_ROLE side; the other runs the same script
 #
-# Everything comes from the shared directory $SYNCDEV_SHARE (scripts/grade/grade
+# The host gives everything read-only at $SYNCDEV_INPUT (scripts/grade/grade
 # fills it): bin/master and bin/slave, modules/*.ko (loaded in that order,
-# retried until they all load or none more does) and grade.conf (the data
+# retried until they all load or none more does), grade.conf (the data
 # sets, method pairs, time limit, page-descriptor pattern, command-line
-# templates).  For each case (data set x method pair) it runs the command
-# lines of the templates GRADE_CLI and GRADE_SLAVE_CLI, by default the
-# 2020 course's
+# templates), sets/SET (each data set's file names and sizes) and, where
+# this guest runs a master, data/SET/ (the files, made by the host from a
+# seed the guest never sees; a two-guest slave's guest has none).  For each
+# case (data set x method pair) it runs the command lines of the templates
+# GRADE_CLI and GRADE_SLAVE_CLI, by default the 2020 course's
 #
 #   master {n} {files} {method}          master N f1 ... fN fcntl|mmap
 #   slave {n} {files} {method} {ip}      slave N o1 ... oN fcntl|mmap IP
 #
 # ({file}: one file; a data set of several is then one run per file;
 # {flag}: -f or -m), the master first, the slave once a TCP listener is up (at most 10 s later),
-# each in its own session under its own time limit, then checks what the
-# course asks for and writes results/<1vm|2vm>/<case>.<side>.res (one
-# "key=value" a line: status, reason (repeated), rc, secs, time, bytes, sum,
-# want), <case>.<side>.out (the program's output) and <case>.<guest>.klog
-# (the kernel lines logged during the case).  Results reach the host as
-# each case ends, so a guest that dies later loses none of them.
+# each in its own session under its own time limit.  The master runs in a
+# mount namespace of its own, the only place the input files are; the slave
+# runs without the capabilities that would reach them (capdrop), so that in
+# one guest a slave cannot pass by copying the master's input.
+#
+# It writes what only the guest can see to $SYNCDEV_SHARE/results/<1vm|2vm>/:
+# <case>.<side>.res (one "key=value" a line: status, reason (repeated),
+# rc, secs, time, pages), <case>.<side>.out (the program's output),
+# <case>.<guest>.klog (the kernel lines logged during the case) and, from
+# the slave's side, <case>.files/ (the output files).  The host judges the
+# output files and the kernel log itself (scripts/grade/grade-verify.sh);
+# nothing here decides them.  Results reach the host as each case ends.
 set -u
 vms=${1:?usage: grade.sh 1vm|2vm}
+input=${SYNCDEV_INPUT:?no input directory: run through scripts/grade/grade}
 share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade/grade}
 role=${SYNCDEV_ROLE:-}
 scale=${SYNCDEV_TIME_SCALE:-1}
 # shellcheck source=/dev/null
-. "$share/grade.conf"
+. "$input/grade.conf"
 : "${GRADE_CLI:=master {n} {files} {method}}" "${GRADE_SLAVE_CLI:=slave {n} {files} {method} {ip}}"
 res=$share/results/$vms
 work=/tmp/grade
 mkdir -p "$res" "$work/bin" "$work/data"
 sync_port=2390
-# What in a kernel log is a kernel bug: the pattern the host's checks use.
-KPROBLEMS=$(cat "$(dirname "$0")/kernel-problems.ere")
+holder=""
 
 # side SIDE: does this guest run SIDE (master|slave) of the case?
 side() { [ "$vms" = 1vm ] || [ "$role" = "$1" ]; }
@@ -55,11 +63,11 @@ barrier() {
 # load_modules: insmod modules/*.ko in modules/order, retrying those that
 # fail (a module loaded before what it needs) while others still load.
 load_modules() {
-	left=$(cat "$share/modules/order")
+	left=$(cat "$work/modules/order")
 	while [ -n "$left" ]; do
 		again="" progress=0
 		for ko in $left; do
-			if out=$(insmod "$share/modules/$ko" 2>&1); then
+			if out=$(insmod "$work/modules/$ko" 2>&1); then
 				progress=1
 				echo "$ko" >>"$work/loaded"
 			else
@@ -80,38 +88,39 @@ unload_modules() {
 	done
 }
 
-# data_files SET: generate the data set once, print its file paths.
+# data_files SET: the data set's file paths in this guest, in the set's
+# order; where this guest runs a master, the files are copied from the
+# input into the master's namespace first.
 data_files() {
 	d=$work/data/$1
-	if [ ! -d "$d" ]; then
-		mkdir -p "$d.tmp"
-		case $1 in
-		small)
-			i=1
-			for size in 32 859 1343 1663 2042 3065 2808 4056 3659 4619; do
-				gendata "$size" "$i" >"$d.tmp/file$i"
-				i=$((i + 1))
-			done ;;
-		large) gendata 12022885 11 >"$d.tmp/file1" ;;
-		*) gendata "$(data_size "$1")" "$(data_size "$1")" >"$d.tmp/file1" ;;
-		esac
-		mv "$d.tmp" "$d"
+	if [ -n "$holder" ] && ! [ -f "$work/copied.$1" ]; then
+		nsenter -t "$holder" -m -- cp -r "$input/data/$1" "$d" &&
+			: >"$work/copied.$1"
 	fi
-	ls "$d" | sort -t e -k 2 -n | sed "s|^|$d/|"
+	awk -v d="$d" '{ print d "/" $1 }' "$work/sets/$1"
 }
 
-# data_size SET: bytes of a one-file data set.
-data_size() {
-	case $1 in
-	1M+1) echo 1048577 ;;
-	64M) echo 67108864 ;;
-	# Larger than the device buffer: two of syncdev's buffers and a byte;
-	# another module's buffer size is unknown: 16 MiB + 1.
-	big)
-		b=$(cat /sys/module/syncdev/parameters/buf_size 2>/dev/null || echo 8388608)
-		echo $((2 * b + 1)) ;;
-	*) echo "$1" ;;
-	esac
+# set_bytes SET: the data set's size in bytes.
+set_bytes() {
+	awk '{ s += $2 } END { printf "%d", s }' "$work/sets/$1"
+}
+
+# data_holder: a process in a mount namespace of its own with a tmpfs on
+# $work/data, where the masters run and the input files are copied; then
+# /input goes from this namespace, so that only that one still reaches it.
+data_holder() {
+	[ -d "$input/data" ] || return 0
+	unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o size=90% tmpfs "$1" && : >"$2" && exec sleep 2147483647' \
+		sh "$work/data" "$work/holder.ready" </dev/null >/dev/null 2>&1 &
+	holder=$!
+	n=0
+	while ! [ -f "$work/holder.ready" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -f "$work/holder.ready" ] || { holder=""; return 1; }
+	umount "$input"
 }
 
 # case_timeout SET: seconds each program of a case may run.
@@ -231,9 +240,9 @@ start_side() {
 	set -f
 	# shellcheck disable=SC2086
 	if [ "$s" = master ]; then
-		start_prog master "$secs" "$work/bin/master" $args
+		start_prog master "$secs" ${holder:+nsenter -t "$holder" -m --} "$work/bin/master" $args
 	else
-		(cd "$cw/out" && start_prog slave "$secs" "$work/bin/slave" $args)
+		(cd "$cw/out" && start_prog slave "$secs" capdrop "$work/bin/slave" $args)
 	fi
 	set +f
 }
@@ -351,10 +360,9 @@ run_case() {
 	rm -rf "$cw"
 	mkdir -p "$cw/out"
 	files=$(data_files "$1")
-	outs="" total=0
+	outs="" total=$(set_bytes "$1")
 	for f in $files; do
 		outs="$outs ${f##*/}"
-		total=$((total + $(wc -c <"$f")))
 	done
 	side master && wait_no_listener
 	# The case's kernel lines are those after this marker (a count of
@@ -376,15 +384,36 @@ run_case() {
 		# shellcheck disable=SC2086
 		run_pair_side "$@" $files || return 1
 	fi
-	dmesg | awk -v m="$mark" 'seen { print } index($0, m) { seen = 1 }' >"$cw/klog"
+	case_klog
 	for s in master slave; do
 		side "$s" && check_side "$s" "$2" "$3"
 	done
 	klog_name=$cname.klog
 	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
 	head -n 40 "$cw/klog" >"$res/$klog_name"
+	side slave && hand_over_outputs
 	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
+}
+
+# case_klog: the kernel log since the case's mark, as $cw/klog (every
+# line) and $cw/klog.kernel (the kernel's own lines: a program can write
+# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
+# as a priority below 8).
+case_klog() {
+	dmesg -r | awk -v m="$mark" 'seen { print } index($0, m) { seen = 1 }' >"$cw/klog.raw"
+	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
+	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
+}
+
+# hand_over_outputs: the case's output files (regular ones, by the names
+# the data set has) to $res/<case>.files/ for the host to compare.
+hand_over_outputs() {
+	mkdir -p "$res/$cname.files"
+	for o in $outs; do
+		[ -f "$cw/out/$o" ] && ! [ -L "$cw/out/$o" ] && cp "$cw/out/$o" "$res/$cname.files/$o"
+	done
+	rm -rf "$cw/out"
 }
 
 # give_up WHY: no more cases in this guest; the host marks the rest.
@@ -393,9 +422,14 @@ give_up() {
 	echo "grade: $1"
 }
 
-if [ -f "$share/bin/master" ]; then
-	cp "$share/bin/master" "$share/bin/slave" "$work/bin/"
+cp -r "$input/sets" "$input/modules" "$work/"
+if [ -f "$input/bin/master" ]; then
+	cp "$input/bin/master" "$input/bin/slave" "$work/bin/"
 	chmod +x "$work/bin/master" "$work/bin/slave"
+fi
+if ! data_holder; then
+	give_up "the data namespace could not be made"
+	exit 0
 fi
 if ! load_modules; then
 	give_up "module did not load: $(cat "$work/insmod.err")"
@@ -417,7 +451,7 @@ for set in $GRADE_DATA; do
 			exit 0
 		fi
 	done
-	rm -rf "${work:?}/data/$set"
+	[ -z "$holder" ] || nsenter -t "$holder" -m -- rm -rf "${work:?}/data/$set"
 done
 unload_modules >"$res/unload.${role:-vm}" 2>&1
 echo "grade: done"

@@ -1,0 +1,247 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by scripts/grade/grade: what the host gives a student's guests and
+# what it decides itself, so that no guest can forge it.
+#
+#   STAGE/input/          read-only at /input in the one-guest boot and the
+#                         master's guest: bin/, modules/, grade.conf, sets/
+#                         and data/ (the data sets)
+#   STAGE/input-slave/    the same without data/, for the slave's guest
+#   STAGE/share-VMS[-ROLE]/  read-write at /share: what the guest reports
+#   STAGE/results/VMS/    the host's copies of what it reports (read from the
+#                         share by build/gradeclass share-read: no link is
+#                         followed, nothing blocks, each file capped), and
+#                         the host's own verdicts: CASE.bytes, CASE.kernel
+#   STAGE/want/SET        the data set's files: name, size, SHA-256
+#
+# The data are made on the host from a seed drawn per student and never
+# written where a slave's guest can read it; the host compares the slave's
+# output files with them after the guest is off, and reads kernel bugs from
+# the serial console it captured itself (a guest cannot take back what it
+# printed there).
+
+# Caps on what a guest can make the host read or keep: a report file, and
+# the console of one boot.
+SHARE_READ_MAX=65536
+CONSOLE_MAX=$((16 * 1024 * 1024))
+
+# set_files SET: "NAME SIZE" of each file of a data set, in its order.
+set_files() {
+	local i=1 size
+	case $1 in
+	small)
+		for size in 32 859 1343 1663 2042 3065 2808 4056 3659 4619; do
+			echo "file$i $size"
+			i=$((i + 1))
+		done ;;
+	large) echo "file1 12022885" ;;
+	1M+1) echo "file1 1048577" ;;
+	64M) echo "file1 67108864" ;;
+	# Two of syncdev's 8 MiB buffers and a byte: larger than the device
+	# buffer of any course module.
+	big) echo "file1 16777217" ;;
+	*) echo "file1 $1" ;;
+	esac
+}
+
+# stage_data STAGE: the data sets of this run, from a seed drawn now.
+stage_data() {
+	local stage=$1 set name size seed d
+	seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
+	mkdir -p "$stage/input/sets" "$stage/want"
+	for set in $data; do
+		d=$stage/input/data/$set
+		mkdir -p "$d"
+		set_files "$set" >"$stage/input/sets/$set"
+		while read -r name size; do
+			seed=$(((seed + 1) & 0x7fffffffffffffff))
+			gendata "$size" "$seed" >"$d/$name" || return 1
+			echo "$name $size $(sha256sum <"$d/$name" | cut -d ' ' -f 1)"
+		done <"$stage/input/sets/$set" >"$stage/want/$set"
+		(cd "$d" && awk '{ print $1 }' "$stage/want/$set" | xargs cat | sha256sum | cut -c 1-16) \
+			>"$stage/want/$set.sum"
+	done
+}
+
+# stage_slave_input STAGE: input-slave/, input/ without the data.
+stage_slave_input() {
+	local stage=$1 f
+	rm -rf "$stage/input-slave"
+	mkdir -p "$stage/input-slave"
+	for f in bin modules sets grade.conf; do
+		[ -e "$stage/input/$f" ] && cp -a "$stage/input/$f" "$stage/input-slave/"
+	done
+	return 0
+}
+
+# share_dirs VMS: the share directories of a boot (one per guest).
+share_dirs() {
+	case $1 in
+	1vm) echo share-1vm ;;
+	2vm) echo share-2vm-master share-2vm-slave ;;
+	esac
+}
+
+# prepare_shares STAGE VMS: empty shares for a boot, owned by the user
+# QEMU runs as.
+prepare_shares() {
+	local d
+	for d in $(share_dirs "$2"); do
+		rm -rf "${1:?}/$d"
+		mkdir -p "$1/$d"
+		[ -z "${SYNCDEV_QEMU_USER:-}" ] || chown "$SYNCDEV_QEMU_USER:" "$1/$d"
+	done
+}
+
+# share_read SHARE PATH DEST [MAX]: copy a file the guest wrote, if it is
+# a regular file; nothing (and status 1) otherwise.
+share_read() {
+	build/gradeclass share-read --max "${4:-$SHARE_READ_MAX}" "$1" "$2" >"$3" 2>/dev/null
+	case $? in 0|3) return 0 ;; *) rm -f "$3"; return 1 ;; esac
+}
+
+# import_boot STAGE VMS: after the boot, the host's copies of what its
+# guest(s) reported, then the host's verdicts on the output files and the
+# kernel log of each case.
+import_boot() {
+	local stage=$1 v=$2 set m c side share r=$1/results/$2
+	rm -rf "$r"
+	mkdir -p "$r"
+	for set in $data; do
+		for m in $methods; do
+			c=$set.$m
+			for side in master slave; do
+				share=$stage/$(side_share "$v" "$side")
+				share_read "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
+				share_read "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
+				if [ "$v" = 2vm ]; then
+					share_read "$share" "results/$v/$c.$side.klog" "$r/$c.$side.klog"
+				fi
+			done
+			[ "$v" = 2vm ] || share_read "$stage/share-1vm" "results/$v/$c.klog" "$r/$c.klog"
+			verify_outputs "$stage" "$v" "$set" "$c" >"$r/$c.bytes"
+		done
+	done
+	for side in $(guest_names "$v"); do
+		share=$stage/$(side_share "$v" "${side/vm/master}")
+		share_read "$share" "results/$v/aborted.$side" "$r/aborted.$side"
+		share_read "$share" "results/$v/unload.$side" "$r/unload.$side"
+	done
+	kernel_verdicts "$stage" "$v"
+	share_usage "$stage" "$v" >"$r/share-usage"
+	for share in $(share_dirs "$v"); do rm -rf "${stage:?}/$share"; done
+}
+
+# guest_names VMS: how the guests of a boot name their files.
+guest_names() {
+	case $1 in 1vm) echo vm ;; 2vm) echo master slave ;; esac
+}
+
+# side_share VMS SIDE: the share the guest of SIDE wrote.
+side_share() {
+	case $1:$2 in
+	1vm:*) echo share-1vm ;;
+	2vm:master) echo share-2vm-master ;;
+	2vm:slave) echo share-2vm-slave ;;
+	esac
+}
+
+# verify_outputs STAGE VMS SET CASE: "pass", or one line per output file
+# that is missing or differs (the first three, then how many more); and
+# results/VMS/CASE.sum: the first 16 hex digits of SHA-256 of the input
+# files concatenated and of the output files (when all are there).
+verify_outputs() {
+	local stage=$1 v=$2 c=$4 name size want got bad=0 tmp all=1
+	local share=$stage/$(side_share "$v" slave)
+	tmp=$stage/outputs.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	while read -r name size want; do
+		if ! share_read "$share" "results/$v/$c.files/$name" "$tmp/$name" $((size + 1)); then
+			bad=$((bad + 1)) all=0
+			[ $bad -gt 3 ] || echo "missing output $name"
+			continue
+		fi
+		got=$(sha256sum <"$tmp/$name" | cut -d ' ' -f 1)
+		[ "$got" = "$want" ] && continue
+		bad=$((bad + 1))
+		[ $bad -gt 3 ] || echo "wrong output $name: $(stat -c %s "$tmp/$name") bytes, want $size, $(first_difference "$tmp/$name" "$stage/input/data/$3/$name")"
+	done <"$stage/want/$3"
+	got=""
+	[ $all = 0 ] || got=$(cd "$tmp" && awk '{ print $1 }' "$stage/want/$3" | xargs cat | sha256sum | cut -c 1-16)
+	echo "$(cat "$stage/want/$3.sum") $got" >"$stage/results/$v/$c.sum"
+	rm -rf "$tmp"
+	[ $bad -le 3 ] || echo "and $((bad - 3)) more output files missing or wrong"
+	[ $bad -gt 0 ] || echo pass
+}
+
+# first_difference GOT WANT: where two files first differ, in words.
+first_difference() {
+	cmp "$2" "$1" 2>&1 | head -n 1 | sed -n \
+		-e 's/.*differ: [a-z]* \([0-9]*\).*/first difference at byte \1/p' \
+		-e 's/.*EOF on .*/equal up to the shorter one/p'
+}
+
+# console_problems LOG VMS: "CASE<TAB>LINE" for each kernel bug line of a
+# console log, CASE being the case the guest was in: its progress line
+# ("syncdev-vm: test grade/VMS/CASE") or, in the kernel log the guest dumps
+# at the end, its mark ("syncdev-grade: case VMS/CASE begins").  Lines
+# before the first case go to the first case (the module loads then).
+console_problems() {
+	awk -v vms="$2" -v first="$3" '
+		{ line = $0 }
+		index(line, "syncdev-vm: test grade/" vms "/") == 1 {
+			cur = substr(line, length("syncdev-vm: test grade/" vms "/") + 1); next
+		}
+		match(line, "syncdev-grade: case " vms "/[^ ]+ begins") {
+			s = substr(line, RSTART + length("syncdev-grade: case " vms "/"))
+			cur = substr(s, 1, index(s, " ") - 1); next
+		}
+		{ print (cur == "" ? first : cur) "\t" line }
+	' "$1" | grep -E -f scripts/guest/kernel-problems.ere |
+		sed 's/\t\[ *[0-9.]*\] /\t/' | awk '!seen[$0]++'
+}
+
+# kernel_verdicts STAGE VMS: results/VMS/CASE.SIDE.kernel, the first kernel
+# bug line of each case in the console log of SIDE's guest (the one guest
+# of a one-guest boot counts as the master's); empty: none.
+kernel_verdicts() {
+	local stage=$1 v=$2 log side set m c first="" r=$1/results/$2 problems
+	for set in $data; do
+		for m in $methods; do
+			[ -n "$first" ] || first=$set.$m
+			: >"$r/$set.$m.master.kernel"
+			: >"$r/$set.$m.slave.kernel"
+		done
+	done
+	for log in "$stage/$v.log:master" "$stage/$v-master.log:master" "$stage/$v-slave.log:slave"; do
+		side=${log##*:} log=${log%:*}
+		[ -f "$log" ] || continue
+		problems=$(console_problems "$log" "$v" "$first")
+		while IFS=$'\t' read -r c line; do
+			[ -f "$r/$c.$side.kernel" ] || continue
+			[ -s "$r/$c.$side.kernel" ] || echo "${line:0:200}" >"$r/$c.$side.kernel"
+		done <<<"$problems"
+	done
+}
+
+# share_usage STAGE VMS: the bytes the boot's guests wrote to their shares.
+share_usage() {
+	local d total=0 n
+	for d in $(share_dirs "$2"); do
+		n=$(du -sb "$1/$d" 2>/dev/null | cut -f 1)
+		total=$((total + ${n:-0}))
+	done
+	echo "$total"
+}
+
+# share_limit: the bytes a boot's guests may write to their shares: every
+# data set's output of every case twice over, and 64 MiB for the reports.
+share_limit() {
+	local set name size total=0
+	for set in $data; do
+		while read -r name size; do
+			total=$((total + size))
+		done < <(set_files "$set")
+	done
+	echo $((total * $(wc -w <<<"$methods") * 2 + 64 * 1024 * 1024))
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capdrop: run a command without the capabilities that reach into other
+ * processes, other mount namespaces or the kernel's memory.
+ *
+ *	capdrop COMMAND [ARG...]
+ *
+ * The grader starts a student's slave with it (scripts/guest/grade.sh): as
+ * root the slave may open devices and write files, but it cannot read the
+ * master's input through /proc/PID/root, ptrace, process_vm_readv,
+ * setns, mount, a file handle, a module, BPF, perf or /dev/mem.  The
+ * capabilities leave the bounding set too, and no_new_privs is set, so
+ * neither a setuid program nor a file capability brings them back.
+ * Exit 2 on a usage error, 1 if a capability cannot be dropped or COMMAND
+ * cannot be run.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const int dropped[] = {
+	CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO,
+	CAP_DAC_READ_SEARCH, CAP_BPF, CAP_PERFMON, CAP_SYS_BOOT,
+};
+
+#define NDROPPED (sizeof(dropped) / sizeof(dropped[0]))
+
+/* Clear the dropped capabilities from the effective, permitted and
+ * inheritable sets (glibc has no capset wrapper; libcap is not used). */
+static int drop_from_sets(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	size_t i;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	for (i = 0; i < NDROPPED; i++) {
+		unsigned int word = CAP_TO_INDEX(dropped[i]);
+		unsigned int mask = CAP_TO_MASK(dropped[i]);
+
+		data[word].effective &= ~mask;
+		data[word].permitted &= ~mask;
+		data[word].inheritable &= ~mask;
+	}
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	set_progname(argv[0]);
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		printf("usage: capdrop COMMAND [ARG...]\n\n"
+		       "Run COMMAND without CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE,\n"
+		       "CAP_SYS_RAWIO, CAP_DAC_READ_SEARCH, CAP_BPF, CAP_PERFMON and\n"
+		       "CAP_SYS_BOOT, with no_new_privs set.\n");
+		return EXIT_OK;
+	}
+	if (argc < 2)
+		die(EXIT_USAGE, "usage: capdrop COMMAND [ARG...]");
+	for (i = 0; i < NDROPPED; i++)
+		/* EINVAL: a capability this kernel does not know (CAP_BPF
+		 * before 5.8) cannot be held either. */
+		if (prctl(PR_CAPBSET_DROP, dropped[i], 0, 0, 0) && errno != EINVAL)
+			die(EXIT_FAIL, "cannot drop capability %d from the bounding set: %s",
+			    dropped[i], strerror(errno));
+	if (drop_from_sets())
+		die_errno("cannot drop the capabilities");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		die_errno("cannot set no_new_privs");
+	execvp(argv[1], argv + 1);
+	die_errno("cannot run %s", argv[1]);
+}
