@@ -173,6 +173,8 @@ $(OBJDIR)/tests/unit/test_gradeclass.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
 	$(OBJDIR)/user/gradeclass/options.o $(OBJDIR)/user/gradeclass/rubric.o \
 	$(OBJDIR)/user/gradeclass/text.o
+$(OBJDIR)/tests/unit/test_share.o: INCS += -Iuser/gradeclass
+$(BUILD)/tests/test_share: $(OBJDIR)/user/gradeclass/share.o
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

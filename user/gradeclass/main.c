@@ -5,6 +5,7 @@
  * of two batches' options.
  */
 #include "class.h"
+#include "share.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -18,7 +19,9 @@ static void usage(FILE *f)
 	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
-	      "       gradeclass rubric FILE\n\n"
+	      "       gradeclass rubric FILE\n"
+	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
+	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv and failures.csv (and \"done\"\n"
@@ -42,12 +45,25 @@ static void usage(FILE *f)
 	      "                  given twice and a missing one\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
 	      "                  required|optional' lines\n"
+	      "  share-read [--max BYTES] ROOT PATH\n"
+	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
+	      "                  its share, on stdout: PATH relative, without '.',\n"
+	      "                  '..' or empty components; no link followed at any\n"
+	      "                  component; only a regular file, opened without\n"
+	      "                  blocking; at most BYTES bytes (default 1M)\n"
+	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
+	      "                  the same into DEST, a file it creates (mode 0644;\n"
+	      "                  an existing DEST or a link there is refused)\n"
 	      "  -h, --help      this text\n\n"
 	      "Student names, reasons and messages are escaped in report.html.\n\n"
 	      "Exit status: 0 every case of every student passed (summarize,\n"
 	      "score, merge), nothing differs (diff), the rubric is good\n"
 	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
-	      "differs (diff); 2 bad input or command line, said on stderr.\n", f);
+	      "differs (diff); 2 bad input or command line, said on stderr.\n"
+	      "share-read and share-copy: 0 the whole file copied; 1 refused\n"
+	      "(missing, a link, not a regular file, a bad PATH) or an I/O\n"
+	      "error, said on stderr; 2 bad command line; 3 the file held more\n"
+	      "than BYTES: its first BYTES bytes were copied.\n", f);
 }
 
 int diff_options(const char *a, const char *b)
@@ -99,6 +115,10 @@ static int run(int argc, char **argv)
 		return merge(argv[3], argv + 4, argc - 4);
 	if (!strcmp(cmd, "rubric") && argc == 3)
 		return check_rubric(argv[2]);
+	if (!strcmp(cmd, "share-read"))
+		return share_read_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "share-copy"))
+		return share_copy_main(argc - 1, argv + 1);
 	usage(stderr);
 	return EXIT_USAGE;
 }
