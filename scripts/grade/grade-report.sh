@@ -241,7 +241,7 @@ klog_excerpt() {
 	local lines l
 	[ -s "$1" ] || return 0
 	mapfile -t lines <"$1"
-	echo "- kernel log during the case (${#lines[@]} lines${2:+, $2}):"
+	echo "- kernel log during the case (guest-reported, ${#lines[@]} lines${2:+, $2}):"
 	echo
 	echo '  ```'
 	for l in "${lines[@]:0:8}"; do
@@ -257,7 +257,7 @@ side_line() {
 	[ -f "$1" ] || { echo "- $2: no result"; return; }
 	t=${_s[time]:-} rc=${_s[rc]:-} secs=${_s[secs]:-}
 	if [ -n "$t" ]; then t="\`$t\`"; else t="no time line"; fi
-	echo "- $2: $t (exit $rc${secs:+, $secs s})"
+	echo "- $2 (guest-reported): $t (exit $rc${secs:+, $secs s})"
 	if [[ ${_s[reason]:-} == *"$2: "* ]] && [ -s "${1%.res}.out" ]; then
 		echo "  last output: \`$(tail -n 2 "${1%.res}.out" | tr -d '\r' | paste -sd '|' | cut -c 1-200 | tr '`' "'")\`"
 	fi
@@ -313,6 +313,12 @@ write_report() {
 	done
 	echo
 	echo "## Results"
+	echo
+	echo "bytes and kernel_log are the host's own checks: it made the data, compared the"
+	echo "output files after the guest was off and read the console it captured."
+	echo "exits, time_line and pages are guest-reported: a submission that runs as root"
+	echo "in the guest could forge them (docs/grading.md, \"What a submission can and"
+	echo "cannot forge\")."
 	echo
 	echo "| VMs | case | data | result | ${CRITERIA// / | } | why |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"

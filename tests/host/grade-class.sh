@@ -12,6 +12,9 @@
 . tests/lib.sh
 
 tmp=$(mktemp -d)
+# Run as root, the grader's QEMU runs as its own user, which must reach
+# the outputs.
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 sub=$tmp/submissions
 # Shards by cksum of the name: 1/2 holds b-opts, d-single-ok, nobuild;
