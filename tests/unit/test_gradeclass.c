@@ -4,13 +4,14 @@
  * back (quotes, line breaks in a cell, blank lines, short and long rows)
  * and written (formulas neutralised, plain numbers kept, a CR quoted),
  * HTML escaping of what a submission controls, cutting at characters and
- * not bytes, Markdown cells (no tag, link or code span), links, the
- * rubric's parser and its refusals, a case's score, and what differs
+ * not bytes, Markdown cells (no tag, link or code span), links, student
+ * names refused and accepted, the rubric's parser and its refusals, a case's score, and what differs
  * between two grade.options files.
  */
 #include "check.h"
 #include "csv.h"
 #include "csvout.h"
+#include "names.h"
 #include "options.h"
 #include "rubric.h"
 #include "text.h"
@@ -162,6 +163,37 @@ static void test_text(void)
 	free(out);
 }
 
+static void test_names(void)
+{
+	static const char *const bad[] = {
+		"", ".", "..", "a/b", "/", "a\rb", "a\nb", "\x7f", "-rf", "work",
+		"WORK", "students", "Rubric", "summary.csv", "report.html",
+		"grade.options.new",
+	};
+	char buf[128], longest[NAME_MAX_BYTES + 2];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(name_problem(bad[i], buf, sizeof(buf)) != NULL,
+		      "names: bad name %zu refused: %s", i,
+		      name_problem(bad[i], buf, sizeof(buf)));
+	CHECK(name_problem("alice", buf, sizeof(buf)) == NULL &&
+	      name_problem("b01902001 \xc3\xa9", buf, sizeof(buf)) == NULL &&
+	      name_problem("works", buf, sizeof(buf)) == NULL &&
+	      name_problem("a.-b", buf, sizeof(buf)) == NULL,
+	      "names: ordinary names, UTF-8 and near-misses of reserved ones pass");
+	memset(longest, 'x', sizeof(longest));
+	longest[NAME_MAX_BYTES] = '\0';
+	CHECK(name_problem(longest, buf, sizeof(buf)) == NULL, "names: 100 bytes pass");
+	longest[NAME_MAX_BYTES] = 'x';
+	longest[NAME_MAX_BYTES + 1] = '\0';
+	CHECK(name_problem(longest, buf, sizeof(buf)) != NULL &&
+	      !strcmp(buf, "longer than 100 bytes"), "names: 101 bytes refused");
+	CHECK(!strcmp(name_problem("a\tb", buf, sizeof(buf)),
+		      "a control character (byte 0x09) in the name"),
+	      "names: the control character named");
+}
+
 /* rubric_parse of text; 0 or -1. */
 static int parse(const char *text, struct rubric *r)
 {
@@ -255,6 +287,7 @@ int main(void)
 	test_csv_formula();
 	test_csv_roundtrip();
 	test_text();
+	test_names();
 	test_rubric();
 	test_score();
 	test_options();
