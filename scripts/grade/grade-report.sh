@@ -11,11 +11,24 @@ CRITERIA="bytes exits time_line pages kernel_log"
 RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256,${CRITERIA// /_ok,}_ok"
 FAILURES_HEADER="student,kind,cases,first_case,first_message"
 
-# csv VALUE...: one CSV row, each value quoted when it needs it.
+# csv VALUE...: one CSV row, each value quoted when it holds a comma, a
+# quote, a CR or an LF; a value a spreadsheet would run as a formula
+# (starting with = + - @ TAB or CR, and not a plain number such as -1 or
+# -0.5), or single quotes and such a value, gets a single quote before
+# it, inside quotes, as OWASP's "CSV Injection" page says; byte for byte
+# what user/common/csvout.c writes, so build/gradeclass reads it back.
 csv() {
-	local v sep="" row=""
+	local v t q sep="" row=""
 	for v; do
-		case $v in *[,\"$'\n']*) v="\"${v//\"/\"\"}\"" ;; esac
+		q='' t=$v
+		while [ "${t#"'"}" != "$t" ]; do t=${t#"'"}; done
+		case $t in
+		[-=+@$'\t\r']*)
+			[[ $t =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] || v="'$v" q=1
+			;;
+		esac
+		case $v in *[,\"$'\r\n']*) q=1 ;; esac
+		[ -z "$q" ] || v="\"${v//\"/\"\"}\""
 		row+=$sep$v
 		sep=,
 	done

@@ -2,13 +2,16 @@
 /*
  * The grader's class reports on fixed inputs (user/gradeclass): CSV read
  * back (quotes, line breaks in a cell, blank lines, short and long rows)
- * and written, HTML escaping of what a submission controls, cutting at
- * characters and not bytes, Markdown cells, links, the rubric's parser
- * and its refusals, a case's score, and what differs between two
- * grade.options files.
+ * and written (formulas neutralised, plain numbers kept, a CR quoted),
+ * HTML escaping of what a submission controls, cutting at characters and
+ * not bytes, Markdown cells (no tag, link or code span), links, student
+ * names refused and accepted, the rubric's parser and its refusals, a case's score, and what differs
+ * between two grade.options files.
  */
 #include "check.h"
 #include "csv.h"
+#include "csvout.h"
+#include "names.h"
 #include "options.h"
 #include "rubric.h"
 #include "text.h"
@@ -70,6 +73,69 @@ static void test_csv_write(void)
 	free(one);
 }
 
+/* csv_cell of s as a string (free it). */
+static char *cell(const char *s)
+{
+	char *out = NULL;
+
+	CAPTURE(out, csv_cell(f, s));
+	return out;
+}
+
+/* csv_cell of s is want. */
+static void check_cell(const char *s, const char *want, const char *name)
+{
+	char *got = cell(s);
+
+	CHECK(!strcmp(got, want), "csv formula: %s: got [%s]", name, got);
+	free(got);
+}
+
+static void test_csv_formula(void)
+{
+	check_cell("=HYPERLINK(\"http://e/?\"&A1)", "\"'=HYPERLINK(\"\"http://e/?\"\"&A1)\"",
+		   "'=' gets a quote inside quotes, its quotes doubled");
+	check_cell("+cmd", "\"'+cmd\"", "'+'");
+	check_cell("-2+3", "\"'-2+3\"", "'-' before an expression");
+	check_cell("@SUM(A1)", "\"'@SUM(A1)\"", "'@'");
+	check_cell("\t=1", "\"'\t=1\"", "a tab first");
+	check_cell("\r=1", "\"'\r=1\"", "a CR first");
+	check_cell("-", "\"'-\"", "a lone '-'");
+	check_cell("-1", "-1", "a negative integer stays a number");
+	check_cell("-0.25", "-0.25", "a negative fraction stays a number");
+	check_cell("-1.5e-05", "-1.5e-05", "a negative number with an exponent");
+	check_cell("-1.", "\"'-1.\"", "'-1.' is not a plain number");
+	check_cell("a\rb", "\"a\rb\"", "a bare CR inside is quoted");
+	check_cell("a\nb", "\"a\nb\"", "an LF inside is quoted");
+	check_cell("a=b", "a=b", "'=' not first is left alone");
+	check_cell("'=x", "\"''=x\"", "a quote and a formula: one more quote");
+	check_cell("'abc", "'abc", "a quote before text is left alone");
+	check_cell("", "", "an empty cell");
+	CHECK(csv_is_number("12") && csv_is_number("-3.5E+2") && !csv_is_number("") &&
+	      !csv_is_number("-") && !csv_is_number("1e") && !csv_is_number("0x1"),
+	      "csv formula: what a plain number is");
+}
+
+static void test_csv_roundtrip(void)
+{
+	const char *row[] = { "x\r=1+1", "=A1", "-7", "'=B2", "'x,y" };
+	struct table t;
+	struct rec r;
+	char *out = NULL;
+
+	CAPTURE(out, { fputs("a,b,c,d,e\n", f); csv_row(f, row, 5); });
+	CHECK(csv_parse(out, strlen(out), &t) == 0 && t.nrows == 1,
+	      "csv formula: a CR in a cell adds no row: %s", out);
+	r.t = &t;
+	r.cells = t.rows[0];
+	CHECK(!strcmp(rec_get(&r, "a"), "x\r=1+1") && !strcmp(rec_get(&r, "b"), "=A1") &&
+	      !strcmp(rec_get(&r, "c"), "-7") && !strcmp(rec_get(&r, "d"), "'=B2") &&
+	      !strcmp(rec_get(&r, "e"), "'x,y"),
+	      "csv formula: each cell reads back as it was, the neutralising quote dropped");
+	csv_free(&t);
+	free(out);
+}
+
 static void test_text(void)
 {
 	char *out = NULL;
@@ -87,10 +153,45 @@ static void test_text(void)
 	CAPTURE(out, md_put(f, "a|b\nc|d", 5));
 	CHECK(!strcmp(out, "a/b c"), "md: | as /, a line break as a space, cut: %s", out);
 	free(out);
+	CAPTURE(out, md_put(f, "x\r\ty<img src=x onerror=1>&`c`[l](javascript:1)\\", 200));
+	CHECK(!strcmp(out, "x  y&lt;img src=x onerror=1&gt;&amp;\\`c\\`\\[l\\](javascript:1)\\\\"),
+	      "md: CR and tab as spaces, no tag, code span or link: %s", out);
+	free(out);
 	CAPTURE(out, url_put(f, "javascript:x y/\xc3\xa9-._~"));
 	CHECK(!strcmp(out, "javascript%3Ax%20y%2F%C3%A9-._~"),
 	      "url: no scheme, space or slash left: %s", out);
 	free(out);
+}
+
+static void test_names(void)
+{
+	static const char *const bad[] = {
+		"", ".", "..", "a/b", "/", "a\rb", "a\nb", "\x7f", "-rf", "work",
+		"WORK", "students", "Rubric", "summary.csv", "report.html",
+		"grade.options.new",
+	};
+	char buf[128], longest[NAME_MAX_BYTES + 2];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(name_problem(bad[i], buf, sizeof(buf)) != NULL,
+		      "names: bad name %zu refused: %s", i,
+		      name_problem(bad[i], buf, sizeof(buf)));
+	CHECK(name_problem("alice", buf, sizeof(buf)) == NULL &&
+	      name_problem("b01902001 \xc3\xa9", buf, sizeof(buf)) == NULL &&
+	      name_problem("works", buf, sizeof(buf)) == NULL &&
+	      name_problem("a.-b", buf, sizeof(buf)) == NULL,
+	      "names: ordinary names, UTF-8 and near-misses of reserved ones pass");
+	memset(longest, 'x', sizeof(longest));
+	longest[NAME_MAX_BYTES] = '\0';
+	CHECK(name_problem(longest, buf, sizeof(buf)) == NULL, "names: 100 bytes pass");
+	longest[NAME_MAX_BYTES] = 'x';
+	longest[NAME_MAX_BYTES + 1] = '\0';
+	CHECK(name_problem(longest, buf, sizeof(buf)) != NULL &&
+	      !strcmp(buf, "longer than 100 bytes"), "names: 101 bytes refused");
+	CHECK(!strcmp(name_problem("a\tb", buf, sizeof(buf)),
+		      "a control character (byte 0x09) in the name"),
+	      "names: the control character named");
 }
 
 /* rubric_parse of text; 0 or -1. */
@@ -183,7 +284,10 @@ int main(void)
 	set_progname("test");
 	test_csv_read();
 	test_csv_write();
+	test_csv_formula();
+	test_csv_roundtrip();
 	test_text();
+	test_names();
 	test_rubric();
 	test_score();
 	test_options();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "csv.h"
+#include "csvout.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static void strs_push(struct strs *s, char *str)
 static char *read_field(const char *text, size_t len, size_t *pos)
 {
 	char *out = xmalloc(len - *pos + 1);
-	size_t i = *pos, o = 0;
+	size_t start = *pos, i = start, o = 0;
 	int quoted = i < len && text[i] == '"';
 
 	if (quoted)
@@ -52,6 +53,9 @@ static char *read_field(const char *text, size_t len, size_t *pos)
 	}
 	out[o] = '\0';
 	*pos = i;
+	/* The quote csv_put set before a formula is not part of the text. */
+	if (start < len && text[start] == '"' && out[0] == '\'' && csv_neutralised(out + 1))
+		memmove(out, out + 1, o);
 	return out;
 }
 
@@ -186,19 +190,7 @@ const char *rec_get_or(const struct rec *r, const char *key, const char *def)
 
 void csv_cell(FILE *f, const char *s)
 {
-	const char *p;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
+	csv_put(f, s);
 }
 
 void csv_row(FILE *f, const char *const *cells, size_t n)

@@ -2,7 +2,8 @@
 /*
  * CSV tables as the grader writes and reads them: RFC 4180 quoting
  * (a field with a comma, a quote or a line break is quoted, quotes
- * doubled), a header row naming the columns, "\n" line ends.
+ * doubled), a cell that would run as a formula neutralised, a header row
+ * naming the columns, "\n" line ends.
  */
 #ifndef GRADECLASS_CSV_H
 #define GRADECLASS_CSV_H
@@ -27,7 +28,8 @@ struct rec {
 /*
  * Parse text (len bytes) into *t: the first record is the header; blank
  * lines are skipped, cells past the header's are dropped.  A quote opens
- * a quoted field only at the start of a field.  Returns 0, or -1 when the
+ * a quoted field only at the start of a field.  The quote csv_cell puts
+ * before a formula is dropped: a cell reads back as it was written.  Returns 0, or -1 when the
  * text has no header row.
  */
 int csv_parse(const char *text, size_t len, struct table *t);
@@ -40,7 +42,10 @@ const char *rec_get(const struct rec *r, const char *key);
 /* rec_get, or def when the column is missing. */
 const char *rec_get_or(const struct rec *r, const char *key, const char *def);
 
-/* One cell, quoted when it needs it (no separator). */
+/*
+ * One cell, quoted when it needs it, a formula neutralised (csv_put of
+ * user/common/csvout.h; no separator).
+ */
 void csv_cell(FILE *f, const char *s);
 /* A row of n cells with separators and the line end. */
 void csv_row(FILE *f, const char *const *cells, size_t n);

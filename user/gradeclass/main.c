@@ -5,12 +5,46 @@
  * of two batches' options.
  */
 #include "class.h"
+#include "names.h"
 #include "share.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The reserved names, indented under check-name, wrapped. */
+static void usage_reserved(FILE *f)
+{
+	size_t i, col = 0;
+
+	for (i = 0; class_reserved[i]; i++) {
+		size_t n = strlen(class_reserved[i]) + (class_reserved[i + 1] ? 1 : 0);
+
+		if (col && col + 1 + n > 52) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fputs(col ? " " : "                  ", f);
+		fprintf(f, "%s%s", class_reserved[i], class_reserved[i + 1] ? "," : "");
+		col += n + 1;
+	}
+	fputc('\n', f);
+}
+
+static void usage_status(FILE *f)
+{
+	fputs("Exit status: 0 every case of every student passed (summarize,\n"
+	      "score, merge), nothing differs (diff), the rubric is good\n"
+	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
+	      "differs (diff); 2 bad input or command line, said on stderr.\n"
+	      "share-read and share-copy: 0 the whole file copied; 1 refused\n"
+	      "(missing, a link, not a regular file, a bad PATH) or an I/O\n"
+	      "error, said on stderr; 2 bad command line; 3 the file held more\n"
+	      "than BYTES: its first BYTES bytes were copied.  check-name: 0\n"
+	      "the name is good; 1 refused, the reason on stderr; 2 bad\n"
+	      "command line.\n", f);
+}
 
 static void usage(FILE *f)
 {
@@ -21,7 +55,8 @@ static void usage(FILE *f)
 	      "       gradeclass merge --out OUT DIR...\n"
 	      "       gradeclass rubric FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
-	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n\n"
+	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
+	      "       gradeclass check-name NAME\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv and failures.csv (and \"done\"\n"
@@ -54,16 +89,14 @@ static void usage(FILE *f)
 	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
 	      "                  the same into DEST, a file it creates (mode 0644;\n"
 	      "                  an existing DEST or a link there is refused)\n"
-	      "  -h, --help      this text\n\n"
-	      "Student names, reasons and messages are escaped in report.html.\n\n"
-	      "Exit status: 0 every case of every student passed (summarize,\n"
-	      "score, merge), nothing differs (diff), the rubric is good\n"
-	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
-	      "differs (diff); 2 bad input or command line, said on stderr.\n"
-	      "share-read and share-copy: 0 the whole file copied; 1 refused\n"
-	      "(missing, a link, not a regular file, a bad PATH) or an I/O\n"
-	      "error, said on stderr; 2 bad command line; 3 the file held more\n"
-	      "than BYTES: its first BYTES bytes were copied.\n", f);
+	      "  check-name NAME whether NAME can be a student's folder: not empty,\n"
+	      "                  '.' or '..', at most 100 bytes, no '/' or control\n"
+	      "                  character, no leading '-', and none of the class's\n"
+	      "                  own names at the top of OUT (any case):\n", f);
+	usage_reserved(f);
+	fputs("  -h, --help      this text\n\n"
+	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
+	usage_status(f);
 }
 
 int diff_options(const char *a, const char *b)
@@ -115,6 +148,8 @@ static int run(int argc, char **argv)
 		return merge(argv[3], argv + 4, argc - 4);
 	if (!strcmp(cmd, "rubric") && argc == 3)
 		return check_rubric(argv[2]);
+	if (!strcmp(cmd, "check-name"))
+		return check_name_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-read"))
 		return share_read_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-copy"))

@@ -7,6 +7,7 @@
 #include "text.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,9 +57,12 @@ static void md_class_table(FILE *f, const struct class *c)
 	for (i = 0; i < c->nstudents; i++) {
 		const struct student *s = &c->students[i];
 
-		fprintf(f, "| [%s](%s/report.md) | %s | %s | %zu/%zu | ",
-			s->name, s->name, s->score, s->result, s->passed,
-			s->cases);
+		fputs("| [", f);
+		md_put(f, s->name, SIZE_MAX);
+		fputs("](", f);
+		url_put(f, s->name);
+		fprintf(f, "/report.md) | %s | %s | %zu/%zu | ", s->score,
+			s->result, s->passed, s->cases);
 		for (k = 0; k < NCRIT; k++)
 			fprintf(f, "%s%s%s", k ? " | " : "",
 				s->crit[k][0] ? s->crit[k] : "n/a",
@@ -82,12 +86,18 @@ static void md_failures(FILE *f, const struct class *c)
 
 			if (strcmp(rec_get_or(r, "student", ""), name))
 				continue;
-			if (first)
-				fprintf(f, "- **%s**: ", name);
-			fprintf(f, "%s%s in %s cases (first %s: ",
-				first ? "" : "; ", rec_get_or(r, "kind", ""),
-				rec_get_or(r, "cases", ""),
-				rec_get_or(r, "first_case", ""));
+			if (first) {
+				fputs("- **", f);
+				md_put(f, name, SIZE_MAX);
+				fputs("**: ", f);
+			}
+			fputs(first ? "" : "; ", f);
+			md_put(f, rec_get_or(r, "kind", ""), SIZE_MAX);
+			fputs(" in ", f);
+			md_put(f, rec_get_or(r, "cases", ""), SIZE_MAX);
+			fputs(" cases (first ", f);
+			md_put(f, rec_get_or(r, "first_case", ""), SIZE_MAX);
+			fputs(": ", f);
 			md_put(f, rec_get_or(r, "first_message", ""), 160);
 			fputc(')', f);
 			first = 0;

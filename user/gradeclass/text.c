@@ -59,8 +59,20 @@ void md_put(FILE *f, const char *s, size_t max)
 {
 	size_t i, n = utf8_prefix(s, max);
 
-	for (i = 0; i < n; i++)
-		fputc(s[i] == '|' ? '/' : s[i] == '\n' ? ' ' : s[i], f);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '|')
+			fputc('/', f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (strchr("<>&", c))
+			html_put_n(f, s + i, 1);
+		else if (strchr("\\`[]", c))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
 }
 
 void url_put(FILE *f, const char *s)

@@ -24,8 +24,11 @@ void html_put(FILE *f, const char *s);
 void html_put_cut(FILE *f, const char *s, size_t max);
 
 /*
- * s's first max characters for a Markdown table cell: '|' as '/', a line
- * break as a space.
+ * s's first max characters for a Markdown table cell or list item, as
+ * text only: '|' as '/' (no cell ends early), a control character (CR,
+ * LF, tab, ...) as a space (no row or line ends early), < > & as
+ * entities (no HTML), and \ ` [ ] escaped with a backslash (no code
+ * span, link or image).
  */
 void md_put(FILE *f, const char *s, size_t max);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report.h"
+#include "csvout.h"
 #include "util.h"
 
 #include <math.h>
@@ -134,21 +135,6 @@ static void json_string(FILE *f, const char *s)
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
 	}
 	fputc('"', f);
 }
@@ -315,7 +301,7 @@ static void print_csv(const struct report *r)
 
 		if (c)
 			fputc(',', r->out);
-		csv_field(r->out, h);
+		csv_put(r->out, h);
 		free(h);
 	}
 	fputc('\n', r->out);
@@ -323,7 +309,7 @@ static void print_csv(const struct report *r)
 		if (i % r->ncols)
 			fputc(',', r->out);
 		if (r->cells[i].text)
-			csv_field(r->out, r->cells[i].text);
+			csv_put(r->out, r->cells[i].text);
 		if (i % r->ncols + 1 == r->ncols)
 			fputc('\n', r->out);
 	}
