@@ -74,6 +74,10 @@ i=0
 for name in "${students[@]}"; do
 	i=$((i + 1))
 	[ -z "$only" ] || [ "$name" = "$only" ] || continue
+	if ! why=$(build/gradeclass check-name "$name" 2>&1); then
+		echo "grade: [$i/${#students[@]}] $name: not graded: ${why#*: }" >&2
+		continue
+	fi
 	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
 		echo "grade: [$i/${#students[@]}] $name: graded already" >&2
 		continue

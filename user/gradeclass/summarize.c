@@ -5,6 +5,7 @@
  * student graded into OUT itself; score: one student's score.
  */
 #include "class.h"
+#include "names.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -33,13 +34,16 @@ static struct table *load_table(struct class *c, const char *path)
  */
 static int load_student(struct class *c, const char *out, const char *name)
 {
-	char *dir = xasprintf("%s/%s", out, name), *p;
+	char *dir = xasprintf("%s/%s", out, name), *p, why[160];
+	const char *refused = name_problem(name, why, sizeof(why));
 	struct student *s;
 	size_t first = c->results.n;
 	int rc = 0;
 
+	/* A refused name's folder, if any, is not the student's (work is
+	 * the grader's own). */
 	p = xasprintf("%s/done", dir);
-	if (!access(p, F_OK)) {
+	if (!refused && !access(p, F_OK)) {
 		struct table *t;
 
 		free(p);
@@ -65,6 +69,11 @@ static int load_student(struct class *c, const char *out, const char *name)
 			&c->rubric);
 	if (c->results.n == first)
 		s->result = "not-graded";
+	if (refused) {
+		s->result = "refused";
+		free(s->first_failure);
+		s->first_failure = xasprintf("folder name refused: %s", refused);
+	}
 	return rc;
 }
 
