@@ -25,11 +25,82 @@ fatal() {
 # info STAGE KEY VALUE: a line of STAGE/info.
 info() { printf '%s: %s\n' "$2" "$3" >>"$1/info"; }
 
+# What is taken from a submission: regular files only (no link followed
+# or copied), each and all of them bounded.  Override for tests only.
+INTAKE_FILE_MAX=${SYNCDEV_INTAKE_FILE_MAX:-33554432}
+INTAKE_TREE_MAX=${SYNCDEV_INTAKE_TREE_MAX:-67108864}
+INTAKE_TREE_FILES=${SYNCDEV_INTAKE_TREE_FILES:-2000}
+# The submission's directory, whose files are named relative to it.
+intake_base=""
+
+# intake_name PATH: PATH as the verdicts name it.
+intake_name() {
+	if [ -n "$intake_base" ] && [ "${1#"$intake_base"/}" != "$1" ]; then
+		echo "${1#"$intake_base"/}"
+	else
+		echo "$1"
+	fi
+}
+
+# intake_problem PATH MAX: why PATH cannot be taken as a file of at most
+# MAX bytes, if so (a link is never followed).
+intake_problem() {
+	local n
+	n=$(intake_name "$1")
+	if [ -L "$1" ]; then
+		echo "$n is a symbolic link: a submission's files must be regular files"
+	elif [ ! -e "$1" ]; then
+		echo "$n: no such file"
+	elif [ ! -f "$1" ]; then
+		echo "$n is not a regular file ($(stat -c %F "$1")): a submission's files must be regular files"
+	elif [ "$(stat -c %s "$1")" -gt "$2" ]; then
+		echo "$n is too big ($(stat -c %s "$1") bytes; a file may have $2)"
+	fi
+}
+
+# take_file SRC DEST [MAX]: copy SRC, a regular file of at most MAX bytes
+# (default INTAKE_FILE_MAX), to DEST; else print why and fail.  The copy
+# opens SRC without following a link or blocking, and stops past MAX.
+take_file() {
+	local max=${3:-$INTAKE_FILE_MAX} why
+	why=$(intake_problem "$1" "$max")
+	[ -z "$why" ] || { echo "$why"; return 1; }
+	if ! dd if="$1" of="$2" iflag=nofollow,nonblock,count_bytes count=$((max + 1)) \
+		status=none 2>/dev/null; then
+		echo "$(intake_name "$1"): cannot be read as a regular file"
+		return 1
+	fi
+	[ "$(stat -c %s "$2")" -le "$max" ] ||
+		{ echo "$(intake_name "$1") is too big (a file may have $max bytes)"; return 1; }
+}
+
+# take_tree SRC DEST: a copy of the directory SRC's regular files and
+# directories (eight levels at most) in DEST; links, FIFOs, devices and
+# sockets are left out.  Fails, saying why, past INTAKE_TREE_FILES files
+# or INTAKE_TREE_MAX bytes.
+take_tree() {
+	local src=$1 dest=$2 t size p total=0 n=0
+	mkdir -p "$dest" || return 1
+	while IFS=' ' read -r -d '' t size p; do
+		if [ "$t" = d ]; then
+			mkdir -p "$dest/$p"
+			continue
+		fi
+		n=$((n + 1)) total=$((total + size))
+		[ "$n" -le "$INTAKE_TREE_FILES" ] ||
+			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_FILES files"; return 1; }
+		[ "$total" -le "$INTAKE_TREE_MAX" ] ||
+			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_MAX bytes"; return 1; }
+		take_file "$src/$p" "$dest/$p" || return 1
+	done < <(find "$src" -mindepth 1 -maxdepth 8 \( -type d -printf 'd 0 %P\0' \) -o \
+		\( -type f -printf 'f %s %P\0' \))
+}
+
 # stage_programs STAGE MASTER SLAVE: copy both programs.
 stage_programs() {
 	local p
 	for p in "$2:master" "$3:slave"; do
-		if [ -f "${p%:*}" ]; then
+		if [ -e "${p%:*}" ] || [ -L "${p%:*}" ]; then
 			stage_program "$1" "${p%:*}" "${p##*:}"
 		else
 			fatal "$1" "no ${p##*:} program (${p%:*})"
@@ -39,94 +110,136 @@ stage_programs() {
 
 # stage_program STAGE FILE NAME: copy one program as bin/NAME.
 stage_program() {
+	local why
 	mkdir -p "$1/input/bin"
-	cp "$2" "$1/input/bin/$3" && chmod +x "$1/input/bin/$3"
-	info "$1" "$3" "$2 ($(file -b "$2" 2>/dev/null | cut -d, -f1,2))"
+	why=$(take_file "$2" "$1/input/bin/$3") || { rm -f "$1/input/bin/$3"; fatal "$1" "$why"; return; }
+	chmod 755 "$1/input/bin/$3"
+	info "$1" "$3" "$2 ($(file -b "$1/input/bin/$3" 2>/dev/null | cut -d, -f1,2))"
 }
 
 # stage_modules STAGE KO...: copy the modules; load order as given.
 stage_modules() {
-	local stage=$1 ko strict=1
+	local stage=$1 src ko strict=1 why
 	shift
 	mkdir -p "$stage/input/modules"
 	: >"$stage/input/modules/order"
-	for ko; do
-		cp "$ko" "$stage/input/modules/" || { fatal "$stage" "cannot copy module $ko"; return; }
+	for src; do
+		ko=$stage/input/modules/${src##*/}
+		why=$(take_file "$src" "$ko") || { rm -f "$ko"; fatal "$stage" "$why"; return; }
 		echo "${ko##*/}" >>"$stage/input/modules/order"
 		[ "$(modinfo -F name "$ko" 2>/dev/null)" = syncdev ] || strict=0
-		info "$stage" module "$ko ($(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1))"
+		info "$stage" module "$(intake_name "$src") ($(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1))"
 	done
 	echo "$strict" >"$stage/strict-pages"
 }
 
 # kbuild_dirs DIR: DIR and its subdirectories (two levels) that hold a
-# Kbuild file or a Makefile naming obj- targets.
+# Kbuild file or a Makefile naming obj- targets (regular files only).
 kbuild_dirs() {
 	find "$1" -maxdepth 2 \( -name Kbuild -o -name Makefile \) -type f -print0 |
 		xargs -0 -r grep -l '^[[:space:]]*obj-' | xargs -r -n 1 dirname | sort -u
 }
 
-# stage_module_src STAGE DIR: build a copy of DIR's Kbuild tree(s) against
-# the guest kernel (vm_kbuild), then stage what it built.  Several trees
-# (the course's ksocket, master_device, slave_device) see each other's
-# symbols on a second pass.
-stage_module_src() {
-	local stage=$1 d syms kos
-	local src=$1/module-src log=$1/module-build.log
-	rm -rf "$src"
-	cp -r "$2" "$src"
-	: >"$log"
-	mapfile -t dirs < <(kbuild_dirs "$src")
-	if [ ${#dirs[@]} = 0 ]; then
-		fatal "$stage" "module build failed: no Kbuild file or Makefile with obj- lines in $2"
-		return
-	fi
-	for d in "${dirs[@]}"; do
-		vm_kbuild "$d" KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1 || {
-			fatal "$stage" "module build failed in $(basename "$2")${d#"$src"}: $(grep -m 1 -E 'error|Error' "$log" | sed "s|$src/||g" | cut -c 1-200)"
-			return
-		}
-	done
-	if [ ${#dirs[@]} -gt 1 ]; then
-		syms=$(find "$src" -name Module.symvers | tr '\n' ' ')
-		for d in "${dirs[@]}"; do
-			vm_kbuild "$d" KBUILD_EXTRA_SYMBOLS="$syms" \
-				KBUILD_MODPOST_WARN=1 modules >>"$log" 2>&1
-		done
-	fi
-	mapfile -t kos < <(find "$src" -name '*.ko' | sort)
-	[ ${#kos[@]} -gt 0 ] || { fatal "$stage" "module build made no .ko file"; return; }
-	info "$stage" "module source" "$2 (built against $VM_KVER; log: $log)"
-	stage_modules "$stage" "${kos[@]}"
+# build_verdict STAGE WHAT RC WHY LOG: the fatal verdict of a sandboxed
+# build (scripts/grade/grade-sandbox's exit status RC and reason WHY).
+build_verdict() {
+	local err
+	case $3 in
+	0) return ;;
+	1) err=$(grep -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | cut -c 1-200)
+	   fatal "$1" "$2 failed${err:+: $err}" ;;
+	3) fatal "$1" "$2 could not run: $4" ;;
+	*) fatal "$1" "$2 $4" ;;
+	esac
 }
 
-# first_file DIR NAME...: the first file called NAME (top level first,
-# then one directory down) in DIR.
+# The script kbuild runs in the sandbox: each tree (KDIR, then the trees'
+# directories under /tmp/build), then each again with the others'
+# symbols when there are several (the course's ksocket, master_device,
+# slave_device).
+# shellcheck disable=SC2016
+kbuild_script='kdir=$1; shift
+for d; do
+	make -C "$kdir" M="/tmp/build$d" KBUILD_MODPOST_WARN=1 modules || exit 1
+done
+[ $# -gt 1 ] || exit 0
+syms=$(find /tmp/build -name Module.symvers | tr "\n" " ")
+for d; do
+	make -C "$kdir" M="/tmp/build$d" KBUILD_EXTRA_SYMBOLS="$syms" KBUILD_MODPOST_WARN=1 modules
+done'
+
+# stage_module_src STAGE DIR: build a copy of DIR's Kbuild tree(s) against
+# the guest kernel in the build sandbox (scripts/grade/grade-sandbox),
+# then stage what it built.
+stage_module_src() {
+	local stage=$1 d why rc tmp kos sb
+	local log=$1/module-build.log
+	tmp=$(mktemp -d) || return
+	why=$(take_tree "$2" "$tmp/src") || { fatal "$stage" "module sources: $why"; rm -rf "$tmp"; return; }
+	: >"$log"
+	mapfile -t dirs < <(kbuild_dirs "$tmp/src")
+	if [ ${#dirs[@]} = 0 ]; then
+		fatal "$stage" "module build failed: no Kbuild file or Makefile with obj- lines in $2"
+		rm -rf "$tmp"
+		return
+	fi
+	for d in "${!dirs[@]}"; do dirs[d]=${dirs[d]#"$tmp/src"}; done
+	mapfile -t sb < <(vm_sandbox_args)
+	why=$(scripts/grade/grade-sandbox "${sb[@]}" --in "$tmp/src" --out "$tmp/out" \
+		--log "$log" --keep '*.ko' -- bash -c "$kbuild_script" bash "$VM_KDIR" "${dirs[@]}")
+	rc=$?
+	build_verdict "$stage" "module build" "$rc" "$why" "$log"
+	mapfile -t kos < <(find "$tmp/out" -type f -name '*.ko' 2>/dev/null | sort)
+	if [ "$rc" = 0 ] && [ ${#kos[@]} = 0 ]; then
+		fatal "$stage" "module build made no .ko file"
+	elif [ "$rc" = 0 ]; then
+		local intake_base=$tmp/out
+		info "$stage" "module source" "$2 (built against $VM_KVER in the build sandbox; log: $log)"
+		stage_modules "$stage" "${kos[@]}"
+	fi
+	rm -rf "$tmp"
+}
+
+# first_file DIR NAME...: the first entry called NAME that is not a
+# directory (top level first, then one directory down) in DIR: links and
+# special files too, so that taking them is refused by name.
 first_file() {
 	local dir=$1 n f
 	shift
 	for n; do
-		f=$(find "$dir" -maxdepth 2 -type f -name "$n" -printf '%d %p\n' | sort | head -n 1 | cut -d' ' -f2-)
+		f=$(find "$dir" -maxdepth 2 ! -type d -name "$n" -printf '%d %p\n' | sort | head -n 1 | cut -d' ' -f2-)
 		[ -n "$f" ] && { echo "$f"; return; }
 	done
 }
 
-# compile_program STAGE SRC NAME: a student's single-file program.
+# compile_program STAGE SRC NAME: a student's single-file program, built
+# in the build sandbox from a copy of its directory (its headers).
 compile_program() {
+	local why rc tmp src=${2##*/}
 	mkdir -p "$1/input/bin"
-	if cc -O2 -static -I"$(dirname "$2")" -o "$1/input/bin/$3" "$2" -lm -pthread \
-		>"$1/$3-build.log" 2>&1; then
-		info "$1" "$3" "$2 (compiled on the host: cc -O2 -static)"
-	else
-		fatal "$1" "$3 build failed: $(grep -m 1 'error' "$1/$3-build.log" | cut -c 1-200)"
+	why=$(intake_problem "$2" "$INTAKE_FILE_MAX")
+	[ -z "$why" ] || { fatal "$1" "$why"; return; }
+	tmp=$(mktemp -d) || return
+	why=$(take_tree "$(dirname "$2")" "$tmp/src") || { fatal "$1" "$3 sources: $why"; rm -rf "$tmp"; return; }
+	why=$(scripts/grade/grade-sandbox --in "$tmp/src" --out "$tmp/out" --log "$1/$3-build.log" \
+		--keep "$3.grade-bin" -- cc -O2 -static -I. -o "$3.grade-bin" "$src" -lm -pthread)
+	rc=$?
+	build_verdict "$1" "$3 build" "$rc" "$why" "$1/$3-build.log"
+	if [ "$rc" = 0 ]; then
+		why=$(take_file "$tmp/out/$3.grade-bin" "$1/input/bin/$3") || fatal "$1" "$3 build: $why"
+		chmod 755 "$1/input/bin/$3"
+		info "$1" "$3" "$2 (compiled in the build sandbox: cc -O2 -static)"
 	fi
+	rm -rf "$tmp"
 }
 
 # stage_student STAGE DIR: a student directory, as docs/grading.md says:
 # programs master and slave (or master.c and slave.c), modules as a Kbuild
-# tree, or *.ko, or none (ours).
+# tree, or *.ko, or none (ours).  What the student gave is never replaced
+# by ours: a link or special file there is a verdict.
 stage_student() {
 	local stage=$1 dir=$2 p f kos
+	intake_base=$dir
 	for p in master slave; do
 		f=$(first_file "$dir" "$p")
 		if [ -n "$f" ]; then
@@ -137,13 +250,12 @@ stage_student() {
 			fatal "$stage" "no $p program (neither $p nor $p.c in $dir)"
 		fi
 	done
+	[ -e "$dir/grade.cli" ] || [ -L "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
 	if [ -n "$(kbuild_dirs "$dir")" ]; then
-		[ -f "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
 		stage_module_src "$stage" "$dir"
 		return
 	fi
-	[ -f "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
-	mapfile -t kos < <(find "$dir" -maxdepth 2 -name '*.ko' | sort)
+	mapfile -t kos < <(find "$dir" -maxdepth 2 ! -type d -name '*.ko' | sort)
 	[ ${#kos[@]} -gt 0 ] || kos=("$VM_MODULE")
 	stage_modules "$stage" "${kos[@]}"
 }
@@ -172,7 +284,8 @@ cli_check() {
 # stage_cli STAGE FILE: a student's grade.cli ("preset NAME", "master
 # TEMPLATE", "slave TEMPLATE" lines; # comments) into STAGE/cli.
 stage_cli() {
-	local stage=$1 k v m=$cli s=$slave_cli p bad
+	local stage=$1 k v m=$cli s=$slave_cli p bad why
+	why=$(take_file "$2" "$stage/grade.cli" 65536) || { fatal "$stage" "$why"; return; }
 	while read -r k v; do
 		case $k in
 		''|'#'*) ;;
@@ -182,7 +295,7 @@ stage_cli() {
 		slave) s=$v ;;
 		*) fatal "$stage" "grade.cli: unknown line '$k $v'"; return ;;
 		esac
-	done <"$2"
+	done <"$stage/grade.cli"
 	bad=$(cli_check master "$m")$(cli_check slave "$s")
 	[ -z "$bad" ] || { fatal "$stage" "grade.cli: $bad"; return; }
 	printf '%s\n%s\n' "$m" "$s" >"$stage/cli"

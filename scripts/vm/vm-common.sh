@@ -17,7 +17,8 @@
 #   VM_LOGS       console logs, one per guest boot
 #
 #   VM_MODROOT    the root whose lib/modules/VM_KVER holds its modules
-#   VM_CHROOT     the root the module is built in, or empty: the host
+#   VM_CHROOT     the root the module is built in (in bubblewrap, as an
+#                 ordinary user), or empty: the host
 #
 # The kernel is the newest /boot/vmlinuz-*-amd64 whose headers are
 # installed (Debian 12's 6.1 on Debian 12), or the one SYNCDEV_KERNEL
@@ -126,9 +127,9 @@ vm_modprobe_deps() {
 }
 
 # vm_kbuild DIR MAKE-ARGUMENT...: kbuild of the module in DIR against the
-# guest's kernel: on the host, or in the kernel's build root (DIR mounted
-# at the same path, in a mount namespace of its own, so nothing stays
-# mounted).
+# guest's kernel: on the host, or in the kernel's build root (bubblewrap:
+# the root's top-level directories read-only, DIR writable at the same
+# path, no privilege needed, nothing left mounted).
 vm_kbuild() {
 	local dir
 	dir=$(realpath "$1")
@@ -137,15 +138,38 @@ vm_kbuild() {
 		make -C "$VM_KDIR" M="$dir" "$@"
 		return
 	fi
-	# shellcheck disable=SC2016
-	unshare -m --propagation private sh -c '
-		r=$1 dir=$2 kdir=$3
-		shift 3
-		mkdir -p "$r$dir" &&
-		mount -t proc proc "$r/proc" &&
-		mount --bind "$dir" "$r$dir" &&
-		exec chroot "$r" make -C "$kdir" M="$dir" "$@"' \
-		sh "$VM_CHROOT" "$dir" "$VM_KDIR" "$@"
+	local a=()
+	mapfile -t a < <(vm_root_binds "$VM_CHROOT")
+	bwrap "${a[@]}" --proc /proc --dev /dev --tmpfs /tmp --bind "$dir" "$dir" \
+		--remount-ro / --unshare-all --die-with-parent \
+		make -C "$VM_KDIR" M="$dir" "$@"
+}
+
+# vm_root_binds ROOT: bubblewrap's arguments that show ROOT's top-level
+# directories and links (proc, dev, sys and tmp excepted) read-only as
+# the sandbox's own, on a root where any other mount point can be made.
+vm_root_binds() {
+	local e n
+	for e in "$1"/*; do
+		n=${e##*/}
+		case $n in proc|dev|sys|tmp) continue ;; esac
+		if [ -L "$e" ]; then
+			printf '%s\n' --symlink "$(readlink "$e")" "/$n"
+		elif [ -d "$e" ]; then
+			printf '%s\n' --ro-bind "$e" "/$n"
+		fi
+	done
+}
+
+# vm_sandbox_args: scripts/grade/grade-sandbox's arguments that show the
+# guest kernel's headers (and, for the newest kernel, its build root as /).
+vm_sandbox_args() {
+	if [ -n "$VM_CHROOT" ]; then
+		printf '%s\n' --root "$VM_CHROOT"
+		return
+	fi
+	printf '%s\n' --ro "$VM_KDIR"
+	[ "$VM_MODROOT" = / ] || printf '%s\n' --ro "$VM_MODROOT"
 }
 
 # vm_pick_debug_kernel: the cached build of scripts/vm/debug-kernel.
