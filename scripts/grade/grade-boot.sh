@@ -66,9 +66,9 @@ watch_boot() {
 # student's code (scripts/vm/vm-run): a capped console, no file in a share
 # larger than the largest data file and 16 MiB, QEMU as the grader's user.
 untrusted_guest() {
-	local set name size max=0
+	local set size max=0
 	for set in $data; do
-		while read -r name size; do
+		while read -r _ size; do
 			[ "$size" -le "$max" ] || max=$size
 		done < <(set_files "$set")
 	done

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154
+# shellcheck shell=bash disable=SC2154,SC2034
 # Sourced by scripts/grade/grade: what the host gives a student's guests and
 # what it decides itself, so that no guest can forge it.
 #
@@ -150,8 +150,8 @@ side_share() {
 # results/VMS/CASE.sum: the first 16 hex digits of SHA-256 of the input
 # files concatenated and of the output files (when all are there).
 verify_outputs() {
-	local stage=$1 v=$2 c=$4 name size want got bad=0 tmp all=1
-	local share=$stage/$(side_share "$v" slave)
+	local stage=$1 v=$2 c=$4 name size want got bad=0 tmp all=1 share
+	share=$stage/$(side_share "$v" slave)
 	tmp=$stage/outputs.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
