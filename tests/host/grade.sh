@@ -67,11 +67,11 @@ for vms in 1 2; do
 done
 check_equal "report.md: a section per case" "$(grep -c '^### [12]vm ' "$gout/report.md")" 24
 check_output "report.md: the time lines, quoted" \
-	'^- master: `Transmission time: [0-9.]+ ms, File size: 24146 bytes`' cat "$gout/report.md"
+	'^- master \(guest-reported\): `Transmission time: [0-9.]+ ms, File size: 24146 bytes`' cat "$gout/report.md"
 check_output "report.md: kernel log excerpts with page descriptors" \
 	'syncdev: master#[0-9]+: page vaddr=' cat "$gout/report.md"
 check_output "report.md: excerpts from both guests in the 2-VM cases" \
-	'kernel log during the case \([0-9]+ lines, slave guest\)' cat "$gout/report.md"
+	'kernel log during the case \(guest-reported, [0-9]+ lines, slave guest\)' cat "$gout/report.md"
 
 # --- the course-style clients, one VM and two ---------------------------
 # tests/tools/course_*: a client of each course style; each is both
