@@ -200,8 +200,8 @@ collect() {
 				count_failures fcount ffirst "$v $c"
 				want="" got=""
 				[ ! -f "$stage/results/$v/$c.sum" ] || read -r want got <"$stage/results/$v/$c.sum"
-				csv "$name" "${v%vm}" "$c" "$set" "$(wc -l <"$stage/want/$set")" \
-					"$(awk '{ s += $2 } END { printf "%d", s }' "$stage/want/$set")" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
+				csv "$name" "${v%vm}" "$c" "$set" "$(set_files "$set" | wc -l)" \
+					"$(set_files "$set" | awk '{ s += $2 } END { printf "%d", s }')" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
 					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
 					"${RM[secs]:-}" "${RS[secs]:-}" "$got" "$want" \
 					"${V_CRIT[bytes]}" "${V_CRIT[exits]}" "${V_CRIT[time_line]}" \
