@@ -270,6 +270,10 @@ side_line() {
 	[ -f "$1" ] || { echo "- $2: no result"; return; }
 	t=${_s[time]:-} rc=${_s[rc]:-} secs=${_s[secs]:-}
 	if [ -n "$t" ]; then t="\`$t\`"; else t="no time line"; fi
+	case ${_s[time_form]:-strict} in
+	strict) ;;
+	*) t+=" (accepted: ${_s[time_form]} form)" ;;
+	esac
 	echo "- $2 (guest-reported): $t (exit $rc${secs:+, $secs s})"
 	if [[ ${_s[reason]:-} == *"$2: "* ]] && [ -s "${1%.res}.out" ]; then
 		echo "  last output: \`$(tail -n 2 "${1%.res}.out" | tr -d '\r' | paste -sd '|' | cut -c 1-200 | tr '`' "'")\`"

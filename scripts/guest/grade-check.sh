@@ -139,7 +139,7 @@ check_pages() {
 check_side() {
 	side_=$1 method=$2
 	[ "$1" = slave ] && method=$3
-	rtmp=$res/$cname.$1.res.tmp
+	rtmp=$cw/$1.res.tmp
 	: >"$rtmp"
 	kv bytes "$total"
 	# shellcheck disable=SC2086 # $files: words counted on purpose
@@ -148,6 +148,7 @@ check_side() {
 	check_time
 	check_pages "$method"
 	if grep -q '^reason=' "$rtmp"; then kv status fail; else kv status pass; fi
-	head -c 8000 "$cw/$1.out" >"$res/$cname.$1.out"
-	mv "$rtmp" "$res/$cname.$1.res"
+	head -c 8000 "$cw/$1.out" >"$cw/$1.out.head"
+	put "$cw/$1.out.head" "$res/$cname.$1.out"
+	put "$rtmp" "$res/$cname.$1.res"
 }

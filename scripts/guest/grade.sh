@@ -419,7 +419,8 @@ run_case() {
 	done
 	klog_name=$cname.klog
 	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
-	head -n 40 "$cw/klog" >"$res/$klog_name"
+	head -n 40 "$cw/klog" >"$cw/klog.head"
+	put "$cw/klog.head" "$res/$klog_name"
 	side slave && hand_over_outputs
 	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
@@ -435,9 +436,18 @@ case_klog() {
 	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
 }
 
+# put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
+# whatever a program left under that name (a FIFO would block a write, a
+# link would send it elsewhere).
+put() {
+	rm -rf "$2"
+	mv -f "$1" "$2"
+}
+
 # hand_over_outputs: the case's output files (regular ones, by the names
 # the data set has) to $res/<case>.files/ for the host to compare.
 hand_over_outputs() {
+	rm -rf "$res/$cname.files"
 	mkdir -p "$res/$cname.files"
 	for o in $outs; do
 		[ -f "$cw/out/$o" ] && ! [ -L "$cw/out/$o" ] && cp "$cw/out/$o" "$res/$cname.files/$o"
@@ -447,7 +457,8 @@ hand_over_outputs() {
 
 # give_up WHY: no more cases in this guest; the host marks the rest.
 give_up() {
-	echo "$1" >"$res/aborted.${role:-vm}"
+	echo "$1" >"$work/aborted"
+	put "$work/aborted" "$res/aborted.${role:-vm}"
 	echo "grade: $1"
 }
 
@@ -482,5 +493,6 @@ for set in $GRADE_DATA; do
 	done
 	[ -z "$holder" ] || nsenter -t "$holder" -m -- rm -rf "${work:?}/data/$set"
 done
-unload_modules >"$res/unload.${role:-vm}" 2>&1
+unload_modules >"$work/unload" 2>&1
+put "$work/unload" "$res/unload.${role:-vm}"
 echo "grade: done"
