@@ -318,6 +318,7 @@ write_report() {
 	echo "| cases | $cases: $p passed, $f failed, $n not run |"
 	echo "| score | $(build/gradeclass score "$rubric" "$3")% (weighted by $rubric) |"
 	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"
+	echo "| time spent | $(times_text "$stage") |"
 	echo "| command lines | \`$(cli_of "$stage" master)\`, \`$(cli_of "$stage" slave)\` |"
 	[ ! -f "$stage/fatal" ] || echo "| not run because | $(cat "$stage/fatal") |"
 	for v in $(selected_vms); do
