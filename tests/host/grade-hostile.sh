@@ -82,8 +82,8 @@ script j-kmsg slave 'echo "syncdev: slave#1: page vaddr=0x1000 pfn=0x1 pte=0x1" 
 # A module that oopses, and programs that clear the kernel log.
 student k-oops
 cp -r tests/grade/oops-module "$sub/k-oops/module"
-script k-oops master 'dmesg -C; echo 1 >/proc/sys/kernel/printk 2>/dev/null; dmesg -C'
-script k-oops slave 'dmesg -C'
+script k-oops master 'dmesg -c >/dev/null; echo 1 >/proc/sys/kernel/printk; dmesg -c >/dev/null'
+script k-oops slave 'dmesg -c >/dev/null'
 # A master that stops everything in the guest: no in-guest limit helps.
 student l-hang
 script l-hang master 'kill -STOP -1; sleep 100000'
