@@ -35,7 +35,11 @@ grade_student() {
 	if [ "$report_only" = 0 ]; then
 		rm -rf "$stage" "$dir"
 		mkdir -p "$stage"
-		stage_student "$stage" "$batch/$name"
+		if [ -L "$batch/$name" ]; then
+			fatal "$stage" "the folder $name is a symbolic link: a submission is a folder of regular files"
+		else
+			stage_student "$stage" "$batch/$name"
+		fi
 		write_conf "$stage"
 		phase_time "$stage" staging $((SECONDS - GRADE_T0))
 	fi

@@ -57,6 +57,9 @@ watch_boot() {
 		if [ "$(share_usage "$stage" "$vms")" -gt "$cap" ]; then
 			echo "its guest wrote more than $cap bytes to the shared directory (stopped)" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
+		elif [ "$(share_usage "$stage" "$vms" --inodes)" -gt "$SHARE_FILES_MAX" ]; then
+			echo "its guest made more than $SHARE_FILES_MAX files in the shared directory (stopped)" >"$stage/stalled.$vms"
+			kill -TERM "$boot_pid" 2>/dev/null
 		fi
 	done
 	wait "$boot_pid"
