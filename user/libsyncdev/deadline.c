@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "deadline.h"
+#include "device.h"
 #include "util.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "syncdev.h"
 
 void deadline_start(struct deadline *d, int fd, uint32_t ms)
 {
@@ -47,11 +45,8 @@ static int wait_ready(int fd, short events, const struct deadline *d)
 	}
 	/* Rounded up: a wait of 0 ms would be no wait, or no limit. */
 	left = (d->end_ns - now + 999999) / 1000000;
-	if (d->device) {
-		struct syncdev_timeout t = { .progress_ms = (uint32_t)left };
-
-		return ioctl(fd, SYNCDEV_IOC_SET_TIMEOUT, &t);
-	}
+	if (d->device)
+		return dev_set_timeout_ms(fd, (uint32_t)left);
 	do
 		n = poll(&p, 1, (int)left);
 	while (n < 0 && errno == EINTR);
