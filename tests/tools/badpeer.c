@@ -46,7 +46,7 @@ static const char *const master_cases[] = {
 	"count",	/* announces one file more than it sends */
 	"huge",		/* announces 2^62 bytes, sends 1 MiB, closes */
 	"huge64",	/* announces 2^64-1 bytes, sends 1 MiB, closes */
-	"hugestop",	/* announces --size bytes, sends 1 MiB, stalls */
+	"hugestop",	/* announces --size bytes, sends 16 MiB, stalls */
 	"slowproof",	/* with --key: its key hello one byte per --drip
 			 * MS, then its proof at once, then closes */
 	"truncate",	/* half the data, then an orderly close */
@@ -313,8 +313,15 @@ static void send_framed(int fd, struct infile *f, unsigned int n,
 		put(fd, h, sizeof(h));
 		if (last && announced(&f[i], o) != f[i].size) {
 			static unsigned char mib[1 << 20];
+			int k;
 
-			put(fd, mib, sizeof(mib));
+			/*
+			 * hugestop: two device buffers' worth, which a
+			 * slave in mmap mode receives whole (it waits for
+			 * a full buffer while more is announced).
+			 */
+			for (k = is(o, "hugestop") ? 16 : 1; k > 0; k--)
+				put(fd, mib, sizeof(mib));
 			if (is(o, "hugestop"))
 				stall(fd, o);
 			cut(fd, o);
