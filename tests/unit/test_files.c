@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -119,6 +120,22 @@ static void test_outfile_attrs(void)
 	}
 	unlink(path("secret"));
 	umask(mask);
+}
+
+/* Where syncfs is not trusted and each file is fsync'ed instead. */
+static void test_syncfs_types(void)
+{
+	CHECK(outfile_syncfs_untrusted(FUSE_SUPER_MAGIC) &&
+	      outfile_syncfs_untrusted(V9FS_MAGIC) &&
+	      outfile_syncfs_untrusted(SMB2_SUPER_MAGIC) &&
+	      outfile_syncfs_untrusted(CIFS_SUPER_MAGIC),
+	      "FUSE, 9p, SMB2 and CIFS: a fsync per file");
+	CHECK(!outfile_syncfs_untrusted(EXT4_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(XFS_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(BTRFS_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(TMPFS_MAGIC) &&
+	      !outfile_syncfs_untrusted(NFS_SUPER_MAGIC),
+	      "ext4, XFS, Btrfs, tmpfs and NFS: one syncfs");
 }
 
 /* A directory and a file or link with these modes and owners. */
@@ -431,6 +448,7 @@ int main(void)
 	test_outfile_reserve();
 	test_outfile_attrs();
 	test_sticky_rules();
+	test_syncfs_types();
 	test_outfile_batch();
 	test_outfile_check();
 	test_outfile_absent();

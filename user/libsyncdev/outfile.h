@@ -184,6 +184,12 @@ int outdir_fd(unsigned int dir);
  * a file system whose syncfs() does not reach the storage (outset.c).
  */
 int outdir_fsync_each(unsigned int dir);
+/*
+ * 1 for a file system type (statfs f_type) whose syncfs() does not reach
+ * the storage, where each file is flushed with fsync() instead: FUSE, 9p,
+ * SMB/CIFS.
+ */
+int outfile_syncfs_untrusted(unsigned long f_type);
 
 /* outset.c: the list of temporary files that exist now. */
 struct outpend;

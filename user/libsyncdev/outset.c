@@ -62,13 +62,9 @@ void outfile_set_sync(int on)
  * FUSE_SYNCFS, which only virtiofs does), 9p and SMB (no sync_fs at all).
  * Their fsync() is sent to the server, so each file is flushed alone.
  */
-static int syncfs_untrusted(int fd)
+int outfile_syncfs_untrusted(unsigned long f_type)
 {
-	struct statfs st;
-
-	if (fstatfs(fd, &st))
-		return 1;
-	switch ((unsigned long)st.f_type) {
+	switch (f_type) {
 	case FUSE_SUPER_MAGIC:
 	case V9FS_MAGIC:
 	case SMB2_SUPER_MAGIC:
@@ -77,6 +73,15 @@ static int syncfs_untrusted(int fd)
 	default:
 		return 0;
 	}
+}
+
+/* The same of the file system of fd; 1 when it cannot be told. */
+static int syncfs_untrusted(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) ||
+	       outfile_syncfs_untrusted((unsigned long)st.f_type);
 }
 
 /*
