@@ -84,9 +84,11 @@ static char *resolve(const char *path, struct stat *st, int *dir)
 
 	for (hops = 0;; hops++) {
 		outfile_split_path(name, dname, sizeof(dname), &base);
-		*dir = *base ? outdir_open(dname, path) : -1;
-		if (*dir < 0)
+		if (!*base)
 			break;
+		*dir = outdir_open(dname, path);
+		if (*dir < 0)
+			goto fail;
 		if (fstatat(outdir_fd(*dir), base, st, AT_SYMLINK_NOFOLLOW)) {
 			st->st_mode = 0;
 			if (errno == ENOENT && !hops)
@@ -111,11 +113,9 @@ static char *resolve(const char *path, struct stat *st, int *dir)
 		free(name);
 		name = next;
 	}
-	if (hops) {
+	if (hops)
 		refuse_link(path, name, NULL);
-		goto fail;
-	}
-	if (!*base)
+	else
 		msg("output %s is a directory, not a file name", path);
 fail:
 	free(name);

@@ -90,9 +90,9 @@ enum {
 	/* mmap mode: the file is allocated and mapped, and written through the mapping */
 	OUTFILE_MAP = 1,
 	/*
-	 * Nothing had the name when outfile_check looked: the close does not
-	 * look again (a system call a file), and the rename takes the name
-	 * with RENAME_NOREPLACE.  A file made under the name meanwhile is
+	 * Nothing had the name when outfile_check looked: outfile_create
+	 * does not look again (a system call a file), and the rename takes
+	 * the name with RENAME_NOREPLACE.  A file made under the name meanwhile is
 	 * replaced all the same, without its owner and mode being kept.
 	 */
 	OUTFILE_ABSENT = 2,
@@ -198,7 +198,7 @@ struct outpend *outpend_add(unsigned int dir, const char *tmp,
 			    const char *path, const char *base);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
-/* Nothing had p's final name when it was closed (outfile_close). */
+/* Nothing had p's final name when its file was created. */
 void outpend_set_new(struct outpend *p);
 
 #endif

@@ -26,7 +26,7 @@ struct outpend {
 	const char *base;	/* its last component, in dirfd */
 	unsigned int dir;	/* its directory, in dirs */
 	int dirfd;		/* that directory's fd, for the signal handler */
-	int new;		/* nothing had the name at its close */
+	int new;		/* nothing had the name at its creation */
 	char tmp[];		/* the temporary name, in dirfd */
 };
 
@@ -252,7 +252,7 @@ static void clear(void)
 }
 
 /*
- * A name that was free when its file was closed is taken with
+ * A name that was free when its file was created is taken with
  * RENAME_NOREPLACE, one system call instead of a look (replaceable) and a
  * rename: 1 when done.  0 when the name is taken now (or the file system
  * has no RENAME_NOREPLACE): then the caller looks and renames.
