@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 60
+# vm-cost: 50
 # Peers that are slow on purpose and local users who plant files, against
 # master and slave on the device: a hello or a key proof dribbled a byte
 # at a time is dropped at the handshake's one deadline (the real slave

@@ -204,7 +204,7 @@ int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
 {
 	struct deadline d;
 
-	deadline_start(&d, fd, deadline_handshake_ms());
+	deadline_start_keep(&d, fd, deadline_handshake_ms());
 	return auth_master_by(fd, k, s, why, &d);
 }
 
@@ -251,6 +251,6 @@ int auth_slave(int fd, const struct auth_key *k, struct auth_session *s)
 {
 	struct deadline d;
 
-	deadline_start(&d, fd, deadline_handshake_ms());
+	deadline_start_keep(&d, fd, deadline_handshake_ms());
 	return auth_slave_by(fd, k, s, &d);
 }

@@ -74,7 +74,11 @@ int auth_master_by(int fd, const struct auth_key *k, struct auth_session *s,
 		   char *why, const struct deadline *d);
 int auth_slave_by(int fd, const struct auth_key *k, struct auth_session *s,
 		  const struct deadline *d);
-/* The same with a deadline of deadline_handshake_ms() from now. */
+/*
+ * The same with a deadline of deadline_handshake_ms() from now on a
+ * socket; on the device, under its own timeout per call
+ * (deadline_start_keep), which they do not change.
+ */
 int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
 		char *why);
 int auth_slave(int fd, const struct auth_key *k, struct auth_session *s);

@@ -16,6 +16,13 @@ void deadline_start(struct deadline *d, int fd, uint32_t ms)
 	d->end_ns = now_ns() + (uint64_t)ms * 1000000u;
 	d->ms = ms;
 	d->device = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode);
+	d->off = 0;
+}
+
+void deadline_start_keep(struct deadline *d, int fd, uint32_t ms)
+{
+	deadline_start(d, fd, ms);
+	d->off = d->device;
 }
 
 uint32_t deadline_handshake_ms(void)
@@ -39,6 +46,8 @@ static int wait_ready(int fd, short events, const struct deadline *d)
 	struct pollfd p = { .fd = fd, .events = events };
 	int n;
 
+	if (d->off)
+		return 0;
 	if (now >= d->end_ns) {
 		errno = ETIMEDOUT;
 		return -1;

@@ -22,10 +22,17 @@ struct deadline {
 	uint64_t end_ns;	/* CLOCK_MONOTONIC, now_ns() */
 	uint32_t ms;		/* its length, for messages */
 	int device;		/* the fd is a character device */
+	int off;		/* no deadline: plain reads and writes */
 };
 
 /* A deadline ms milliseconds from now for the exchange on fd. */
 void deadline_start(struct deadline *d, int fd, uint32_t ms);
+/*
+ * The same on a socket or pipe; on the device, no deadline: each call
+ * waits as the device's own timeout says, which is left as it was (for
+ * callers that cannot set it again after).
+ */
+void deadline_start_keep(struct deadline *d, int fd, uint32_t ms);
 
 /*
  * The handshake's length: SYNCDEV_HANDSHAKE_MS from the environment when
