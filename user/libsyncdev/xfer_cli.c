@@ -358,26 +358,12 @@ void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)
 	       (double)elapsed_ns / 1e6, (size_t)bytes);
 }
 
-/*
- * Dropped peers are logged as the kernel's printk_ratelimit() does: the
- * first DROP_BURST, then at most one line per DROP_INTERVAL_NS, which
- * says how many went unlogged since the last; every drop is counted.
- */
-#define DROP_BURST		3
-#define DROP_INTERVAL_NS	(10 * 1000000000ull)
-
-struct drops {
-	unsigned long count;	/* every peer dropped */
-	unsigned long quiet;	/* dropped since the last line */
-	uint64_t last_ns;	/* when that line was written */
-};
-
-static void note_drop(struct drops *d, const char *what, const char *why)
+void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
+		    const char *why)
 {
-	uint64_t now = now_ns();
-
 	d->count++;
-	if (d->count > DROP_BURST && now - d->last_ns < DROP_INTERVAL_NS) {
+	if (d->count > XFER_DROP_BURST &&
+	    now - d->last_ns < XFER_DROP_INTERVAL_NS) {
 		d->quiet++;
 		return;
 	}
@@ -429,7 +415,7 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s)
 {
 	char why[AUTH_WHY_LEN];
-	struct drops drops = { 0 };
+	struct xfer_drops drops = { 0 };
 	struct deadline d;
 
 	for (;;) {
@@ -437,9 +423,11 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 			return -1;
 		deadline_start(&d, fd, a->handshake_ms);
 		if (greeted(fd, why, &d))
-			note_drop(&drops, "did not greet as a slave", why);
+			xfer_note_drop(&drops, now_ns(),
+				       "did not greet as a slave", why);
 		else if (k && auth_master_by(fd, k, s, why, &d))
-			note_drop(&drops, "failed the key handshake", why);
+			xfer_note_drop(&drops, now_ns(),
+				       "failed the key handshake", why);
 		else
 			return dev_set_timeout(fd, a->device, a->progress_s);
 		if (dev_disconnect(fd, a->device))

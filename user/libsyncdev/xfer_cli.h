@@ -83,6 +83,24 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s);
 
 /*
+ * Dropped peers are logged as the kernel's printk_ratelimit() does: the
+ * first XFER_DROP_BURST, then at most one line per XFER_DROP_INTERVAL_NS,
+ * which says how many went unlogged since the last; every drop is
+ * counted.  xfer_note_drop: one more drop, at now (now_ns()).
+ */
+#define XFER_DROP_BURST		3
+#define XFER_DROP_INTERVAL_NS	(10 * 1000000000ull)
+
+struct xfer_drops {
+	unsigned long count;	/* every peer dropped */
+	unsigned long quiet;	/* dropped since the last line */
+	uint64_t last_ns;	/* when that line was written */
+};
+
+void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
+		    const char *why);
+
+/*
  * Slave: connect to the master (--peer: refused elsewhere), greet it
  * and, with a key, prove it and check the master's proof, all within
  * a->handshake_ms of the connection.  EXIT_OK, EXIT_FAIL or EXIT_AUTH
