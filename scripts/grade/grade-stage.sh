@@ -139,14 +139,15 @@ kbuild_dirs() {
 		xargs -0 -r grep -l '^[[:space:]]*obj-' | xargs -r -n 1 dirname | sort -u
 }
 
-# build_verdict STAGE WHAT RC WHY LOG: the fatal verdict of a sandboxed
-# build (scripts/grade/grade-sandbox's exit status RC and reason WHY).
+# build_verdict STAGE WHAT RC WHY LOG [WHERE]: the fatal verdict of a
+# sandboxed build (scripts/grade/grade-sandbox's exit status RC and
+# reason WHY), its first error line from LOG when it just failed.
 build_verdict() {
 	local err
 	case $3 in
 	0) return ;;
 	1) err=$(grep -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | cut -c 1-200)
-	   fatal "$1" "$2 failed${err:+: $err}" ;;
+	   fatal "$1" "$2 failed${6:+ in $6}${err:+: $err}" ;;
 	3) fatal "$1" "$2 could not run: $4" ;;
 	*) fatal "$1" "$2 $4" ;;
 	esac
@@ -159,7 +160,8 @@ build_verdict() {
 # shellcheck disable=SC2016
 kbuild_script='kdir=$1; shift
 for d; do
-	make -C "$kdir" M="/tmp/build$d" KBUILD_MODPOST_WARN=1 modules || exit 1
+	make -C "$kdir" M="/tmp/build$d" KBUILD_MODPOST_WARN=1 modules ||
+		{ echo "syncdev-kbuild: failed in $d"; exit 1; }
 done
 [ $# -gt 1 ] || exit 0
 syms=$(find /tmp/build -name Module.symvers | tr "\n" " ")
@@ -187,7 +189,8 @@ stage_module_src() {
 	why=$(scripts/grade/grade-sandbox "${sb[@]}" --in "$tmp/src" --out "$tmp/out" \
 		--log "$log" --keep '*.ko' -- bash -c "$kbuild_script" bash "$VM_KDIR" "${dirs[@]}")
 	rc=$?
-	build_verdict "$stage" "module build" "$rc" "$why" "$log"
+	d=$(sed -n 's/^syncdev-kbuild: failed in //p' "$log" | tail -n 1 | cut -c 1-100)
+	build_verdict "$stage" "module build" "$rc" "$why" "$log" "$(basename "$2")$d"
 	mapfile -t kos < <(find "$tmp/out" -type f -name '*.ko' 2>/dev/null | sort)
 	if [ "$rc" = 0 ] && [ ${#kos[@]} = 0 ]; then
 		fatal "$stage" "module build made no .ko file"

@@ -105,7 +105,7 @@ echo 'obj-m += hello.o' >"$tmp/sub/tree-link/module/Kbuild"
 ln -s "$canary" "$tmp/sub/tree-link/module/secret.h"
 stage tree-link
 check_output "tree-link: a link in a Kbuild tree is not copied (the build misses it)" \
-	"^module build failed: .*secret.h" verdict tree-link
+	"^module build failed in tree-link/module: .*secret.h" verdict tree-link
 no_secret tree-link
 
 # --- #include "/dev/zero": the memory limit, with its reason -------------
