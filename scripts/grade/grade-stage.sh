@@ -91,6 +91,8 @@ take_tree() {
 		[ "$total" -le "$INTAKE_TREE_MAX" ] ||
 			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_MAX bytes"; return 1; }
 		take_file "$src/$p" "$dest/$p" || return 1
+		# A tree's scripts keep their execute bit (never a set-id bit).
+		[ ! -x "$src/$p" ] || chmod 755 "$dest/$p"
 	done < <(find "$src" -mindepth 1 -maxdepth 8 \( -type d -printf 'd 0 %P\0' \) -o \
 		\( -type f -printf 'f %s %P\0' \))
 }
