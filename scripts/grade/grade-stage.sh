@@ -32,13 +32,12 @@ INTAKE_TREE_FILES=${SYNCDEV_INTAKE_TREE_FILES:-2000}
 # The submission's directory, whose files are named relative to it.
 intake_base=""
 
-# intake_name PATH: PATH as the verdicts name it.
+# intake_name PATH: PATH as the verdicts name it (relative to the
+# submission; control characters, which a name may hold, as '?').
 intake_name() {
-	if [ -n "$intake_base" ] && [ "${1#"$intake_base"/}" != "$1" ]; then
-		echo "${1#"$intake_base"/}"
-	else
-		echo "$1"
-	fi
+	local n=$1
+	[ -z "$intake_base" ] || n=${n#"$intake_base"/}
+	printf '%s\n' "${n//[[:cntrl:]]/?}"
 }
 
 # intake_problem PATH MAX: why PATH cannot be taken as a file of at most
