@@ -146,11 +146,12 @@ check_equal "linked-master: refused by name" "$(verdict linked-master)" \
 no_secret linked-master
 
 new_sub linked-ko
-ln -s /etc/shadow "$tmp/sub/linked-ko/syncdev.ko"
+ln -s "$canary" "$tmp/sub/linked-ko/syncdev.ko"
 stage linked-ko
 check_equal "linked-ko: refused by name, not replaced by ours" "$(verdict linked-ko)" \
 	"syncdev.ko is a symbolic link: a submission's files must be regular files"
 check_equal "linked-ko: nothing staged as a module" "$(ls "$tmp/stage/linked-ko/modules" | grep -c '\.ko$')" 0
+no_secret linked-ko
 
 new_sub linked-cli
 ln -s "$canary" "$tmp/sub/linked-cli/grade.cli"
