@@ -75,18 +75,18 @@ take_file() {
 # take_tree SRC DEST: a copy of the directory SRC's regular files and
 # directories (eight levels at most) in DEST; links, FIFOs, devices and
 # sockets are left out.  Fails, saying why, past INTAKE_TREE_FILES files
-# or INTAKE_TREE_MAX bytes.
+# and directories or INTAKE_TREE_MAX bytes.
 take_tree() {
 	local src=$1 dest=$2 t size p total=0 n=0
 	mkdir -p "$dest" || return 1
 	while IFS=' ' read -r -d '' t size p; do
+		n=$((n + 1)) total=$((total + size))
+		[ "$n" -le "$INTAKE_TREE_FILES" ] ||
+			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_FILES files and directories"; return 1; }
 		if [ "$t" = d ]; then
 			mkdir -p "$dest/$p"
 			continue
 		fi
-		n=$((n + 1)) total=$((total + size))
-		[ "$n" -le "$INTAKE_TREE_FILES" ] ||
-			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_FILES files"; return 1; }
 		[ "$total" -le "$INTAKE_TREE_MAX" ] ||
 			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_MAX bytes"; return 1; }
 		take_file "$src/$p" "$dest/$p" || return 1

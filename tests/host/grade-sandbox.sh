@@ -174,6 +174,14 @@ truncate -s 4000001 "$tmp/sub/big-ko/big.ko"
 check_equal "big-ko: a module over the size cap refused by name" "$(verdict big-ko)" \
 	"big.ko is too big (4000001 bytes; a file may have 4000000)"
 
+new_sub many-files
+mkdir "$tmp/sub/many-files/module"
+echo 'obj-m += hello.o' >"$tmp/sub/many-files/module/Kbuild"
+for i in $(seq 30); do : >"$tmp/sub/many-files/module/f$i.h"; done
+(export SYNCDEV_INTAKE_TREE_FILES=20; stage many-files)
+check_equal "many-files: a tree over the file cap refused" "$(verdict many-files)" \
+	"module sources: many-files has more than 20 files and directories"
+
 # --- what an honest student gives still builds and stages ----------------
 new_sub honest
 rm "$tmp/sub/honest/master"
