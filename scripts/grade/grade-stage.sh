@@ -37,6 +37,7 @@ intake_base=""
 intake_name() {
 	local n=$1
 	[ -z "$intake_base" ] || n=${n#"$intake_base"/}
+	[ -z "$intake_base" ] || [ "$n" != "$intake_base" ] || n="the submission"
 	printf '%s\n' "${n//[[:cntrl:]]/?}"
 }
 

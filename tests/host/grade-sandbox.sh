@@ -180,7 +180,7 @@ echo 'obj-m += hello.o' >"$tmp/sub/many-files/module/Kbuild"
 for i in $(seq 30); do : >"$tmp/sub/many-files/module/f$i.h"; done
 (export SYNCDEV_INTAKE_TREE_FILES=20; stage many-files)
 check_equal "many-files: a tree over the file cap refused" "$(verdict many-files)" \
-	"module sources: many-files has more than 20 files and directories"
+	"module sources: the submission has more than 20 files and directories"
 
 # --- what an honest student gives still builds and stages ----------------
 new_sub honest
