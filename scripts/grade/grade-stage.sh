@@ -148,7 +148,7 @@ build_verdict() {
 	local err
 	case $3 in
 	0) return ;;
-	1) err=$(grep -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | cut -c 1-200)
+	1) err=$(grep -a -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | tr -d '[:cntrl:]' | cut -c 1-200)
 	   fatal "$1" "$2 failed${6:+ in $6}${err:+: $err}" ;;
 	3) fatal "$1" "$2 could not run: $4" ;;
 	*) fatal "$1" "$2 $4" ;;
@@ -191,7 +191,7 @@ stage_module_src() {
 	why=$(scripts/grade/grade-sandbox "${sb[@]}" --in "$tmp/src" --out "$tmp/out" \
 		--log "$log" --keep '*.ko' -- bash -c "$kbuild_script" bash "$VM_KDIR" "${dirs[@]}")
 	rc=$?
-	d=$(sed -n 's/^syncdev-kbuild: failed in //p' "$log" | tail -n 1 | cut -c 1-100)
+	d=$(sed -n 's/^syncdev-kbuild: failed in //p' "$log" | tail -n 1 | tr -d '[:cntrl:]' | cut -c 1-100)
 	build_verdict "$stage" "module build" "$rc" "$why" "$log" "$(basename "$2")$d"
 	mapfile -t kos < <(find "$tmp/out" -type f -name '*.ko' 2>/dev/null | sort)
 	if [ "$rc" = 0 ] && [ ${#kos[@]} = 0 ]; then
@@ -229,10 +229,11 @@ compile_program() {
 		--keep "$3.grade-bin" -- cc -O2 -static -I. -o "$3.grade-bin" "$src" -lm -pthread)
 	rc=$?
 	build_verdict "$1" "$3 build" "$rc" "$why" "$1/$3-build.log"
-	if [ "$rc" = 0 ]; then
-		why=$(take_file "$tmp/out/$3.grade-bin" "$1/bin/$3") || fatal "$1" "$3 build: $why"
+	if [ "$rc" = 0 ] && why=$(take_file "$tmp/out/$3.grade-bin" "$1/bin/$3"); then
 		chmod 755 "$1/bin/$3"
 		info "$1" "$3" "$2 (compiled in the build sandbox: cc -O2 -static)"
+	elif [ "$rc" = 0 ]; then
+		fatal "$1" "$3 build: $why"
 	fi
 	rm -rf "$tmp"
 }
