@@ -193,4 +193,20 @@ check_equal "honest: master.c compiled in the sandbox, no verdict" "$(verdict ho
 check_equal "honest: the compiled master runs (exit 7, from its own header)" "$?" 7
 check_equal "honest: our module staged (none given)" "$(cat "$tmp/stage/honest/modules/order" 2>/dev/null)" syncdev.ko
 
+# The course's layout: several trees, one using another's symbol.
+new_sub honest-trees
+mkdir -p "$tmp/sub/honest-trees/ksocket" "$tmp/sub/honest-trees/user"
+printf '%s\nint ks_value(void) { return 1; }\nEXPORT_SYMBOL(ks_value);\n' "$hello" \
+	>"$tmp/sub/honest-trees/ksocket/ks.c"
+echo 'obj-m += ks.o' >"$tmp/sub/honest-trees/ksocket/Kbuild"
+printf '#include <linux/module.h>\nint ks_value(void);\nstatic int __init u_init(void) { return ks_value() - 1; }\nmodule_init(u_init);\nMODULE_LICENSE("GPL");\n' \
+	>"$tmp/sub/honest-trees/user/u.c"
+echo 'obj-m += u.o' >"$tmp/sub/honest-trees/user/Kbuild"
+stage honest-trees
+check_equal "honest-trees: both trees built, no verdict" "$(verdict honest-trees)" ""
+check_equal "honest-trees: both modules staged, in name order" \
+	"$(tr '\n' ' ' <"$tmp/stage/honest-trees/modules/order" 2>/dev/null)" "ks.ko u.ko "
+check_equal "honest-trees: u.ko depends on ks (the second pass saw its symbols)" \
+	"$(modinfo -F depends "$tmp/stage/honest-trees/modules/u.ko" 2>&1)" ks
+
 finish
