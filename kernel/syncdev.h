@@ -16,6 +16,7 @@
 #include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 #include "compat.h"
 
@@ -67,6 +68,16 @@ struct syncdev_session {
 	struct syncdev_device *dev;
 	unsigned int id;		/* for log lines: master#3 */
 	struct net *net;		/* the opener's; every socket lives there */
+	/*
+	 * Who opened the file (its effective uid): its buffer is charged to
+	 * that user, and its ACCEPT shares a listener only with that user's.
+	 * What the opener's capabilities allowed, checked once at open as
+	 * /proc/PID/pagemap does: a file handed to another process keeps
+	 * what its opener could do, never more.
+	 */
+	kuid_t uid;
+	bool show_pfn;			/* CAP_SYS_ADMIN: physical addresses */
+	bool no_user_limit;		/* CAP_SYS_RESOURCE: no per-user share */
 	struct mutex lock;
 	/*
 	 * Held (briefly, never across a blocking call) with @lock to set or
