@@ -98,6 +98,10 @@ struct syncdev_session {
 	struct syncdev_partial rx;	/* interrupted buffer receive */
 	unsigned int timeout_ms;	/* SET_TIMEOUT; 0 = progress_timeout_ms */
 	__be32 allowed_peer;		/* SET_PEER; 0 = allowed_peer */
+	unsigned int handshake_ms;	/* SET_HANDSHAKE; 0 = none */
+	/* jiffies by which CONFIRM must come; 0 = none or confirmed */
+	unsigned long handshake_deadline;
+	unsigned int strangers;		/* connections dropped at it */
 	/* A CONNECT that a signal interrupted, resumed by its restart. */
 	struct socket *connecting;
 	struct sockaddr_in connect_to;
@@ -133,6 +137,7 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms);
 void syncdev_disconnect(struct syncdev_session *s);
 int syncdev_abort(struct syncdev_session *s);
+int syncdev_confirm(struct syncdev_session *s);
 void syncdev_shutdown(struct syncdev_session *s, int err);
 void syncdev_listener_put(struct syncdev_session *s);
 void syncdev_listener_shutdown(void);
