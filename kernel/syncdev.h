@@ -26,6 +26,7 @@ enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
 extern unsigned short syncdev_port;
 extern unsigned long syncdev_buf_size;
 extern unsigned long syncdev_max_buffer_bytes;
+extern unsigned long syncdev_max_user_buffer_bytes;
 extern unsigned int syncdev_connect_timeout_ms;
 extern unsigned int syncdev_listen_linger_ms;
 extern unsigned int syncdev_listen_wait_ms;
@@ -108,6 +109,7 @@ struct syncdev_session {
 	unsigned long connect_deadline;	/* jiffies; 0 = none */
 
 	void *buf;			/* see buffer.c */
+	bool buf_charged;		/* to @uid's share (buffer.c) */
 	spinlock_t map_lock;
 	unsigned long map_addr;		/* start of the last mmap() of it */
 	unsigned long map_pgoff;	/* the buffer's page it shows first */
