@@ -267,8 +267,6 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	bool master = syncdev_is_master(s);
 	u64 uaddr;
 
-	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
-		WRITE_ONCE(s->legacy, true);
 	switch (cmd) {
 	case SYNCDEV_IOC_ACCEPT:
 		c->op = SYNCDEV_OP_ACCEPT;
@@ -414,6 +412,9 @@ long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct syncdev_cmd c;
 	long ret;
 
+	/* Whatever the call's result, even EBADF (docs/protocol.md). */
+	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+		WRITE_ONCE(s->legacy, true);
 	if ((file->f_mode & need) != need)
 		return -EBADF;
 	ret = syncdev_ioc_prepare(s, cmd, arg, &c);

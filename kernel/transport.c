@@ -2,11 +2,12 @@
 /*
  * The TCP connection behind a session.
  *
- * The master side shares one listening socket between all of its sessions.
- * It exists only while a master session that asked to accept is open, and
- * for listen_linger_ms after the last one closed; while slaves wait in its
- * backlog, up to listen_wait_ms.  So a slave that connected while one
- * master run was finishing waits for the next run instead of being reset
+ * The master side shares one listening socket between the sessions of one
+ * user (per network namespace: below).  It exists only while a master
+ * session that asked to accept is open, and for listen_linger_ms after
+ * the last one closed; while slaves wait in its backlog, up to
+ * listen_wait_ms.  So a slave that connected while one master run was
+ * finishing waits for the next run instead of being reset
  * with it, and a slave that came too late is reset after a bounded wait.
  * After that the port is free (refusing slaves, which then know no master
  * is there), and rmmod closes a lingering listener at once, so quick
@@ -17,7 +18,8 @@
  * interruptibly: a signal ends it with -ERESTARTSYS, and what was done so
  * far is kept in the session for the restarted call (see xfer.c for the
  * buffer transfers).  Every connection has TCP keepalive, and every send
- * or receive on it a progress timeout.
+ * or receive on it a progress timeout, and, until the program confirms
+ * its peer, the session's handshake deadline.
  *
  * Sockets live in the network namespace of the process that opened the
  * device (the session holds a reference on it) and are created as that
@@ -39,7 +41,8 @@
  * One listener per network namespace that a master session accepts in:
  * a process in a container listens on its own namespace's port.  The
  * socket is the opener's (created as by socket(2), so LSMs see it), and
- * holds a reference on its namespace.
+ * holds a reference on its namespace.  It serves the sessions of the user
+ * who created it only (syncdev_listener_claim()).
  */
 struct syncdev_listener {
 	struct list_head node;		/* in listeners */
@@ -533,7 +536,8 @@ static long syncdev_progress_timeo(const struct syncdev_session *s)
 static int syncdev_handshake_expired(struct syncdev_session *s)
 {
 	s->strangers++;
-	sess_info_peer(s, "no handshake from %pISpc within %u ms: connection shut down (%u so far)\n",
+	sess_info_peer(s,
+		       "no handshake from %pISpc in %u ms: connection shut down (%u so far)\n",
 		       &s->peer, s->handshake_ms, s->strangers);
 	s->handshake_deadline = 0;
 	syncdev_shutdown(s, -ETIMEDOUT);
