@@ -26,12 +26,14 @@
  *
  * The rules are those of Documentation/mm/process_addrs.rst and of
  * pte_offset_map() (mm/pgtable-generic.c), which modules cannot call since
- * 6.5.  The caller holds mmap_lock for read: no table above the PTE level
- * is freed under it (free_pgtables() needs it for write), but entries
- * still change (a huge page split or collapsed), so each is read once.
- * A PTE table, though, can be freed while mmap_lock is only read-held
- * (khugepaged retracting it since 6.5), after an RCU grace period that
- * follows the clearing of the PMD entry.  So the PMD entry is read inside
+ * 6.5.  The caller holds mmap_lock for read and found a VMA at @addr under
+ * it: munmap() detaches a VMA with the lock held for write before it frees
+ * any page table of its range, so no table above the PTE level goes away
+ * while we walk, but entries still change (a huge page split or
+ * collapsed), so each is read once.  A PTE table, though, can be freed
+ * while the lock is only read-held (khugepaged and MADV_COLLAPSE retract
+ * file and shmem tables without it since 6.5), after an RCU grace period
+ * that follows the clearing of the PMD entry.  So the PMD entry is read inside
  * rcu_read_lock(), and the table it points to is used only until
  * rcu_read_unlock(): a table seen in the entry cannot be freed before
  * then.  pte_offset_kernel() on our own copy of the entry is what
@@ -164,7 +166,10 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 		put_page(page);
 		return -EINTR;
 	}
-	level = syncdev_walk(mm, uaddr, &entry, &write, &dirty, &young);
+	level = NULL;
+	if (vma_lookup(mm, uaddr))
+		level = syncdev_walk(mm, uaddr, &entry, &write, &dirty,
+				     &young);
 	mmap_read_unlock(mm);
 
 	/*
