@@ -172,7 +172,7 @@ static void test_names(void)
 	static const char *const bad[] = {
 		"", ".", "..", "a/b", "/", "a\rb", "a\nb", "\x7f", "-rf", "work",
 		"WORK", "students", "Rubric", "summary.csv", "report.html",
-		"grade.options.new",
+		"grade.options.new", "Times.csv",
 	};
 	char buf[128], longest[NAME_MAX_BYTES + 2];
 	size_t i;
