@@ -7,11 +7,13 @@
  * not bytes, Markdown cells (no tag, link or code span), links, student
  * names refused and accepted, the rubric's parser and its refusals, a case's score, what differs
  * between two grade.options files (the accelerator compared or not), a
- * student's times.csv (rows taken, rows refused, no file), and which
- * accelerator graded which shard.
+ * student's times.csv (rows taken, rows refused, no file) as summary.csv's
+ * last columns and the class's time, and which accelerator graded which
+ * shard.
  */
 #include "accel.h"
 #include "check.h"
+#include "class.h"
 #include "csv.h"
 #include "csvout.h"
 #include "names.h"
@@ -400,6 +402,65 @@ static void test_times_refused(void)
 	      "times refused: no header: nothing taken: %s", msg_last(NULL));
 }
 
+/* A class of three: timed, timed in part, not timed. */
+static void three(struct class *c, struct student s[3])
+{
+	memset(c, 0, sizeof(*c));
+	memset(s, 0, 3 * sizeof(*s));
+	s[0].name = "alice";
+	s[0].result = "pass";
+	s[0].first_failure = "";
+	s[0].times.secs[T_STAGING] = 12;
+	s[0].times.secs[T_TOTAL] = 100;
+	s[0].times.has[T_STAGING] = s[0].times.has[T_TOTAL] = 1;
+	s[1] = s[0];
+	s[1].name = "bob";
+	s[1].times.has[T_STAGING] = 0;
+	s[1].times.secs[T_TOTAL] = 51;
+	s[2] = s[0];
+	s[2].name = "carol";
+	memset(&s[2].times, 0, sizeof(s[2].times));
+	c->students = s;
+	c->nstudents = 3;
+}
+
+static void test_summary_times(void)
+{
+	char dir[] = "/tmp/syncdev-gc-XXXXXX", *path, *line;
+	struct class c;
+	struct student s[3];
+	struct table t;
+
+	three(&c, s);
+	mkdtemp(dir);
+	path = xasprintf("%s/summary.csv", dir);
+	CHECK(write_tables_summary(&c, dir) == 0 && csv_read(path, &t) == 0 &&
+	      t.ncols == 19 && t.nrows == 3, "summary: 19 columns, a row per student");
+	CHECK(!strcmp(t.head[12], "first_failure") && !strcmp(t.head[13], "staging_s") &&
+	      !strcmp(t.head[18], "total_s"), "summary: the time columns after first_failure");
+	CHECK(!strcmp(t.rows[0][13], "12") && !strcmp(t.rows[0][14], "") &&
+	      !strcmp(t.rows[0][18], "100"), "summary: a student's seconds, empty where none");
+	CHECK(!strcmp(t.rows[1][13], "") && !strcmp(t.rows[1][18], "51") &&
+	      !strcmp(t.rows[2][18], ""), "summary: a phase not timed, a student not timed");
+	csv_free(&t);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: 151 s for the 2 students timed, a mean of 76 s each (1 not timed)"),
+	      "class time: the sum and rounded mean of those timed: %s", line);
+	free(line);
+	c.nstudents = 1;
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: 100 s for the 1 student timed, a mean of 100 s each"),
+	      "class time: every student timed: %s", line);
+	free(line);
+	c.students = &s[2];
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: not recorded"), "class time: none timed: %s", line);
+	free(line);
+}
+
 /* n options of "shard=K/N" and accel (NULL: none) each. */
 static struct options *shards(size_t n, const char *const *spec)
 {
@@ -465,6 +526,7 @@ int main(void)
 	test_options();
 	test_times();
 	test_times_refused();
+	test_summary_times();
 	test_accel();
 	return check_done();
 }
