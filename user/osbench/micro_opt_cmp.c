@@ -5,9 +5,9 @@
  * micro-opt --this-build --csv --experiments NAME" and read back from
  * its CSV; then one table with both.
  */
-#include "csvtab.h"
+#include "report/csvtab.h"
 #include "micro_opt.h"
-#include "report_parts.h"
+#include "report/report_parts.h"
 #include "sysinfo.h"
 #include "util.h"
 
