@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "micro/micro.h"
 #include "micro_opt.h"
-#include "report/report_parts.h"
+#include "report/figures.h"
 #include "runner.h"
 #include "sysinfo.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include "experiment.h"
 #include "report.h"
 #include "runner.h"
-#include "report/summary.h"
+#include "report/figures.h"
 
 #include <stdbool.h>
 

@@ -7,7 +7,7 @@
  */
 #include "report/csvtab.h"
 #include "micro_opt.h"
-#include "report/report_parts.h"
+#include "report/figures.h"
 #include "sysinfo.h"
 #include "util.h"
 
