@@ -7,7 +7,6 @@
  */
 #include "report/csvtab.h"
 #include "micro_opt.h"
-#include "report/figures.h"
 #include "sysinfo.h"
 #include "util.h"
 
