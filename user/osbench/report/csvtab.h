@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading back a table that report.h wrote as CSV: its header and its
- * rows, the fields unquoted, and its notes from the metadata beside it
- * (NAME.meta.json, csvmeta.c).  The
+ * rows as user/common's reader gives them (csvin.h: the fields unquoted,
+ * a formula's neutralising quote kept), and its notes from the metadata
+ * beside it (NAME.meta.json, csvmeta.c).  The
  * report of osbench reads the experiments' tables this way, so that it
  * can render them again (Markdown, HTML) and look for anomalies in them.
  *
@@ -15,21 +16,20 @@
 #ifndef SYNCDEV_CSVTAB_H
 #define SYNCDEV_CSVTAB_H
 
+#include "csvin.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
 struct csvtab {
 	size_t nnotes;
 	char **note_keys, **note_vals;
-	size_t ncols;
-	char **cols;
-	size_t nrows;
-	char **cells;		/* nrows * ncols, row after row */
+	struct table tab;	/* the header and the rows */
 };
 
 /*
- * The first table of f (header, rows up to a blank line or the end), or
- * NULL when there is none (no header line).  No notes.
+ * The first table of the rest of f (header, rows up to a blank line or
+ * the end), or NULL when there is none (no header line).  No notes.
  */
 struct csvtab *csvtab_read(FILE *f);
 /*

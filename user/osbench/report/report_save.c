@@ -172,7 +172,7 @@ int rep_load(struct rep *r)
 	free(path);
 	memset(&r->s, 0, sizeof(r->s));
 	load_facts(r, t);
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->tab.nrows; i++)
 		load_row(r, t, i);
 	csvtab_free(t);
 	return 0;
