@@ -28,7 +28,7 @@ static const char csv[] =
 
 /* The metadata report_meta_begin writes beside it. */
 static const char meta[] =
-	"{\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
+	"{\"format_version\":1,\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
 	"\"dir /tmp\":\"tmpfs: memory, not a disk\","
 	"\"q\":\"say \\\"hi\\\" \\\\ \\u0009\"},\"columns\":[]},\n"
 	"{\"title\":\"second\",\"notes\":{\"mode\":\"full\"}}]}\n";
@@ -62,6 +62,28 @@ static void test_csvtab(void)
 	CHECK(csvtab_col(t, "nope") == -1 && !strcmp(csvtab_cell(t, 0, -1), ""),
 	      "csvtab: a missing column");
 	csvtab_free(t);
+}
+
+/* The metadata's format_version: first, a known one, or refused. */
+static void test_meta_version(void)
+{
+	struct csvtab t = { 0 };
+
+	CHECK(csvtab_meta_version(meta) == 1 &&
+	      csvtab_meta_version(" { \"format_version\" : 7 }") == 7,
+	      "meta version: read first in the document");
+	CHECK(csvtab_meta_version("{\"tables\":[],\"format_version\":1}") == -1 &&
+	      csvtab_meta_version("{\"format_version\":\"1\",\"tables\":[]}") == -1 &&
+	      csvtab_meta_version("{\"format_version\":1.5,\"tables\":[]}") == -1 &&
+	      csvtab_meta_version("{\"format_version\":99999999999}") == -1 &&
+	      csvtab_meta_version("") == -1,
+	      "meta version: missing, not first, not a whole number: none");
+	CHECK(csvtab_meta_parse(&t, "{\"tables\":[{\"notes\":{\"a\":\"b\"}}]}") == -1 &&
+	      csvtab_meta_parse(&t, "{\"format_version\":2,\"tables\":"
+				"[{\"notes\":{\"a\":\"b\"}}]}") == -1 &&
+	      t.nnotes == 0,
+	      "meta version: notes of a document without the known version "
+	      "refused");
 }
 
 /* A cell csv_put neutralised reads as the file has it, quote and all. */
@@ -224,6 +246,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	test_csvtab();
 	test_csvtab_quote();
+	test_meta_version();
 	test_docout(dir);
 	test_anomaly();
 	test_parsers();

@@ -40,10 +40,21 @@ struct csvtab *csvtab_load(const char *path);
 /*
  * The notes of the first table of a metadata document (report.h's
  * report_meta_begin) added to t: from its text, or from the file beside
- * csv_path.  0, or -1 when there is none or it cannot be read.
+ * csv_path.  0, or -1 when there is none, it cannot be read or its
+ * format_version is not REPORT_FORMAT_VERSION.
  */
 int csvtab_meta_parse(struct csvtab *t, const char *json);
 int csvtab_meta_load(struct csvtab *t, const char *csv_path);
+/*
+ * The format_version a metadata document starts with, or -1 when it
+ * starts with none (not a document report.h wrote).
+ */
+int csvtab_meta_version(const char *json);
+/*
+ * 0 when the metadata document at path has REPORT_FORMAT_VERSION, else
+ * -1 after a message that says what it has instead.
+ */
+int csvtab_meta_check(const char *path);
 void csvtab_free(struct csvtab *t);
 
 /* The column's index, or -1. */

@@ -74,7 +74,10 @@ int rep_measure(struct rep *rep, const struct ctx *base);
 FILE *rep_meta_open(const char *dir, const char *name);
 int rep_meta_close(FILE *meta);
 
-/* DIR/summary.csv from rep, and back.  0, or -1 after a message. */
+/*
+ * DIR/summary.csv from rep, and back.  0, or -1 after a message; reading
+ * back refuses a folder with a NAME.meta.json of another format_version.
+ */
 int rep_save(const struct rep *rep);
 int rep_load(struct rep *rep);
 
