@@ -28,7 +28,8 @@ static const char csv[] =
 
 /* The metadata report_meta_begin writes beside it. */
 static const char meta[] =
-	"{\"format_version\":1,\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
+	"{\"format_version\":1,\"tables\":[\n"
+	"{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
 	"\"dir /tmp\":\"tmpfs: memory, not a disk\","
 	"\"q\":\"say \\\"hi\\\" \\\\ \\u0009\"},\"columns\":[]},\n"
 	"{\"title\":\"second\",\"notes\":{\"mode\":\"full\"}}]}\n";
@@ -72,13 +73,17 @@ static void test_meta_version(void)
 	CHECK(csvtab_meta_version(meta) == 1 &&
 	      csvtab_meta_version(" { \"format_version\" : 7 }") == 7,
 	      "meta version: read first in the document");
-	CHECK(csvtab_meta_version("{\"tables\":[],\"format_version\":1}") == -1 &&
-	      csvtab_meta_version("{\"format_version\":\"1\",\"tables\":[]}") == -1 &&
-	      csvtab_meta_version("{\"format_version\":1.5,\"tables\":[]}") == -1 &&
+	CHECK(csvtab_meta_version("{\"tables\":[],\"format_version\":1}") ==
+	      -1 &&
+	      csvtab_meta_version("{\"format_version\":\"1\",\"tables\":[]}") ==
+	      -1 &&
+	      csvtab_meta_version("{\"format_version\":1.5,\"tables\":[]}") ==
+	      -1 &&
 	      csvtab_meta_version("{\"format_version\":99999999999}") == -1 &&
 	      csvtab_meta_version("") == -1,
 	      "meta version: missing, not first, not a whole number: none");
-	CHECK(csvtab_meta_parse(&t, "{\"tables\":[{\"notes\":{\"a\":\"b\"}}]}") == -1 &&
+	CHECK(csvtab_meta_parse(&t, "{\"tables\":[{\"notes\":"
+				"{\"a\":\"b\"}}]}") == -1 &&
 	      csvtab_meta_parse(&t, "{\"format_version\":2,\"tables\":"
 				"[{\"notes\":{\"a\":\"b\"}}]}") == -1 &&
 	      t.nnotes == 0,
@@ -129,7 +134,8 @@ static void test_docout(const char *dir)
 {
 	char *md = render(DOC_MD, dir), *html = render(DOC_HTML, dir);
 
-	CHECK(strstr(md, "# T & T\n\n## Summary\n\nit's <b>\n\n- flag 1\n- flag 2\n\n"),
+	CHECK(strstr(md, "# T & T\n\n## Summary\n\nit's <b>\n\n"
+		     "- flag 1\n- flag 2\n\n"),
 	      "md: title, heading, list");
 	CHECK(strstr(md, "| name | value |\n|---|---:|\n| a\\|b <c> | 1.5 |\n"),
 	      "md: table with alignment and an escaped |");
@@ -139,7 +145,8 @@ static void test_docout(const char *dir)
 	      strstr(html, "<ul>\n<li>flag 1</li>\n<li>flag 2</li>\n</ul>"),
 	      "html: escaped title, list");
 	CHECK(strstr(html, "<p>it's &lt;b&gt;</p>"),
-	      "html: text escaped, an apostrophe as it is (attributes in \"\")");
+	      "html: text escaped, an apostrophe as it is (attributes in "
+	      "double quotes)");
 	CHECK(strstr(html, "<tr><td>a|b &lt;c&gt;</td><td class=\"r\">1.5</td></tr>"),
 	      "html: escaped cell, number right-aligned");
 	/* "<svg/>" in base64 */

@@ -189,7 +189,8 @@ int csv_read(const char *path, struct table *t)
 		errno = EIO;
 		return -1;
 	}
-	csv_parse(text, len, t);	/* an empty file: a table without columns */
+	/* An empty file: a table without columns. */
+	csv_parse(text, len, t);
 	free(text);
 	return 0;
 }

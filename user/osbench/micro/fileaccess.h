@@ -5,8 +5,8 @@
  * guest (fileaccess_stream.c) and the master-side server of that stream
  * (fileaccess_serve.c), the check of the scratch file's bytes
  * (fileaccess_check.c) and the side-by-side table (fileaccess_side.c).
- * All rows go through fa_row() (fileaccess_row.c) so that local, remote and syncdev rows
- * have the same columns and sit side by side.
+ * All rows go through fa_row() (fileaccess_row.c) so that local, remote
+ * and syncdev rows have the same columns and sit side by side.
  */
 #ifndef OSBENCH_FILEACCESS_H
 #define OSBENCH_FILEACCESS_H

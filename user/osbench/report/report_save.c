@@ -174,8 +174,9 @@ static int check_versions(const char *dir)
 	char *path;
 	int rc = 0;
 
+	/* Unreadable: rep_load says why when it reads summary.csv. */
 	if (!d)
-		return 0;	/* rep_load says why it cannot read the folder */
+		return 0;
 	while (rc == 0 && (e = readdir(d))) {
 		n = strlen(e->d_name);
 		if (n <= 10 || strcmp(e->d_name + n - 10, ".meta.json") ||
