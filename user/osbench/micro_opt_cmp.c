@@ -85,7 +85,7 @@ static pid_t spawn(char **argv, FILE **out, FILE *err)
 	return pid;
 }
 
-/* The unit of a row as a string literal (summary.h keeps literals). */
+/* The unit of a row as a string literal (figures.h keeps literals). */
 static const char *unit_literal(const char *unit)
 {
 	static const char *const units[] = { "ns", "us", "ms", "MiB/s" };
