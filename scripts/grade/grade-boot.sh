@@ -51,14 +51,14 @@ watch_boot() {
 			last=$n since=$SECONDS
 			[ "$n" = 0 ] || [ -n "$first" ] || first=$SECONDS
 		elif [ $((SECONDS - since)) -gt "$limit" ]; then
-			echo "no progress for $limit s (the guest hung)" >"$stage/stalled.$vms"
+			echo "hung: no progress for $limit s" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
 		fi
 		if [ "$(share_usage "$stage" "$vms")" -gt "$cap" ]; then
-			echo "its guest wrote more than $cap bytes to the shared directory (stopped)" >"$stage/stalled.$vms"
+			echo "stopped: it wrote more than $cap bytes to its shared directory" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
 		elif [ "$(share_usage "$stage" "$vms" --inodes)" -gt "$SHARE_FILES_MAX" ]; then
-			echo "its guest made more than $SHARE_FILES_MAX files in the shared directory (stopped)" >"$stage/stalled.$vms"
+			echo "stopped: it made more than $SHARE_FILES_MAX files in its shared directory" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
 		fi
 	done
@@ -139,7 +139,7 @@ boot_2vm() {
 boot_fate() {
 	local stage=$1 vms=$2 log p
 	if [ -f "$stage/stalled.$vms" ]; then
-		echo "guest hung: $(cat "$stage/stalled.$vms")"
+		echo "guest $(cat "$stage/stalled.$vms")"
 		return
 	fi
 	for log in "$stage/$vms.log" "$stage/$vms-master.log" "$stage/$vms-slave.log"; do

@@ -151,7 +151,9 @@ check_class() {
 	check_output "$l: kmsg page lines are not the kernel's" 'no page-descriptor line' reason j-kmsg
 	check_output "$l: an oops cleared from dmesg is still seen" 'kernel log: .*(Oops|BUG)' reason k-oops
 	check_output "$l: the hang is named" 'hung' reason l-hang
-	check_output "$l: the flood is stopped" 'shared directory' reason n-flood
+	check_output "$l: the flood is stopped and named" \
+		'^\| 1vm boot \| guest stopped: it wrote more than [0-9]+ bytes to its shared directory' \
+		cat "$out/n-flood/report.md"
 	check_output "$l: a linked folder is refused" 'folder p-linked is a symbolic link' reason p-linked
 	check "$l: no escape sequence in any text the grade wrote" \
 		sh -c "! grep -rlq \"\$(printf '\\033')\" --include='*.log' --include='*.md' \
