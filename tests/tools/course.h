@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The skeleton every course-style client shares (course_2page.c,
- * course_128page.c, course_page.c, course_early.c): the course's two
+ * course_128page.c, course_page.c, course_early.c, course_read512.c,
+ * course_dumpfirst.c): the course's two
  * command lines, one connection per file with the legacy ioctl numbers,
  * fcntl mode with read()/write(), the page descriptor ioctl, and the
  * course's output line.  Only the mmap mode differs between the styles,
@@ -42,6 +43,8 @@ struct course_style {
 	void (*recv_mmap)(int dev, int fd, const char *path);
 	/* mmap mode, if set: called once per file before connecting. */
 	void (*before_connect)(int dev, int master);
+	/* fcntl mode, if set: instead of read() and write() a chunk at a time. */
+	void (*copy_fcntl)(int dev, int fd, int master, const char *path);
 };
 
 static size_t course_chunk;		/* chunk_pages in bytes */
@@ -125,6 +128,8 @@ static off_t course_file(const struct course_style *cs, int dev, int master,
 	course_connect(dev, master, addr);
 	if (use_mmap)
 		(master ? cs->send_mmap : cs->recv_mmap)(dev, fd, path);
+	else if (cs->copy_fcntl)
+		cs->copy_fcntl(dev, fd, master, path);
 	else
 		course_copy_fd(master ? fd : dev, master ? dev : fd, path);
 	if (ioctl(dev, SYNCDEV_LEGACY_CLOSE, 0))
