@@ -104,8 +104,9 @@ long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
  * programs were written against a module on one fast machine, where a
  * read() of 512 bytes always got them, and many write the k-th read() at
  * byte 512 * k, or stop at the first short one.  A socket returns what has
- * arrived, so how often a read() came back short depended on how the
- * kernel scheduled sender and receiver (docs/design.md, "Full reads").
+ * arrived, so whether a read() came back short depended on where the
+ * kernel's TCP put the edge of the receive window that the sender stopped
+ * at (docs/design.md, "Full reads").
  *
  * A signal does not make it short either: the bytes are in the caller's
  * buffer, so the count is kept and the read() restarted with the same
