@@ -12,11 +12,14 @@
  * this device": -ENOTTY.  SEND and RECV work on both devices: the
  * connection carries bytes both ways.
  *
- * A session that is called with a legacy number (0x12345676..0x12345679)
- * is a legacy session from then on, as a course program is: its later
- * mappings show the buffer from the start (buffer.c), and numbers the
- * course's module took for its page dump print the page descriptor.  The
- * _IO* commands behave the same in both kinds of session.
+ * A session that is called with a number of neither syncdev's magic nor
+ * the terminal ioctls (the legacy 0x12345676..0x12345679, or a number the
+ * course's module took for its page dump) is a legacy session from then
+ * on, as a course program is: its later mappings show the buffer from the
+ * start (buffer.c), the slave's read() fills its buffer (xfer.c), and
+ * those other numbers print the page descriptor.  A program that uses
+ * only syncdev's own numbers never becomes one.  The _IO* commands behave
+ * the same in both kinds of session.
  */
 #include "syncdev.h"
 
@@ -206,15 +209,15 @@ static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
 /*
  * The course's module printed the page table entry at @arg for every
  * number it did not know (programs use 0x12345676, 0x111, 9020, 0, ...)
- * and returned 0.  A session that used a legacy number gets the page
- * descriptor line for those too, except for syncdev's own numbers and the
- * terminal ones (a tty test that "succeeded" would be a wrong answer).
+ * and returned 0, whether or not it was the program's first call: such a
+ * number is a course program's, and makes the session a legacy one.  Not
+ * syncdev's own numbers (an unknown one is a program built against
+ * another version of uapi/syncdev.h) nor the terminal ones (a tty test
+ * that "succeeded" would be a wrong answer).
  */
-static bool syncdev_legacy_print_cmd(struct syncdev_session *s,
-				     unsigned int cmd)
+static bool syncdev_course_cmd(unsigned int cmd)
 {
-	return READ_ONCE(s->legacy) && _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC &&
-	       _IOC_TYPE(cmd) != 'T';
+	return _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC && _IOC_TYPE(cmd) != 'T';
 }
 
 static int syncdev_prep_set_timeout(struct syncdev_cmd *c,
@@ -308,7 +311,7 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 		c->uaddr = arg;
 		return 0;
 	default:
-		if (!syncdev_legacy_print_cmd(s, cmd))
+		if (!syncdev_course_cmd(cmd))
 			return -ENOTTY;
 		c->op = SYNCDEV_OP_PRINT_PAGE;
 		c->uaddr = arg;
@@ -413,7 +416,7 @@ long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	long ret;
 
 	/* Whatever the call's result, even EBADF (docs/protocol.md). */
-	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+	if (syncdev_course_cmd(cmd))
 		WRITE_ONCE(s->legacy, true);
 	if ((file->f_mode & need) != need)
 		return -EBADF;

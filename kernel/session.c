@@ -116,8 +116,10 @@ static int syncdev_lock(struct syncdev_session *s, int flags)
 /*
  * A write sends all of it unless interrupted (a short count says how much
  * went); a read returns what has arrived (at least one byte), or 0 once the
- * peer closed.  As for a socket, bytes moved before an error are reported
- * and the error is left for the next call.
+ * peer closed, except in a legacy slave session, where it fills the
+ * caller's buffer unless the stream ends (syncdev_fill_read()).  As for a
+ * socket, bytes moved before an error are reported and the error is left
+ * for the next call.
  */
 static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 			       bool send)
@@ -125,13 +127,18 @@ static ssize_t syncdev_rw_iter(struct kiocb *iocb, struct iov_iter *iter,
 	struct syncdev_session *s = iocb->ki_filp->private_data;
 	int flags = syncdev_msg_flags(iocb);
 	size_t moved = 0;
-	int ret;
+	ssize_t ret;
 
 	if (!iov_iter_count(iter))
 		return 0;
 	ret = syncdev_lock(s, flags);
 	if (ret)
 		return ret;
+	if (!send && s->dev->role == SYNCDEV_SLAVE && READ_ONCE(s->legacy)) {
+		ret = syncdev_fill_read(s, iter, flags);
+		mutex_unlock(&s->lock);
+		return ret;
+	}
 	ret = syncdev_partial_check(s, send);
 	if (!ret)
 		ret = syncdev_xmit(s, send, iter, flags,

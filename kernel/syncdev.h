@@ -161,6 +161,8 @@ int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
 long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
 		      u64 len, enum syncdev_xmit_how how);
 int syncdev_partial_check(struct syncdev_session *s, bool send);
+ssize_t syncdev_fill_read(struct syncdev_session *s, struct iov_iter *iter,
+			  int flags);
 void syncdev_partial_clear(struct syncdev_session *s);
 
 /* buffer.c: the mmappable buffer. */

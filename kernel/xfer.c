@@ -11,8 +11,9 @@
  * SA_RESTART; a program that saw EINTR calls it again.  Either way it
  * resumes where it stopped, as nbd resumes a request from its "sent"
  * count.  A receive that waits for the whole range (WAITALL, legacy) does
- * the same.  Any other transfer in that direction first would leave the
- * peer with part of a message, or lose bytes already received: instead the
+ * the same, and so does a legacy slave's read() (syncdev_fill_read()).
+ * Any other transfer in that direction first would leave the peer with
+ * part of a message, or lose bytes already received: instead the
  * connection is shut down and that call fails with EPIPE.  A fatal signal
  * shuts it down too, so the peer sees a short stream, never a shifted one.
  */
@@ -20,6 +21,7 @@
 
 #include <linux/sched/signal.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 static struct syncdev_partial *syncdev_partial(struct syncdev_session *s,
 					       bool send)
@@ -92,4 +94,50 @@ long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
 	}
 	/* The bytes are in the buffer; the error is kept for the next call. */
 	return done;
+}
+
+/* s->rx.offset of a read() that a signal stopped: no buffer offset. */
+#define SYNCDEV_READ_PARTIAL	U64_MAX
+
+/*
+ * A legacy slave's read(): until @iter is full or the stream ends.  Course
+ * programs were written against a module on one fast machine, where a
+ * read() of 512 bytes always got them, and many write the k-th read() at
+ * byte 512 * k, or stop at the first short one.  A socket returns what has
+ * arrived, so whether a read() came back short depended on where the
+ * kernel's TCP put the edge of the receive window that the sender stopped
+ * at (docs/design.md, "Full reads").
+ *
+ * A signal does not make it short either: the bytes are in the caller's
+ * buffer, so the count is kept and the read() restarted with the same
+ * length (after a stop, a freeze, a handler with SA_RESTART, or by a
+ * program that saw EINTR) goes on from there.  A non-blocking read()
+ * returns what has arrived, as always.  Returns the count (short only at
+ * the end of the stream, or before an error that the next call reports)
+ * or -errno.
+ */
+ssize_t syncdev_fill_read(struct syncdev_session *s, struct iov_iter *iter,
+			  int flags)
+{
+	struct syncdev_partial *p = &s->rx;
+	size_t len = iov_iter_count(iter);
+	size_t done = 0;
+	int ret;
+
+	if (p->len) {
+		if (p->offset != SYNCDEV_READ_PARTIAL || p->len != len)
+			return syncdev_abandon(s, false);
+		done = p->done;
+		memset(p, 0, sizeof(*p));
+		iov_iter_advance(iter, done);
+	}
+	ret = syncdev_xmit(s, false, iter, flags, SYNCDEV_XMIT_FILL, &done);
+	if (ret == -ERESTARTSYS && done && !fatal_signal_pending(current)) {
+		p->offset = SYNCDEV_READ_PARTIAL;
+		p->len = len;
+		p->done = done;
+		p->how = SYNCDEV_XMIT_FILL;
+		return ret;
+	}
+	return done ? done : ret;
 }

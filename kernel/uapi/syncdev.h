@@ -138,10 +138,12 @@ struct syncdev_handshake {
 /*
  * The numbers of the course's programs, accepted unchanged so that those
  * programs run without recompiling.  arg is passed by value.  A session
- * called with one of them is a legacy session from then on: its later
- * mmap()s show the buffer from its start whatever the offset (pages past
- * the buffer: SIGBUS), and any number outside SYNCDEV_IOC_MAGIC and the
- * terminal ioctls acts as LEGACY_PRINT, as the course's module did.
+ * called with one of them, or with any other number outside
+ * SYNCDEV_IOC_MAGIC and the terminal ioctls, is a legacy session from then
+ * on: its later mmap()s show the buffer from its start whatever the offset
+ * (pages past the buffer: SIGBUS), a slave's read() returns the count
+ * asked for unless the stream ends, and those other numbers act as
+ * LEGACY_PRINT, as the course's module did.
  *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
  *   LEGACY_XFER     master: send arg bytes from the start of the most
  *                   recent mapping (EINVAL if more than it holds), return 0;

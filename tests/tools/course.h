@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The skeleton every course-style client shares (course_2page.c,
- * course_128page.c, course_page.c, course_early.c, and course_page's
- * time-line variants course_div8.c and course_prefixed.c): the course's two
+ * course_128page.c, course_page.c, course_early.c, course_read512.c,
+ * course_dumpfirst.c, and course_page's time-line variants course_div8.c
+ * and course_prefixed.c): the course's two
  * command lines, one connection per file with the legacy ioctl numbers,
  * fcntl mode with read()/write(), the page descriptor ioctl, and the
  * course's output line.  Only the mmap mode differs between the styles,
@@ -43,6 +44,8 @@ struct course_style {
 	void (*recv_mmap)(int dev, int fd, const char *path);
 	/* mmap mode, if set: called once per file before connecting. */
 	void (*before_connect)(int dev, int master);
+	/* fcntl mode, if set: instead of read() and write() a chunk at a time. */
+	void (*copy_fcntl)(int dev, int fd, int master, const char *path);
 	/* The time line as some course programs printed it: the size
 	 * divided by size_div (the course's starter code: 8), and
 	 * "Master: " or "Slave: " before it. */
@@ -131,6 +134,8 @@ static off_t course_file(const struct course_style *cs, int dev, int master,
 	course_connect(dev, master, addr);
 	if (use_mmap)
 		(master ? cs->send_mmap : cs->recv_mmap)(dev, fd, path);
+	else if (cs->copy_fcntl)
+		cs->copy_fcntl(dev, fd, master, path);
 	else
 		course_copy_fd(master ? fd : dev, master ? dev : fd, path);
 	if (ioctl(dev, SYNCDEV_LEGACY_CLOSE, 0))

@@ -9,13 +9,14 @@
  *
  * Besides "the kernel survives" (the harness checks its log) it checks
  * what the contract promises for every call it can predict:
- *  - unknown commands fail with ENOTTY, bad pointers with EFAULT, and no
- *    call ever fails with an errno outside the documented set (EALREADY
- *    or a leaked ERESTARTSYS would be bugs);
+ *  - unknown commands of syncdev's magic and terminal ones fail with
+ *    ENOTTY (any other number makes a legacy session), bad pointers with
+ *    EFAULT, and no call ever fails with an errno outside the documented
+ *    set (EALREADY or a leaked ERESTARTSYS would be bugs);
  *  - mmap: MAP_PRIVATE and ranges past the buffer are EINVAL, a writable
  *    shared mapping of an O_RDONLY file EACCES, anything else works (in
- *    a session that used a legacy number any offset, the buffer from its
- *    start, and numbers outside the _IO* ones may be page dumps); a
+ *    a legacy session any offset, the buffer from its start, and numbers
+ *    outside the _IO* and terminal ones may be page dumps); a
  *    shadow copy of each buffer is compared with what every mapping shows,
  *    also after MADV_DONTNEED, munmap and mremap;
  *  - a connected pair carries a checked byte pattern both ways through
@@ -51,7 +52,7 @@ struct sess {
 	int fd;			/* -1: free slot */
 	int master;
 	int rdonly;
-	int legacy;		/* called with a legacy number */
+	int legacy;		/* called with a number of course_cmd() */
 	struct shadow *sh;
 };
 
@@ -521,6 +522,16 @@ static int needs_write(const struct sess *s, uint32_t cmd)
 	return 0;
 }
 
+/*
+ * A number outside syncdev's magic and the terminal ioctls: a course
+ * program's, which makes the session a legacy one and, unless it is one of
+ * the legacy numbers, asks for a page dump.
+ */
+static int course_cmd(uint32_t cmd)
+{
+	return _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC && _IOC_TYPE(cmd) != 'T';
+}
+
 /* The errno a call must fail with when it can be told in advance. */
 static int expected(const struct sess *s, uint32_t cmd, int kind)
 {
@@ -528,8 +539,7 @@ static int expected(const struct sess *s, uint32_t cmd, int kind)
 	int partly = bad || kind == PTR_STRADDLE;
 
 	if (!is_known(cmd))
-		return s->legacy && _IOC_TYPE(cmd) != SYNCDEV_IOC_MAGIC &&
-		       _IOC_TYPE(cmd) != 'T' ? -1 : ENOTTY;
+		return course_cmd(cmd) ? -1 : ENOTTY;
 	if ((cmd == SYNCDEV_IOC_ACCEPT && !s->master) ||
 	    (cmd == SYNCDEV_IOC_CONNECT && s->master))
 		return ENOTTY;
@@ -576,7 +586,7 @@ static void op_ioctl(void)
 				cmd == SYNCDEV_LEGACY_PRINT))
 		arg = (unsigned long)rnd();
 	want = expected(s, cmd, kind);
-	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+	if (course_cmd(cmd))
 		s->legacy = 1;
 	ret = note("ioctl", ioctl(s->fd, cmd, arg));
 	if (want > 0 && !(ret == -1 && errno == want))

@@ -8,8 +8,10 @@
  *
  * course: what course programs rely on - a mapping at any offset shows
  * the buffer from its start, a receive ignores its argument and fills the
- * mapping unless the stream ends, one page before any mapping, numbers
- * the course's module took for its page dump print one.
+ * mapping unless the stream ends, one page before any mapping, a slave's
+ * read() fills its buffer unless the stream ends (a signal in between
+ * neither), numbers the course's module took for its page dump print one,
+ * also as a session's first call.
  * misuse: every way a program can misuse the legacy calls gets an error
  * from the call that went wrong (or SIGBUS from the access), never
  * success with wrong bytes.
@@ -193,6 +195,135 @@ static void test_recv_first(void)
 	close(s);
 }
 
+/* Write 300 pattern bytes, pause, then the rest; then close. */
+static void *send_split(void *arg)
+{
+	const struct later *l = arg;
+	const struct timespec pause = { 0, 100 * 1000000L };
+
+	send_pat(l->fd, 300, 0, 7);
+	nanosleep(&pause, NULL);
+	send_pat(l->fd, l->len - 300, 300, 7);
+	close(l->fd);
+	return NULL;
+}
+
+/*
+ * A course slave that assumes every read() returns the 512 bytes it asks:
+ * a legacy read() fills its buffer across a pause of the sender, and is
+ * short only at the end of the stream.
+ */
+static void test_read_fill(void)
+{
+	unsigned char buf[512];
+	struct later l;
+	ssize_t n1, n2, n3;
+	int ok1, ok2;
+	pthread_t t;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "full reads"))
+		return;
+	l = (struct later){ m, 1000 };
+	pthread_create(&t, NULL, send_split, &l);
+	n1 = read(s, buf, sizeof(buf));
+	ok1 = n1 == 512 && is_pat(buf, 512, 0, 7);
+	n2 = read(s, buf, sizeof(buf));
+	ok2 = n2 == 488 && is_pat(buf, 488, 512, 7);
+	n3 = read(s, buf, sizeof(buf));
+	CHECK(ok1 && ok2 && n3 == 0,
+	      "legacy read() of 512 bytes across a pause of the sender: 512 (%zd), then the last 488 (%zd), then 0 (%zd)",
+	      n1, n2, n3);
+	pthread_join(t, NULL);
+	close(s);
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+struct reader {
+	int fd;
+	int restart;		/* SA_RESTART on the handler */
+	int once;		/* no read() again after EINTR */
+	ssize_t n;		/* what the read() that saw no error returned */
+	int eintr;		/* read()s that failed with EINTR */
+	unsigned char buf[512];
+};
+
+static void *read_512(void *arg)
+{
+	struct reader *r = arg;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+
+	sa.sa_flags = r->restart ? SA_RESTART : 0;
+	sigaction(SIGUSR1, &sa, NULL);
+	while ((r->n = read(r->fd, r->buf, sizeof(r->buf))) < 0 &&
+	       errno == EINTR) {
+		r->eintr++;
+		if (r->once)
+			break;
+	}
+	return NULL;
+}
+
+/* A signal while a legacy read() waits for the rest of its 512 bytes. */
+static void test_read_signal(int restart)
+{
+	const struct timespec pause = { 0, 100 * 1000000L };
+	struct reader r = { .restart = restart };
+	pthread_t t;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "full read and a signal"))
+		return;
+	r.fd = s;
+	pthread_create(&t, NULL, read_512, &r);
+	send_pat(m, 300, 0, 8);
+	nanosleep(&pause, NULL);
+	pthread_kill(t, SIGUSR1);
+	nanosleep(&pause, NULL);
+	send_pat(m, 212, 300, 8);
+	pthread_join(t, NULL);
+	CHECK(r.n == 512 && is_pat(r.buf, 512, 0, 8) &&
+	      r.eintr == (restart ? 0 : 1),
+	      "a signal (%s) after 300 of 512 bytes: the read() %s and returns all 512 (%zd, %d EINTR)",
+	      restart ? "SA_RESTART" : "no SA_RESTART",
+	      restart ? "restarts" : "fails with EINTR, the next one resumes",
+	      r.n, r.eintr);
+	close(m);
+	close(s);
+}
+
+/* After an interrupted read(), one of another length cannot resume it. */
+static void test_read_abandon(void)
+{
+	const struct timespec pause = { 0, 100 * 1000000L };
+	struct reader r = { .once = 1 };
+	unsigned char buf[512];
+	pthread_t t;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "interrupted read abandoned"))
+		return;
+	r.fd = s;
+	send_pat(m, 300, 0, 9);
+	pthread_create(&t, NULL, read_512, &r);
+	nanosleep(&pause, NULL);
+	pthread_kill(t, SIGUSR1);
+	pthread_join(t, NULL);
+	/* Non-blocking: a read() that waited would be the failure. */
+	fcntl(s, F_SETFL, O_NONBLOCK);
+	CHECK(r.eintr == 1 && ERRNO_IS(read(s, buf, 100), EPIPE),
+	      "a read() of another length after one that failed with EINTR (%d): EPIPE",
+	      r.eintr);
+	CHECK(ERRNO_IS(read(s, buf, sizeof(buf)), EPIPE),
+	      "and the connection is shut down: the next read() of 512 is EPIPE too");
+	close(m);
+	close(s);
+}
+
 /* The course's module printed a page for any number it did not know. */
 static void test_print_numbers(void)
 {
@@ -212,12 +343,45 @@ static void test_print_numbers(void)
 	close(m);
 }
 
+/*
+ * A page dump asked for before any legacy call: the number makes the
+ * session a legacy one, as 0x12345676 does.
+ */
+static void test_print_first(void)
+{
+	static const unsigned long nums[] = { 9020, 0x111, 0 };
+	unsigned char *p, *past;
+	unsigned int i;
+	int m;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+		p = map_at(m, page, PROT_WRITE, 0);
+		CHECK(p && ioctl(m, nums[i], p) == 0,
+		      "ioctl %#lx as a session's first call prints its page",
+		      nums[i]);
+		past = map_at(m, page, PROT_READ, bufsz);
+		CHECK(past != NULL,
+		      "and the session is a legacy one (a mapping past the buffer shows its start)");
+		if (past)
+			munmap(past, page);
+		if (p)
+			munmap(p, page);
+		close(m);
+	}
+}
+
 static void test_course(void)
 {
 	test_offsets();
 	test_fill();
 	test_recv_first();
+	test_read_fill();
+	test_read_signal(1);
+	test_read_signal(0);
+	test_read_abandon();
 	test_print_numbers();
+	test_print_first();
 }
 
 static sigjmp_buf bus_jmp;
@@ -357,16 +521,28 @@ static void test_misuse(void)
 static void test_modern(void)
 {
 	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
-	unsigned char *a, *b;
+	unsigned char *a, *b, buf[512];
+	struct termios t;
+	ssize_t n;
 	int m;
 
 	CHECK(!map_at(s, page, PROT_READ, bufsz) && errno == EINVAL &&
 	      !map_at(s, 2 * page, PROT_READ, bufsz - page) && errno == EINVAL,
 	      "_IO* session: a mapping past the buffer is EINVAL");
-	CHECK(ERRNO_IS(ioctl(s, 0x111, 0), ENOTTY) &&
-	      ERRNO_IS(ioctl(s, 9020, 0), ENOTTY) &&
-	      ERRNO_IS(ioctl(s, 0, 0), ENOTTY),
-	      "_IO* session: 0x111, 9020 and 0 are ENOTTY");
+	CHECK(ERRNO_IS(ioctl(s, _IO(SYNCDEV_IOC_MAGIC, 99), 0), ENOTTY) &&
+	      ERRNO_IS(ioctl(s, TCGETS, &t), ENOTTY),
+	      "_IO* session: an unknown _IO number and TCGETS are ENOTTY");
+	CHECK(!map_at(s, page, PROT_READ, bufsz) && errno == EINVAL,
+	      "_IO* session: and it stays one (a mapping past the buffer is EINVAL)");
+	close(s);
+	if (lpair(&m, &s, 0, "_IO* session read"))
+		return;
+	send_pat(m, 300, 0, 10);
+	n = read(s, buf, sizeof(buf));
+	CHECK(n == 300 && is_pat(buf, 300, 0, 10),
+	      "_IO* session: a read() of 512 returns the 300 bytes that arrived (%zd)",
+	      n);
+	close(m);
 	close(s);
 	if (lpair(&m, &s, 0, "_IO* session"))
 		return;

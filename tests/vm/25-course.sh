@@ -1,13 +1,16 @@
 # shellcheck shell=sh
 # vm-timeout: 900
-# vm-cost: 245
+# vm-cost: 400
 # Course programs written against the course's module (docs/protocol.md,
 # "Legacy numbers"), called as ./master and ./slave as a grader does:
 # every style of tests/tools/course_*.c - 2 pages mapped at offset 0 with
 # the length passed (course_2page), 128 pages mapped at the file's offset
 # and a receive without a length (course_128page), one page per receive
 # assumed and the device mapped after the receive (course_page), the
-# device mapped before connecting and never unmapped (course_early) - in
+# device mapped before connecting and never unmapped (course_early),
+# read() and write() of 512 bytes with every read() assumed full
+# (course_read512), the page descriptor asked for before connecting
+# (course_dumpfirst) - in
 # all four method pairs on the sizes around a page and the course's data
 # sets (ten small files, four of 4097 bytes, 1 MiB + 3 bytes, half of it
 # under a debug kernel: course_data, tests/lib-xfer.sh), and in mmap
@@ -27,7 +30,8 @@ for s in 0 1 4095 4096; do
 	gen "e$s" "$s" 21
 	edges="$edges e$s"
 done
-for c in course_2page course_128page course_page course_early; do
+for c in course_2page course_128page course_page course_early \
+	course_read512 course_dumpfirst; do
 	# shellcheck disable=SC2086
 	course_pairs "$c, course data sets," "$c" "$c" $edges $SMALL $Q4097 \
 		"$MID"
@@ -39,8 +43,18 @@ done
 gen buf "$(buf_size)" 25
 course_run "course_128page, a file of one buffer" course_128page \
 	course_128page mmap mmap buf
+# A slave that takes every read() for 512 bytes behind each style's
+# master: the sender outruns it, and where the window it stops at ends
+# depends on the kernel (docs/design.md, "Full reads").
+for c in course_2page course_128page course_page course_early; do
+	course_run "$c master, course_read512 slave fcntl" "$c" \
+		course_read512 mmap fcntl "$MID" "$LARGE"
+	course_run "$c master fcntl, course_read512 slave mmap" "$c" \
+		course_read512 fcntl mmap "$MID"
+done
 # Each style's master with the next style's slave.
-set -- course_2page course_128page course_page course_early course_2page
+set -- course_2page course_128page course_page course_early course_read512 \
+	course_dumpfirst course_2page
 while [ $# -gt 1 ]; do
 	course_run "$1 master, $2 slave" "$1" "$2" mmap mmap "$MID" q1
 	shift

@@ -1,13 +1,14 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 170
+# vm-cost: 185
 # What course programs vary besides their mapping style (tests/tools/
 # course.h), each where it takes effect: the stray value a receive
 # without a length passes (a slave in mmap mode), how many pages they map
 # (both sides), the number of their page descriptor ioctl (mmap mode),
-# and the 2018-2019 command line, one file per run (all four method
-# pairs).  Byte for byte, on the course's data sets; each variant's edges
-# only with one_pass (tests/lib-xfer.sh).
+# the page dump asked for before connecting, and the 2018-2019 command
+# line, one file per run (all four method pairs).  Byte for byte, on the
+# course's data sets; each variant's edges only with one_pass
+# (tests/lib-xfer.sh).
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -57,6 +58,20 @@ for n in 0x111 9020 0; do
 	COURSE_PRINT_CMD=$n course_run "page descriptor ioctl $n" course_2page \
 		course_2page mmap mmap $Q4097
 	check_equal "ioctl $n printed a page line per file and side" \
+		"$(klog_since "$mark" "$PAGE_LINE")" 8
+done
+
+# The page dump asked for before the first legacy call, under each
+# number: the course's module printed it there too.  The lines are
+# counted in a rate-limit window of their own (100 lines per 5 s, opened
+# by the first dump after the last window closed).
+sleep 6
+for n in 9020 0x111 0; do
+	mark=$(klog_mark)
+	# shellcheck disable=SC2086
+	COURSE_PRINT_CMD=$n course_run "page dump $n before connecting" \
+		course_dumpfirst course_dumpfirst mmap mmap $Q4097
+	check_equal "page dump $n before connecting: a line per file and side" \
 		"$(klog_since "$mark" "$PAGE_LINE")" 8
 done
 
