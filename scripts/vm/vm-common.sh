@@ -139,20 +139,24 @@ vm_kbuild() {
 		return
 	fi
 	local a=()
-	mapfile -t a < <(vm_root_binds "$VM_CHROOT")
+	mapfile -t a < <(vm_root_binds "$VM_CHROOT" "$dir")
 	bwrap "${a[@]}" --proc /proc --dev /dev --tmpfs /tmp --bind "$dir" "$dir" \
 		--remount-ro / --unshare-all --die-with-parent \
 		make -C "$VM_KDIR" M="$dir" "$@"
 }
 
-# vm_root_binds ROOT: bubblewrap's arguments that show ROOT's top-level
-# directories and links (proc, dev, sys and tmp excepted) read-only as
-# the sandbox's own, on a root where any other mount point can be made.
+# vm_root_binds ROOT [DIR]: bubblewrap's arguments that show ROOT's
+# top-level directories and links (proc, dev, sys and tmp excepted)
+# read-only as the sandbox's own, on a root where any other mount point can
+# be made; DIR's top-level directory is left out too, so that DIR can be
+# bound where it is (a root built by an older recipe may hold it, empty).
 vm_root_binds() {
-	local e n
+	local e n top=${2#/}
+	top=${top%%/*}
+	case $top in usr|etc|bin|sbin|lib*|var) top="" ;; esac
 	for e in "$1"/*; do
 		n=${e##*/}
-		case $n in proc|dev|sys|tmp) continue ;; esac
+		case $n in proc|dev|sys|tmp|"$top") continue ;; esac
 		if [ -L "$e" ]; then
 			printf '%s\n' --symlink "$(readlink "$e")" "/$n"
 		elif [ -d "$e" ]; then
