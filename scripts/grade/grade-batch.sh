@@ -25,21 +25,49 @@ default_jobs() {
 	echo $((cpus < mem ? cpus : mem))
 }
 
-# grade_student NAME I: stage, boot and report one student into OUT/NAME,
+# grade_student NAME: stage, boot and report one student into OUT/NAME,
 # then its progress line.
 grade_student() {
-	local name=$1 i=$2 start=$SECONDS stage=$share/$1 dir=$out/$1
+	local name=$1 stage=$share/$1 dir=$out/$1 ndone
+	GRADE_T0=$SECONDS
 	trap 'kill_boot; exit 130' TERM
 	rm -f "$dir/done"
 	if [ "$report_only" = 0 ]; then
 		rm -rf "$stage" "$dir"
 		mkdir -p "$stage"
-		stage_student "$stage" "$batch/$name"
+		if [ -L "$batch/$name" ]; then
+			fatal "$stage" "the folder $name is a symbolic link: a submission is a folder of regular files"
+		else
+			stage_student "$stage" "$batch/$name"
+		fi
 		write_conf "$stage"
+		phase_time "$stage" staging $((SECONDS - GRADE_T0))
 	fi
 	grade_one "$name" "$stage" "$dir"
 	cp "$out/grade.options" "$dir/done"
-	echo "grade: [$i/${#students[@]}] $name: $(summary_text "$stage") ($((SECONDS - start)) s)" >&2
+	echo "$name" >>"$share/.done"
+	ndone=$(wc -l <"$share/.done")
+	echo "grade: [$ndone/$to_grade] $name: $(summary_text "$stage") ($((SECONDS - GRADE_T0)) s; $(progress_text "$ndone"))" >&2
+}
+
+# progress_text DONE: the batch's elapsed time and, from the students done
+# so far, an estimate of the time left.
+progress_text() {
+	local elapsed=$((SECONDS - batch_t0)) left
+	left=$((elapsed * (to_grade - $1) / $1))
+	printf '%s elapsed' "$(duration "$elapsed")"
+	[ "$1" = "$to_grade" ] || printf ', about %s left' "$(duration "$left")"
+}
+
+# duration S: S seconds as "1 h 2 min", "3 min 4 s" or "5 s".
+duration() {
+	if [ "$1" -ge 3600 ]; then
+		echo "$(($1 / 3600)) h $(($1 % 3600 / 60)) min"
+	elif [ "$1" -ge 60 ]; then
+		echo "$(($1 / 60)) min $(($1 % 60)) s"
+	else
+		echo "$1 s"
+	fi
 }
 
 # check_same_options: --resume and --only go on with OUT only when it was
@@ -70,20 +98,26 @@ printf '%s\n' "${students[@]}" >"$out/students"
 [ -n "$jobs" ] || jobs=$(default_jobs)
 
 trap 'echo "grade: interrupted" >&2; kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
-i=0
+# The students this run grades, for the progress lines.
+queue=()
 for name in "${students[@]}"; do
-	i=$((i + 1))
 	[ -z "$only" ] || [ "$name" = "$only" ] || continue
 	if ! why=$(build/gradeclass check-name "$name" 2>&1); then
-		echo "grade: [$i/${#students[@]}] $name: not graded: ${why#*: }" >&2
+		echo "grade: $name: not graded: ${why#*: }" >&2
 		continue
 	fi
 	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
-		echo "grade: [$i/${#students[@]}] $name: graded already" >&2
+		echo "grade: $name: graded already" >&2
 		continue
 	fi
+	queue+=("$name")
+done
+to_grade=${#queue[@]} batch_t0=$SECONDS
+mkdir -p "$share"
+: >"$share/.done"
+for name in "${queue[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-	grade_student "$name" "$i" &
+	grade_student "$name" &
 done
 wait
 build/gradeclass summarize "$out"

@@ -33,6 +33,7 @@ BOOT_ALLOWANCE=600
 # the whole boot's limit (vm-run --timeout) is the host's.
 watch_boot() {
 	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall limit cap
+	local start=$SECONDS first=""
 	shift 2
 	while [ "$1" != -- ]; do logs+=("$1"); shift; done
 	shift
@@ -48,6 +49,7 @@ watch_boot() {
 		[ "$n" != 0 ] || limit=$((stall + BOOT_ALLOWANCE * VM_TIME_SCALE))
 		if [ "$n" != "$last" ]; then
 			last=$n since=$SECONDS
+			[ "$n" = 0 ] || [ -n "$first" ] || first=$SECONDS
 		elif [ $((SECONDS - since)) -gt "$limit" ]; then
 			echo "no progress for $limit s (the guest hung)" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
@@ -55,11 +57,34 @@ watch_boot() {
 		if [ "$(share_usage "$stage" "$vms")" -gt "$cap" ]; then
 			echo "its guest wrote more than $cap bytes to the shared directory (stopped)" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
+		elif [ "$(share_usage "$stage" "$vms" --inodes)" -gt "$SHARE_FILES_MAX" ]; then
+			echo "its guest made more than $SHARE_FILES_MAX files in the shared directory (stopped)" >"$stage/stalled.$vms"
+			kill -TERM "$boot_pid" 2>/dev/null
 		fi
 	done
 	wait "$boot_pid"
 	echo $? >"$stage/boot.$vms.rc"
 	boot_pid=""
+	phase_time "$stage" "boot_$vms" $((${first:-$SECONDS} - start))
+	phase_time "$stage" "cases_$vms" $((SECONDS - ${first:-$SECONDS}))
+}
+
+# phase_time STAGE PHASE SECONDS: SECONDS more spent in PHASE.
+phase_time() { echo "$2 $3" >>"$1/times"; }
+
+# write_times STAGE: times.csv, the seconds each phase took in all.
+write_times() {
+	local p
+	echo "phase,seconds"
+	[ -f "$1/times" ] || return 0
+	for p in staging boot_1vm cases_1vm boot_2vm cases_2vm checks total; do
+		awk -v p="$p" '$1 == p { s += $2; n++ } END { if (n) print p "," s }' "$1/times"
+	done
+}
+
+# times_text STAGE: the time line of report.md.
+times_text() {
+	write_times "$1" | awk -F, 'NR > 1 { printf "%s%s %s s", sep, $1, $2; sep = ", " }'
 }
 
 # untrusted_guest CMD...: CMD with the limits of a guest that runs a
@@ -79,20 +104,22 @@ untrusted_guest() {
 # boot_1vm STAGE: the battery in one guest.  loglevel=5: warnings reach
 # the console as they happen, where the host reads them.
 boot_1vm() {
-	local total
+	local total t
 	read -r _ total <<<"$(boot_limits)"
 	prepare_shares "$1" 1vm
 	watch_boot "$1" 1vm "$1/1vm.log" -- untrusted_guest scripts/vm/vm-run \
 		--share "$1/share-1vm" --input "$1/input" \
 		--timeout "$total" --log "$1/1vm.log" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 1vm
+	t=$SECONDS
 	import_boot "$1" 1vm
+	phase_time "$1" checks $((SECONDS - t))
 }
 
 # boot_2vm STAGE: the battery across two guests; the slave's guest gets no
 # data.
 boot_2vm() {
-	local total
+	local total t
 	read -r _ total <<<"$(boot_limits)"
 	prepare_shares "$1" 2vm
 	stage_slave_input "$1"
@@ -102,7 +129,9 @@ boot_2vm() {
 		--master-input "$1/input" --slave-input "$1/input-slave" \
 		--timeout "$total" --log-prefix "$1/2vm" -- \
 		sh /opt/syncdev/scripts/guest/grade.sh 2vm
+	t=$SECONDS
 	import_boot "$1" 2vm
+	phase_time "$1" checks $((SECONDS - t))
 }
 
 # boot_fate STAGE VMS: why the guest(s) of a boot stopped early, or

@@ -11,6 +11,25 @@ CRITERIA="bytes exits time_line pages kernel_log"
 RESULTS_HEADER="student,vms,case,data,files,bytes,master_method,slave_method,result,reason,master_exit,slave_exit,master_ms,slave_ms,master_secs,slave_secs,output_sha256,expected_sha256,${CRITERIA// /_ok,}_ok"
 FAILURES_HEADER="student,kind,cases,first_case,first_message"
 
+# Everything a guest wrote is text to show, never markup: & in a pattern
+# substitution's replacement is literal.
+shopt -u patsub_replacement 2>/dev/null
+
+# md_text VALUE: VALUE for a markdown table cell or line: no control
+# character, backquote, pipe or HTML.
+md_text() {
+	local v=${1//[$'\001'-$'\037'$'\177']/ }
+	v=${v//\`/\'} v=${v//|//} v=${v//&/&amp;} v=${v//</&lt;} v=${v//>/&gt;}
+	printf '%s' "$v"
+}
+
+# md_code VALUE: VALUE for a line of a code block: no control character, no
+# backquote (which could end the block).
+md_code() {
+	local v=${1//[$'\001'-$'\037'$'\177']/ }
+	printf '%s' "${v//\`/\'}"
+}
+
 # csv VALUE...: one CSV row, each value quoted when it holds a comma, a
 # quote, a CR or an LF; a value a spreadsheet would run as a formula
 # (starting with = + - @ TAB or CR, and not a plain number such as -1 or
@@ -200,8 +219,8 @@ collect() {
 				count_failures fcount ffirst "$v $c"
 				want="" got=""
 				[ ! -f "$stage/results/$v/$c.sum" ] || read -r want got <"$stage/results/$v/$c.sum"
-				csv "$name" "${v%vm}" "$c" "$set" "$(wc -l <"$stage/want/$set")" \
-					"$(awk '{ s += $2 } END { printf "%d", s }' "$stage/want/$set")" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
+				csv "$name" "${v%vm}" "$c" "$set" "$(set_files "$set" | wc -l)" \
+					"$(set_files "$set" | awk '{ s += $2 } END { printf "%d", s }')" "${m%-*}" "${m#*-}" "$V_RESULT" "$V_REASON" \
 					"${RM[rc]:-}" "${RS[rc]:-}" "$(ms_of "${RM[time]:-}")" "$(ms_of "${RS[time]:-}")" \
 					"${RM[secs]:-}" "${RS[secs]:-}" "$got" "$want" \
 					"${V_CRIT[bytes]}" "${V_CRIT[exits]}" "${V_CRIT[time_line]}" \
@@ -258,7 +277,7 @@ klog_excerpt() {
 	echo
 	echo '  ```'
 	for l in "${lines[@]:0:8}"; do
-		echo "  ${l:0:200}"
+		echo "  $(md_code "${l:0:200}")"
 	done
 	echo '  ```'
 }
@@ -268,11 +287,15 @@ side_line() {
 	local -n _s=$3
 	local t rc secs
 	[ -f "$1" ] || { echo "- $2: no result"; return; }
-	t=${_s[time]:-} rc=${_s[rc]:-} secs=${_s[secs]:-}
+	t=$(md_text "${_s[time]:-}") rc=$(md_text "${_s[rc]:-}") secs=$(md_text "${_s[secs]:-}")
 	if [ -n "$t" ]; then t="\`$t\`"; else t="no time line"; fi
+	case ${_s[time_form]:-strict} in
+	strict) ;;
+	*) t+=" (accepted: $(md_text "${_s[time_form]}") form)" ;;
+	esac
 	echo "- $2 (guest-reported): $t (exit $rc${secs:+, $secs s})"
 	if [[ ${_s[reason]:-} == *"$2: "* ]] && [ -s "${1%.res}.out" ]; then
-		echo "  last output: \`$(tail -n 2 "${1%.res}.out" | tr -d '\r' | paste -sd '|' | cut -c 1-200 | tr '`' "'")\`"
+		echo "  last output: \`$(md_text "$(tail -n 2 "${1%.res}.out" | paste -sd ' ' | cut -c 1-200)")\`"
 	fi
 }
 
@@ -282,7 +305,7 @@ case_details() {
 	verdict "$stage" "$v" "$c"
 	echo "### $v $c: $V_RESULT"
 	echo
-	[ -z "$V_REASON" ] || echo "- why: $V_REASON"
+	[ -z "$V_REASON" ] || echo "- why: $(md_text "$V_REASON")"
 	side_line "$V_M" master RM
 	side_line "$V_S" slave RS
 	want="" sum=""
@@ -300,7 +323,7 @@ case_details() {
 # write_report NAME STAGE CSV: report.md of one student (CSV: their
 # results.csv, for the score).
 write_report() {
-	local name=$1 stage=$2 cases p f n v set m fate why u
+	local name=$1 stage=$2 cases p f n v set m fate why u line
 	local -A labels
 	for set in $data; do labels[$set]=$(data_label "$set"); done
 	read -r cases p f n <"$stage/counts"
@@ -310,18 +333,21 @@ write_report() {
 	echo "|---|---|"
 	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
 	echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
-	sed 's/^\([^:]*\): \(.*\)$/| \1 | \2 |/' "$stage/info" 2>/dev/null
+	while IFS= read -r line; do
+		echo "| $(md_text "${line%%: *}") | $(md_text "${line#*: }") |"
+	done <"$stage/info" 2>/dev/null
 	echo "| cases | $cases: $p passed, $f failed, $n not run |"
 	echo "| score | $(build/gradeclass score "$rubric" "$3")% (weighted by $rubric) |"
 	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"
+	echo "| time spent | $(times_text "$stage") |"
 	echo "| command lines | \`$(cli_of "$stage" master)\`, \`$(cli_of "$stage" slave)\` |"
-	[ ! -f "$stage/fatal" ] || echo "| not run because | $(cat "$stage/fatal") |"
+	[ ! -f "$stage/fatal" ] || echo "| not run because | $(md_text "$(cat "$stage/fatal")") |"
 	for v in $(selected_vms); do
 		[ ! -f "$stage/fatal" ] || continue
 		fate=$(boot_fate "$stage" "$v")
-		echo "| $v boot | ${fate:-finished}; console: \`$(ls "$stage/$v"*.log 2>/dev/null | paste -sd ' ')\` |"
+		echo "| $v boot | $(md_text "${fate:-finished}"); console: \`$(ls "$stage/$v"*.log 2>/dev/null | paste -sd ' ')\` |"
 		for u in "$stage/results/$v"/unload.*; do
-			[ ! -s "$u" ] || echo "| $v rmmod (${u##*.}) | $(paste -sd ';' "$u") |"
+			[ ! -s "$u" ] || echo "| $v rmmod (${u##*.}) | $(md_text "$(paste -sd ';' "$u")") |"
 		done
 	done
 	echo
@@ -339,7 +365,7 @@ write_report() {
 		for set in $data; do
 			for m in $methods; do
 				verdict "$stage" "$v" "$set.$m"
-				why=${V_REASON//|//}
+				why=$(md_text "$V_REASON")
 				echo "| ${v%vm} | $set.$m | ${labels[$set]} | $V_RESULT | ${V_CRIT[bytes]} | ${V_CRIT[exits]} | ${V_CRIT[time_line]} | ${V_CRIT[pages]} | ${V_CRIT[kernel_log]} | ${why:0:300} |"
 			done
 		done

@@ -325,5 +325,6 @@ write_conf() {
 		echo "GRADE_TIMEOUT=$timeout"
 		echo "GRADE_PAGE_RE=$(sq "$page_re")"
 		echo "GRADE_STRICT_PAGES=$strict"
+		echo "GRADE_STRICT_TIME=$(build/gradeclass rubric --strict-time-line "$rubric")"
 	} >"$1/input/grade.conf"
 }

@@ -23,6 +23,7 @@
 # the console of one boot.
 SHARE_READ_MAX=65536
 CONSOLE_MAX=$((16 * 1024 * 1024))
+SHARE_FILES_MAX=10000
 
 # set_files SET: "NAME SIZE" of each file of a data set, in its order.
 set_files() {
@@ -224,11 +225,12 @@ kernel_verdicts() {
 	done
 }
 
-# share_usage STAGE VMS: the bytes the boot's guests wrote to their shares.
+# share_usage STAGE VMS [--inodes]: the bytes (or the files) the boot's
+# guests wrote to their shares.
 share_usage() {
 	local d total=0 n
 	for d in $(share_dirs "$2"); do
-		n=$(du -sb "$1/$d" 2>/dev/null | cut -f 1)
+		n=$(du -s "${3:--b}" "$1/$d" 2>/dev/null | cut -f 1)
 		total=$((total + ${n:-0}))
 	done
 	echo "$total"

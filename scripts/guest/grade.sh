@@ -45,6 +45,7 @@ res=$share/results/$vms
 work=/tmp/grade
 mkdir -p "$res" "$work/bin" "$work/data"
 sync_port=2390
+news_port=2391
 holder=""
 
 # side SIDE: does this guest run SIDE (master|slave) of the case?
@@ -169,13 +170,20 @@ reap() {
 	return 0
 }
 
-# cut_short SIDE WHY: the other side failed; end this one after a grace
-# period instead of waiting for its whole time limit.
+# cut_short SIDE WHY: the other side failed; end this one once it stops
+# making progress (a slave's output growing; a master has none without its
+# slave) for 2 s, instead of waiting for its whole time limit.
 cut_short() {
-	n=0
-	while ! finished "$1" && [ $n -lt 50 ]; do
+	last="" still=0
+	while ! finished "$1" && [ $still -lt 10 ]; do
+		size=""
+		[ "$1" = slave ] && size=$(du -sk "$cw/out" 2>/dev/null)
+		if [ -n "$size" ] && [ "$size" != "$last" ]; then
+			last=$size still=0
+		else
+			still=$((still + 1))
+		fi
 		sleep 0.2
-		n=$((n + 1))
 	done
 	finished "$1" && return
 	echo "$2" >"$cw/$1.cut"
@@ -194,10 +202,10 @@ listening() {
 }
 
 # wait_listener: until a TCP socket listens (the master's accept), 10 s at
-# most; the slave starts then either way.
+# most, or the master has ended; the slave starts then either way.
 wait_listener() {
 	n=0
-	while [ $n -lt $((50 * scale)) ] && ! listening; do
+	while [ $n -lt $((50 * scale)) ] && ! listening && ! finished master; do
 		sleep 0.2
 		n=$((n + 1))
 	done
@@ -257,9 +265,9 @@ run_single() {
 	start_side slave "$sm" 127.0.0.1 $outs
 	while ! finished master && ! finished slave; do sleep 0.2; done
 	if finished slave && [ "$(cat "$cw/slave.rc" 2>/dev/null)" != 0 ]; then
-		cut_short master "the slave failed; the master was still running 10 s later"
+		cut_short master "the slave failed; the master was stopped 2 s later"
 	elif finished master && [ "$(cat "$cw/master.rc" 2>/dev/null)" != 0 ]; then
-		cut_short slave "the master failed; the slave was still running 10 s later"
+		cut_short slave "the master failed; the slave was stopped after 2 s without output"
 	fi
 	while ! finished master || ! finished slave; do sleep 0.2; done
 	reap master
@@ -267,19 +275,40 @@ run_single() {
 }
 
 # run_pair_side SET MM SM FILES...: this guest's side of a two-VM case.
+# Each guest tells the other how its program ended (a line to port
+# $news_port); a guest whose program still runs when the other's failed
+# stops it as run_single does.
 run_pair_side() {
 	secs=$(case_timeout "$1") mm=$2 sm=$3
 	shift 3
+	rm -f "$cw/peer.news"
+	nc -l -p $news_port >"$cw/peer.news" 2>/dev/null </dev/null &
+	listener=$!
 	if [ "$role" = master ]; then
 		start_side master "$mm" "" "$@"
 		wait_listener
-		barrier "listening $run" 60 || return 1
+		barrier "listening $run" 60 || { kill $listener 2>/dev/null; return 1; }
 	else
-		barrier "listening $run" 60 || return 1
+		barrier "listening $run" 60 || { kill $listener 2>/dev/null; return 1; }
 		# shellcheck disable=SC2086
 		start_side slave "$sm" "$SYNCDEV_PEER" $outs
 	fi
+	while ! finished "$role"; do
+		if grep -q failed "$cw/peer.news" 2>/dev/null; then
+			if [ "$role" = master ]; then
+				cut_short master "the slave failed; the master was stopped 2 s later"
+			else
+				cut_short slave "the master failed; the slave was stopped after 2 s without output"
+			fi
+			break
+		fi
+		sleep 0.2
+	done
 	while ! finished "$role"; do sleep 0.2; done
+	st=ok
+	run_ok "$role" || st=failed
+	echo "$st" | nc -w 2 "$SYNCDEV_PEER" $news_port >/dev/null 2>&1
+	kill $listener 2>/dev/null
 	reap "$role"
 }
 
@@ -390,7 +419,8 @@ run_case() {
 	done
 	klog_name=$cname.klog
 	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
-	head -n 40 "$cw/klog" >"$res/$klog_name"
+	head -n 40 "$cw/klog" >"$cw/klog.head"
+	put "$cw/klog.head" "$res/$klog_name"
 	side slave && hand_over_outputs
 	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
@@ -406,9 +436,18 @@ case_klog() {
 	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
 }
 
+# put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
+# whatever a program left under that name (a FIFO would block a write, a
+# link would send it elsewhere).
+put() {
+	rm -rf "$2"
+	mv -f "$1" "$2"
+}
+
 # hand_over_outputs: the case's output files (regular ones, by the names
 # the data set has) to $res/<case>.files/ for the host to compare.
 hand_over_outputs() {
+	rm -rf "$res/$cname.files"
 	mkdir -p "$res/$cname.files"
 	for o in $outs; do
 		[ -f "$cw/out/$o" ] && ! [ -L "$cw/out/$o" ] && cp "$cw/out/$o" "$res/$cname.files/$o"
@@ -418,7 +457,8 @@ hand_over_outputs() {
 
 # give_up WHY: no more cases in this guest; the host marks the rest.
 give_up() {
-	echo "$1" >"$res/aborted.${role:-vm}"
+	echo "$1" >"$work/aborted"
+	put "$work/aborted" "$res/aborted.${role:-vm}"
 	echo "grade: $1"
 }
 
@@ -453,5 +493,6 @@ for set in $GRADE_DATA; do
 	done
 	[ -z "$holder" ] || nsenter -t "$holder" -m -- rm -rf "${work:?}/data/$set"
 done
-unload_modules >"$res/unload.${role:-vm}" 2>&1
+unload_modules >"$work/unload" 2>&1
+put "$work/unload" "$res/unload.${role:-vm}"
 echo "grade: done"

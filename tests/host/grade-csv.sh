@@ -41,7 +41,7 @@ mkdir -p "$out/eve"
 printf 'kernel=6.1\nshard=1/1\n' >"$out/grade.options"
 cp scripts/grade/grade.rubric "$out/rubric"
 echo eve >"$out/students"
-reason=$'exit status 1: x\rmallory,1,4097.fcntl-fcntl,pass'
+reason=$'exit status 1: x\rmallory'
 {
 	echo "student,vms,case,result,reason,bytes_ok,exits_ok,time_line_ok,pages_ok,kernel_log_ok"
 	csv eve 1 4097.fcntl-fcntl fail "$reason" pass fail pass n/a pass
@@ -65,4 +65,16 @@ check_output "report.md: the message is text in its list item" \
 	'^- \*\*eve\*\*: exits in 2 cases \(first 1vm 4097\.fcntl-fcntl: @x / &lt;img src=x&gt; \\`y\\` \\\[l\\\]\(http://e/\)\)$' \
 	cat "$out/report.md"
 check_equal "report.md: no CR" "$(tr -cd '\r' <"$out/report.md" | wc -c)" 0
+
+# A name that would close the student's link and open another.
+bad='x](javascript:alert(1)) [y'
+mkdir -p "$out/$bad"
+sed "s/^eve,/\"$bad\",/" "$out/eve/results.csv" >"$out/$bad/results.csv"
+echo "$FAILURES_HEADER" >"$out/$bad/failures.csv"
+: >"$out/$bad/done"
+printf 'eve\n%s\n' "$bad" >"$out/students"
+build/gradeclass summarize "$out" >/dev/null 2>&1
+check_output "report.md: a name's ] and ( stay text, its link percent-encoded" \
+	'^\| \[x\\\]\(javascript:alert\(1\)\) \\\[y\]\(x%5D%28javascript%3Aalert%281%29%29%20%5By/report\.md\) \|' \
+	cat "$out/report.md"
 finish

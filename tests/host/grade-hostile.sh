@@ -82,11 +82,12 @@ script j-kmsg slave 'echo "syncdev: slave#1: page vaddr=0x1000 pfn=0x1 pte=0x1" 
 # A module that oopses, and programs that clear the kernel log.
 student k-oops
 cp -r tests/grade/oops-module "$sub/k-oops/module"
-script k-oops master 'dmesg -C; echo 1 >/proc/sys/kernel/printk 2>/dev/null; dmesg -C'
-script k-oops slave 'dmesg -C'
-# A master that stops everything in the guest: no in-guest limit helps.
+script k-oops master 'dmesg -c >/dev/null; echo 1 >/proc/sys/kernel/printk; dmesg -c >/dev/null'
+script k-oops slave 'dmesg -c >/dev/null'
+# A master that stops everything in its guest, where no in-guest limit
+# helps (in the one-guest boot: one stall is enough to show).
 student l-hang
-script l-hang master 'kill -STOP -1; sleep 100000'
+script l-hang master '[ -n "$SYNCDEV_ROLE" ] && exit 1; kill -STOP -1; sleep 100000'
 # Spreadsheet formulas and a bare CR in what the grader quotes.
 student m-csv
 script m-csv master 'printf "=HYPERLINK(\"http://example.invalid\",\"x\")\r\nx,student,1\r=1+1\n"; exit 1'

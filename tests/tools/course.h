@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The skeleton every course-style client shares (course_2page.c,
- * course_128page.c, course_page.c, course_early.c): the course's two
+ * course_128page.c, course_page.c, course_early.c, and course_page's
+ * time-line variants course_div8.c and course_prefixed.c): the course's two
  * command lines, one connection per file with the legacy ioctl numbers,
  * fcntl mode with read()/write(), the page descriptor ioctl, and the
  * course's output line.  Only the mmap mode differs between the styles,
@@ -42,6 +43,11 @@ struct course_style {
 	void (*recv_mmap)(int dev, int fd, const char *path);
 	/* mmap mode, if set: called once per file before connecting. */
 	void (*before_connect)(int dev, int master);
+	/* The time line as some course programs printed it: the size
+	 * divided by size_div (the course's starter code: 8), and
+	 * "Master: " or "Slave: " before it. */
+	unsigned int size_div;
+	int prefixed;
 };
 
 static size_t course_chunk;		/* chunk_pages in bytes */
@@ -222,8 +228,9 @@ static int course_main(int argc, char **argv, const struct course_style *cs)
 	for (i = 0; i < n; i++)
 		total += course_file(cs, dev, master, files[i], use_mmap,
 				     master ? NULL : files[n + 1]);
-	printf("Transmission time: %.6f ms, File size: %lld bytes\n",
-	       (double)(now_ns() - t0) / 1e6, total);
+	printf("%sTransmission time: %.6f ms, File size: %lld bytes\n",
+	       cs->prefixed ? (master ? "Master: " : "Slave: ") : "",
+	       (double)(now_ns() - t0) / 1e6, total / (cs->size_div ? cs->size_div : 1));
 	close(dev);
 	return EXIT_OK;
 }

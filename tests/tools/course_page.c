@@ -62,8 +62,15 @@ static void recv_mmap(int dev, int fd, const char *path)
 	} while ((size_t)n == course_chunk);
 }
 
+#ifndef COURSE_PAGE_SIZE_DIV
+#define COURSE_PAGE_SIZE_DIV 1
+#define COURSE_PAGE_PREFIXED 0
+#endif
+
 static const struct course_style style = {
 	.name = "course_page",
+	.size_div = COURSE_PAGE_SIZE_DIV,
+	.prefixed = COURSE_PAGE_PREFIXED,
 	.chunk_pages = 1,
 	.about = "one page per receive assumed: receive without a length, then map\n"
 		 "a page at the file's offset and write it as the k-th page.",

@@ -223,6 +223,15 @@ static void test_rubric(void)
 	CHECK(parse("bytes 0 required\n", &r) == -1 &&
 	      !strcmp(msg_last(NULL), "R: no criterion has a weight"), "rubric: no weight");
 	CHECK(parse("", &r) == -1, "rubric: an empty rubric");
+	CHECK(parse("bytes 50 required\n", &r) == 0 && !r.strict_time_line,
+	      "rubric: strict_time_line is off by default");
+	CHECK(parse("bytes 50 required\nstrict_time_line yes # exact\n", &r) == 0 &&
+	      r.strict_time_line, "rubric: strict_time_line yes");
+	CHECK(parse("strict_time_line yes\nstrict_time_line no\nbytes 5 required\n", &r) == 0 &&
+	      !r.strict_time_line, "rubric: strict_time_line no, the last one given");
+	CHECK(parse("bytes 50 required\nstrict_time_line on\n", &r) == -1 &&
+	      !strcmp(msg_last(NULL), "R:2: want 'strict_time_line yes|no': strict_time_line on"),
+	      "rubric: strict_time_line neither yes nor no refused: %s", msg_last(NULL));
 }
 
 static void test_score(void)

@@ -87,6 +87,7 @@ int summarize_single(const char *out);
 int score(const char *rubric, const char *results);
 int diff_options(const char *a, const char *b);
 int merge(const char *out, char **dirs, int ndirs);
-int check_rubric(const char *path);
+/* Check a rubric; print its strict_time_line (0 or 1) when asked. */
+int check_rubric(const char *path, int print_strict);
 
 #endif

@@ -53,7 +53,7 @@ static void usage(FILE *f)
 	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
-	      "       gradeclass rubric FILE\n"
+	      "       gradeclass rubric [--strict-time-line] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
 	      "       gradeclass check-name NAME\n\n"
@@ -79,7 +79,9 @@ static void usage(FILE *f)
 	      "                  other options, grader, kernel or module, a shard\n"
 	      "                  given twice and a missing one\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
-	      "                  required|optional' lines\n"
+	      "                  required|optional' lines, 'strict_time_line\n"
+	      "                  yes|no'; with --strict-time-line, print 1 (yes)\n"
+	      "                  or 0 (no, the default)\n"
 	      "  share-read [--max BYTES] ROOT PATH\n"
 	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
 	      "                  its share, on stdout: PATH relative, without '.',\n"
@@ -124,11 +126,15 @@ int diff_options(const char *a, const char *b)
 	return n ? EXIT_FAIL : EXIT_OK;
 }
 
-int check_rubric(const char *path)
+int check_rubric(const char *path, int print_strict)
 {
 	struct rubric r;
 
-	return rubric_read(path, &r) ? EXIT_USAGE : EXIT_OK;
+	if (rubric_read(path, &r))
+		return EXIT_USAGE;
+	if (print_strict)
+		printf("%d\n", r.strict_time_line);
+	return EXIT_OK;
 }
 
 static int run(int argc, char **argv)
@@ -147,7 +153,10 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "merge") && argc > 4 && !strcmp(argv[2], "--out"))
 		return merge(argv[3], argv + 4, argc - 4);
 	if (!strcmp(cmd, "rubric") && argc == 3)
-		return check_rubric(argv[2]);
+		return check_rubric(argv[2], 0);
+	if (!strcmp(cmd, "rubric") && argc == 4 &&
+	    !strcmp(argv[2], "--strict-time-line"))
+		return check_rubric(argv[3], 1);
 	if (!strcmp(cmd, "check-name"))
 		return check_name_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-read"))

@@ -50,6 +50,20 @@ static int split_words(char *line, char *w[4])
 	return n;
 }
 
+/* "strict_time_line yes|no"; -1 after a message when it is wrong. */
+static int parse_option(const char *value, const char *name, unsigned long n,
+			struct rubric *r)
+{
+	if (!strcmp(value, "yes"))
+		r->strict_time_line = 1;
+	else if (!strcmp(value, "no"))
+		r->strict_time_line = 0;
+	else
+		return fail("%s:%lu: want 'strict_time_line yes|no': strict_time_line %s",
+			    name, n, value);
+	return 0;
+}
+
 /* One rubric line into r; -1 after a message when it is wrong. */
 static int parse_line(char *line, const char *name, unsigned long n,
 		      struct rubric *r)
@@ -58,9 +72,9 @@ static int parse_line(char *line, const char *name, unsigned long n,
 	int words = split_words(line, w), c, i;
 	uint64_t weight;
 
-	if (!words) {
+	if (!words || (words == 2 && !strcmp(w[0], "strict_time_line"))) {
 		free(copy);
-		return 0;
+		return words ? parse_option(w[1], name, n, r) : 0;
 	}
 	c = words == 3 ? crit_index(w[0]) : -1;
 	if (c < 0 || parse_uint(w[1], 0, UINT32_MAX, &weight) ||
@@ -143,4 +157,6 @@ void rubric_describe(FILE *f, const struct rubric *r)
 		fprintf(f, "%s%s %lu%s", i ? ", " : "",
 			criteria[r->line[i].crit], r->line[i].weight,
 			r->line[i].required ? " (required)" : "");
+	if (r->strict_time_line)
+		fputs("; strict time line", f);
 }

@@ -22,11 +22,16 @@ struct rubric {
 		int required;
 	} line[NCRIT];
 	int n;
+	/*
+	 * "strict_time_line yes": only the course's exact time line with the
+	 * bytes passes time_line (no text around it, no size / 8).
+	 */
+	int strict_time_line;
 };
 
 /*
  * Parse a rubric from f (name for messages): "CRITERION WEIGHT
- * required|optional" lines, # comments.  Returns 0, or -1 after saying
+ * required|optional" lines, "strict_time_line yes|no", # comments.  Returns 0, or -1 after saying
  * what is wrong (msg: the file, the line and why).
  */
 int rubric_parse(FILE *f, const char *name, struct rubric *r);
