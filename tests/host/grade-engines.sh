@@ -75,7 +75,7 @@ free_port() {
 # whose every file is in DIR; SLURM_CONF names its slurm.conf for the
 # clients and the jobs.  munge authenticates the users that talk to the
 # daemons (auth/none would let any local user have a job run as root).
-cl_pids=""
+cl="" cl_pids=""
 cluster_start() {
 	cl=$1
 	mkdir -p "$cl/state" "$cl/spool" "$cl/munge"
@@ -139,25 +139,31 @@ cluster_logs() {
 	done
 }
 
-# cluster_stop: cancel what is left, stop the daemons this test started.
+# cluster_stop: cancel what is left (its steps end their processes), stop
+# the daemons this test started.
 cluster_stop() {
-	[ -n "$cl_pids" ] || return 0
-	squeue -h -o %A 2>/dev/null | xargs -r scancel 2>/dev/null
-	sleep 1
-	# shellcheck disable=SC2086 # a list of pids
-	kill $cl_pids 2>/dev/null
-	# shellcheck disable=SC2086
-	wait $cl_pids 2>/dev/null
-	munged --stop --socket="$cl/munge/socket" >/dev/null 2>&1
-	cl_pids=""
+	if [ -n "$cl_pids" ]; then
+		squeue -h -o %A 2>/dev/null | xargs -r scancel 2>/dev/null
+		cluster_wait 30
+		# shellcheck disable=SC2086 # a list of pids
+		kill $cl_pids 2>/dev/null
+		# shellcheck disable=SC2086
+		wait $cl_pids 2>/dev/null
+		cl_pids=""
+	fi
+	[ ! -S "${cl:-/nonexistent}/munge/socket" ] ||
+		munged --stop --socket="$cl/munge/socket" >/dev/null 2>&1
 }
 
-# cluster_wait SECONDS JOB...: wait until the jobs left the queue; fail
-# after SECONDS.
+# cluster_wait SECONDS [JOB...]: wait until the jobs (all by default) left
+# the queue; fail after SECONDS.
 cluster_wait() {
 	_left=$1
 	shift
-	while [ -n "$(squeue -h -j "$(echo "$@" | tr ' ' ,)" 2>/dev/null)" ]; do
+	_jobs=""
+	[ $# = 0 ] || _jobs="-j $(echo "$@" | tr ' ' ,)"
+	# shellcheck disable=SC2086 # no option, or -j and a list
+	while [ -n "$(squeue -h $_jobs 2>/dev/null)" ]; do
 		[ "$_left" -gt 0 ] || return 1
 		sleep 5
 		_left=$((_left - 5))
