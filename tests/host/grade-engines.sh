@@ -22,6 +22,10 @@ awk '/^With a Slurm job array: `scripts\/grade\/grade\.sbatch`/ { want = 1; next
 	on { print }' docs/grading.md >"$tmp/doc.sbatch"
 check_same "docs/grading.md shows scripts/grade/grade.sbatch as it is" \
 	scripts/grade/grade.sbatch "$tmp/doc.sbatch"
+check_output "grade.sbatch run outside the repository says where to submit it from" \
+	'^grade.sbatch: submit it from the syncdev repository$' \
+	sh -c 'cd "$1" && SLURM_ARRAY_TASK_ID=1 exec bash "$2"' - "$tmp" "$PWD/scripts/grade/grade.sbatch"
+check_exit "... exit 2" 2 sh -c 'cd "$1" && SLURM_ARRAY_TASK_ID=1 exec bash "$2"' - "$tmp" "$PWD/scripts/grade/grade.sbatch"
 
 for c in parallel sbatch slurmctld slurmd munged; do
 	command -v "$c" >/dev/null || { scripts/deps >/dev/null || true; break; }
