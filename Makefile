@@ -174,7 +174,10 @@ $(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/anomaly.o \
 $(OBJDIR)/tests/unit/test_gradeclass.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
 	$(OBJDIR)/user/gradeclass/options.o $(OBJDIR)/user/gradeclass/rubric.o \
-	$(OBJDIR)/user/gradeclass/text.o $(OBJDIR)/user/gradeclass/names.o
+	$(OBJDIR)/user/gradeclass/text.o $(OBJDIR)/user/gradeclass/names.o \
+	$(OBJDIR)/user/gradeclass/times.o $(OBJDIR)/user/gradeclass/accel.o \
+	$(OBJDIR)/user/gradeclass/tables.o $(OBJDIR)/user/gradeclass/summary.o \
+	$(OBJDIR)/user/gradeclass/report_md.o
 $(OBJDIR)/tests/unit/test_share.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_share: $(OBJDIR)/user/gradeclass/share.o
 

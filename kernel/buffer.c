@@ -10,7 +10,11 @@
  * that first used the buffer (GFP_KERNEL_ACCOUNT), so a cgroup limit
  * bounds what one user can pin, and all sessions together may hold at most
  * max_buffer_mb (a quarter of RAM unless set): beyond it a new buffer is
- * refused with ENOSPC, before the OOM killer has a reason to run.
+ * refused with ENOSPC, before the OOM killer has a reason to run.  So
+ * that one user cannot take all of it from the others, the buffers of the
+ * files a user opened may hold at most max_user_buffer_mb (half of
+ * max_buffer_mb unless set) together, as pipe-user-pages-hard bounds a
+ * user's pipes; an opener with CAP_SYS_RESOURCE is exempt, as for pipes.
  *
  * Mapping: pages are inserted one at a time by the fault handler, so a
  * mapping works again after MADV_DONTNEED zapped it, and a read-only
@@ -24,34 +28,121 @@
  */
 #include "syncdev.h"
 
-#include <linux/atomic.h>
 #include <linux/err.h>
+#include <linux/hashtable.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-/* Bytes of all sessions' buffers, reserved before they are allocated. */
-static atomic_long_t syncdev_buffer_bytes = ATOMIC_LONG_INIT(0);
+/* The bytes of the buffers of one user's files, while there are any. */
+struct syncdev_user {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned long bytes;
+};
 
-/* Reserve buf_size bytes under max_buffer_mb. */
-static int syncdev_buffer_reserve(void)
+/*
+ * Bytes of all sessions' buffers and of each user's, reserved before they
+ * are allocated; buffer_lock guards both and the table.
+ */
+static DEFINE_MUTEX(buffer_lock);
+static unsigned long syncdev_buffer_bytes;
+static DEFINE_HASHTABLE(syncdev_users, 6);
+
+/* Caller holds buffer_lock. */
+static struct syncdev_user *syncdev_user_find(kuid_t uid)
 {
-	unsigned long total = atomic_long_add_return(syncdev_buf_size,
-						     &syncdev_buffer_bytes);
+	struct syncdev_user *u;
 
-	if (total <= syncdev_max_buffer_bytes)
-		return 0;
-	atomic_long_sub(syncdev_buf_size, &syncdev_buffer_bytes);
-	pr_warn_ratelimited("no buffer for another session: the buffers in use reach max_buffer_mb=%lu\n",
-			    syncdev_max_buffer_bytes >> 20);
-	return -ENOSPC;
+	hash_for_each_possible(syncdev_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/* Caller holds buffer_lock; @u may be NULL (an exempt opener). */
+static int syncdev_buffer_fits(struct syncdev_user *u, kuid_t uid)
+{
+	if (syncdev_buffer_bytes + syncdev_buf_size > syncdev_max_buffer_bytes) {
+		pr_warn_ratelimited("no buffer for another session: the buffers in use reach max_buffer_mb=%lu\n",
+				    syncdev_max_buffer_bytes >> 20);
+		return -ENOSPC;
+	}
+	if (u && u->bytes + syncdev_buf_size > syncdev_max_user_buffer_bytes) {
+		pr_warn_ratelimited("no buffer for another session of uid %u: its buffers reach max_user_buffer_mb=%lu\n",
+				    from_kuid(&init_user_ns, uid),
+				    syncdev_max_user_buffer_bytes >> 20);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * Reserve buf_size bytes under max_buffer_mb and under the opener's
+ * share, max_user_buffer_mb.  The opener's count is created here and
+ * removed when its last buffer goes.  *@charged: whether the opener's
+ * count holds it (not for an exempt opener).
+ */
+static int syncdev_buffer_reserve(struct syncdev_session *s, bool *charged)
+{
+	struct syncdev_user *u = NULL, *fresh = NULL;
+	int ret;
+
+	if (!s->no_user_limit) {
+		fresh = kzalloc_obj(*fresh);
+		if (!fresh)
+			return -ENOMEM;
+	}
+	mutex_lock(&buffer_lock);
+	if (fresh) {
+		u = syncdev_user_find(s->uid);
+		if (!u) {
+			u = fresh;
+			fresh = NULL;
+			u->uid = s->uid;
+			hash_add(syncdev_users, &u->node, __kuid_val(s->uid));
+		}
+	}
+	ret = syncdev_buffer_fits(u, s->uid);
+	if (!ret) {
+		syncdev_buffer_bytes += syncdev_buf_size;
+		if (u)
+			u->bytes += syncdev_buf_size;
+		*charged = !!u;
+	} else if (u && !u->bytes) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+	mutex_unlock(&buffer_lock);
+	kfree(fresh);
+	return ret;
+}
+
+static void syncdev_buffer_unreserve(kuid_t uid, bool charged)
+{
+	struct syncdev_user *u;
+
+	mutex_lock(&buffer_lock);
+	syncdev_buffer_bytes -= syncdev_buf_size;
+	u = charged ? syncdev_user_find(uid) : NULL;
+	if (u) {
+		u->bytes -= syncdev_buf_size;
+		if (!u->bytes) {
+			hash_del(&u->node);
+			kfree(u);
+		}
+	}
+	mutex_unlock(&buffer_lock);
 }
 
 /*
  * The session's buffer, allocated on first call: ERR_PTR(-ENOSPC) over
- * the module's limit, ERR_PTR(-ENOMEM) when there is no memory for it.
+ * the module's limit or the opener's share, ERR_PTR(-ENOMEM) when there is no memory for it.
  */
 void *syncdev_buffer(struct syncdev_session *s)
 {
+	bool charged = false;
 	void *buf, *old;
 	int ret;
 
@@ -59,23 +150,25 @@ void *syncdev_buffer(struct syncdev_session *s)
 	buf = smp_load_acquire(&s->buf);
 	if (buf)
 		return buf;
-	ret = syncdev_buffer_reserve();
+	ret = syncdev_buffer_reserve(s, &charged);
 	if (ret)
 		return ERR_PTR(ret);
 	/* The failure is handled (ENOMEM): no allocation warning. */
 	buf = __vmalloc(syncdev_buf_size,
 			GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 	if (!buf) {
-		atomic_long_sub(syncdev_buf_size, &syncdev_buffer_bytes);
+		syncdev_buffer_unreserve(s->uid, charged);
 		return ERR_PTR(-ENOMEM);
 	}
 	/* Two racing first users: one allocation wins, the other is freed. */
 	old = cmpxchg(&s->buf, NULL, buf);
 	if (old) {
 		vfree(buf);
-		atomic_long_sub(syncdev_buf_size, &syncdev_buffer_bytes);
+		syncdev_buffer_unreserve(s->uid, charged);
 		return old;
 	}
+	/* Read only by release, once no other call can run. */
+	s->buf_charged = charged;
 	return buf;
 }
 
@@ -85,7 +178,7 @@ void syncdev_buffer_free(struct syncdev_session *s)
 		return;
 	vfree(s->buf);
 	s->buf = NULL;
-	atomic_long_sub(syncdev_buf_size, &syncdev_buffer_bytes);
+	syncdev_buffer_unreserve(s->uid, s->buf_charged);
 }
 
 /*

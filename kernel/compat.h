@@ -29,6 +29,16 @@
 #define kzalloc_obj(obj) kzalloc(sizeof(obj), GFP_KERNEL)
 #endif
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+/*
+ * 6.2 renamed pmd_read_atomic() to pmdp_get_lockless(): the same read of a
+ * PMD entry that may change under the reader.  Before 6.5 no PTE table is
+ * freed while mmap_lock is held, so the RCU rule the page walk follows for
+ * newer kernels is merely stronger than needed there.
+ */
+#define pmdp_get_lockless(pmdp) pmd_read_atomic(pmdp)
+#endif
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
 /*
  * 6.3 made vma->vm_flags read-only and added vm_flags_set() for drivers'

@@ -40,6 +40,8 @@ enum syncdev_op {
 	SYNCDEV_OP_PRINT_PAGE,
 	SYNCDEV_OP_SET_TIMEOUT,
 	SYNCDEV_OP_SET_PEER,
+	SYNCDEV_OP_SET_HANDSHAKE,
+	SYNCDEV_OP_CONFIRM,
 };
 
 /* A command with its argument copied in and checked. */
@@ -61,6 +63,7 @@ struct syncdev_cmd {
 		unsigned long uaddr;
 		unsigned int timeout_ms;
 		__be32 peer;
+		unsigned int deadline_ms;
 	};
 };
 
@@ -242,6 +245,20 @@ static int syncdev_prep_set_peer(struct syncdev_cmd *c,
 	return 0;
 }
 
+static int syncdev_prep_set_handshake(struct syncdev_cmd *c,
+				      struct syncdev_handshake __user *uarg)
+{
+	struct syncdev_handshake h;
+
+	if (copy_from_user(&h, uarg, sizeof(h)))
+		return -EFAULT;
+	if (h.reserved)
+		return -EINVAL;
+	c->op = SYNCDEV_OP_SET_HANDSHAKE;
+	c->deadline_ms = h.deadline_ms;
+	return 0;
+}
+
 /* Copy in and check; which commands a device has is decided here. */
 static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 			       unsigned long arg, struct syncdev_cmd *c)
@@ -250,8 +267,6 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 	bool master = syncdev_is_master(s);
 	u64 uaddr;
 
-	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
-		WRITE_ONCE(s->legacy, true);
 	switch (cmd) {
 	case SYNCDEV_IOC_ACCEPT:
 		c->op = SYNCDEV_OP_ACCEPT;
@@ -278,6 +293,11 @@ static int syncdev_ioc_prepare(struct syncdev_session *s, unsigned int cmd,
 		return syncdev_prep_set_timeout(c, argp);
 	case SYNCDEV_IOC_SET_PEER:
 		return syncdev_prep_set_peer(c, argp);
+	case SYNCDEV_IOC_SET_HANDSHAKE:
+		return syncdev_prep_set_handshake(c, argp);
+	case SYNCDEV_IOC_CONFIRM:
+		c->op = SYNCDEV_OP_CONFIRM;
+		return 0;
 	case SYNCDEV_LEGACY_CONNECT:
 		c->op = SYNCDEV_OP_ACCEPT;
 		return master ? 0 : syncdev_prep_legacy_connect(c, argp);
@@ -312,6 +332,7 @@ static void syncdev_get_info(struct syncdev_session *s,
 	}
 	info->bytes_sent = s->bytes_sent;
 	info->bytes_received = s->bytes_received;
+	info->strangers = s->strangers;
 }
 
 /* The work of a prepared command; the caller holds s->lock. */
@@ -339,17 +360,63 @@ static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 	case SYNCDEV_OP_SET_PEER:
 		s->allowed_peer = c->peer;
 		return 0;
+	case SYNCDEV_OP_SET_HANDSHAKE:
+		s->handshake_ms = c->deadline_ms;
+		return 0;
+	case SYNCDEV_OP_CONFIRM:
+		return syncdev_confirm(s);
 	default:
 		return -ENOTTY;
+	}
+}
+
+/*
+ * What the file must have been opened for, as read() and write() need it:
+ * FMODE_READ to receive, FMODE_WRITE to send and for everything that
+ * changes the session (its connection, its settings).  INFO and the page
+ * dump change nothing and need neither.  A command of the other device
+ * needs nothing here: it is ENOTTY, whatever the mode.  Checked before
+ * anything is copied in or allocated.
+ */
+static fmode_t syncdev_ioc_fmode(struct syncdev_session *s, unsigned int cmd)
+{
+	bool master = syncdev_is_master(s);
+
+	switch (cmd) {
+	case SYNCDEV_IOC_RECV:
+		return FMODE_READ;
+	case SYNCDEV_LEGACY_XFER:
+		return master ? FMODE_WRITE : FMODE_READ;
+	case SYNCDEV_IOC_ACCEPT:
+		return master ? FMODE_WRITE : 0;
+	case SYNCDEV_IOC_CONNECT:
+		return master ? 0 : FMODE_WRITE;
+	case SYNCDEV_IOC_SEND:
+	case SYNCDEV_IOC_DISCONNECT:
+	case SYNCDEV_IOC_SET_TIMEOUT:
+	case SYNCDEV_IOC_SET_PEER:
+	case SYNCDEV_IOC_SET_HANDSHAKE:
+	case SYNCDEV_IOC_CONFIRM:
+	case SYNCDEV_LEGACY_CONNECT:
+	case SYNCDEV_LEGACY_CLOSE:
+		return FMODE_WRITE;
+	default:
+		return 0;
 	}
 }
 
 long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct syncdev_session *s = file->private_data;
+	fmode_t need = syncdev_ioc_fmode(s, cmd);
 	struct syncdev_cmd c;
 	long ret;
 
+	/* Whatever the call's result, even EBADF (docs/protocol.md). */
+	if (cmd >= SYNCDEV_LEGACY_PRINT && cmd <= SYNCDEV_LEGACY_CLOSE)
+		WRITE_ONCE(s->legacy, true);
+	if ((file->f_mode & need) != need)
+		return -EBADF;
 	ret = syncdev_ioc_prepare(s, cmd, arg, &c);
 	if (ret)
 		return ret;

@@ -44,6 +44,12 @@ MODULE_PARM_DESC(max_buffer_mb,
 		 "MiB that the buffers of all open files may use together (default 0: a quarter of RAM)");
 unsigned long syncdev_max_buffer_bytes;
 
+static unsigned int syncdev_max_user_buffer_mb;
+module_param_named(max_user_buffer_mb, syncdev_max_user_buffer_mb, uint, 0444);
+MODULE_PARM_DESC(max_user_buffer_mb,
+		 "MiB that the buffers of one user's open files may use together (default 0: half of max_buffer_mb)");
+unsigned long syncdev_max_user_buffer_bytes;
+
 unsigned int syncdev_connect_timeout_ms = 5000;
 module_param_named(connect_timeout_ms, syncdev_connect_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(connect_timeout_ms,
@@ -154,7 +160,8 @@ MODULE_PARM_DESC(allowed_peer,
 
 /*
  * buf_size: whole pages, and small enough that a session can have one:
- * at most 1 GiB and half of RAM.  max_buffer_mb: at least one buffer.
+ * at most 1 GiB and half of RAM.  max_buffer_mb and max_user_buffer_mb:
+ * at least one buffer each.
  */
 static int __init syncdev_check_sizes(void)
 {
@@ -178,6 +185,18 @@ static int __init syncdev_check_sizes(void)
 	if (syncdev_max_buffer_bytes < syncdev_buf_size) {
 		pr_err("max_buffer_mb=%u is less than one buffer (buf_size=%lu)\n",
 		       syncdev_max_buffer_mb, syncdev_buf_size);
+		return -EINVAL;
+	}
+	if (syncdev_max_user_buffer_mb)
+		syncdev_max_user_buffer_bytes =
+			(unsigned long)syncdev_max_user_buffer_mb << 20;
+	else
+		syncdev_max_user_buffer_bytes =
+			max(syncdev_max_buffer_bytes / 2, syncdev_buf_size);
+	syncdev_max_user_buffer_mb = syncdev_max_user_buffer_bytes >> 20;
+	if (syncdev_max_user_buffer_bytes < syncdev_buf_size) {
+		pr_err("max_user_buffer_mb=%u is less than one buffer (buf_size=%lu)\n",
+		       syncdev_max_user_buffer_mb, syncdev_buf_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -224,10 +243,10 @@ static int __init syncdev_init(void)
 			goto unwind;
 		}
 	}
-	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms, listen linger %u ms, progress timeout %u ms, buffers at most %u MiB\n",
+	pr_info("loaded: port %u, buffer %lu bytes, connect timeout %u ms, listen linger %u ms, progress timeout %u ms, buffers at most %u MiB, %u MiB per user\n",
 		syncdev_port, syncdev_buf_size, syncdev_connect_timeout_ms,
 		syncdev_listen_linger_ms, syncdev_progress_timeout_ms,
-		syncdev_max_buffer_mb);
+		syncdev_max_buffer_mb, syncdev_max_user_buffer_mb);
 	return 0;
 
 unwind:

@@ -11,70 +11,87 @@
  */
 #include "syncdev.h"
 
+#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 
 /*
  * Walk the page tables of @mm to the entry that maps @addr; returns its
  * level ("pte", "pmd" or "pud" for huge pages) or NULL if none is present.
- * The caller holds mmap_lock, which keeps the upper tables from being
- * freed.  A PTE table can be freed under mmap_lock since 6.5 (khugepaged
- * retracting it), but only after an RCU grace period, so it is read under
- * rcu_read_lock().  pte_offset_map() does the same but is out of line and
- * not exported since 6.5; pte_offset_kernel() is inline on every kernel,
- * and x86-64 keeps page tables in the direct map.  The value read is a
- * snapshot, which is all a diagnostic needs.
+ *
+ * The rules are those of Documentation/mm/process_addrs.rst and of
+ * pte_offset_map() (mm/pgtable-generic.c), which modules cannot call since
+ * 6.5.  The caller holds mmap_lock for read and found a VMA at @addr under
+ * it: munmap() detaches a VMA with the lock held for write before it frees
+ * any page table of its range, so no table above the PTE level goes away
+ * while we walk, but entries still change (a huge page split or
+ * collapsed), so each is read once.  A PTE table, though, can be freed
+ * while the lock is only read-held (khugepaged and MADV_COLLAPSE retract
+ * file and shmem tables without it since 6.5), after an RCU grace period
+ * that follows the clearing of the PMD entry.  So the PMD entry is read inside
+ * rcu_read_lock(), and the table it points to is used only until
+ * rcu_read_unlock(): a table seen in the entry cannot be freed before
+ * then.  pte_offset_kernel() on our own copy of the entry is what
+ * pte_offset_map() does without CONFIG_HIGHPTE (never set on 64-bit).  The
+ * values read are a snapshot, which is all a diagnostic needs.
  */
 static const char *syncdev_walk(struct mm_struct *mm, unsigned long addr,
 				u64 *entry, bool *write, bool *dirty,
 				bool *young)
 {
-	pgd_t *pgd;
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd, pmdval;
-	pte_t *ptep, pte;
+	const char *level = NULL;
+	pgd_t *pgd, pgdval;
+	p4d_t *p4d, p4dval;
+	pud_t *pud, pudval;
+	pmd_t pmdval;
+	pte_t pte;
 
 	pgd = pgd_offset(mm, addr);
-	if (pgd_none(*pgd) || pgd_bad(*pgd))
+	pgdval = READ_ONCE(*pgd);
+	if (pgd_none(pgdval) || pgd_bad(pgdval))
 		return NULL;
 	p4d = p4d_offset(pgd, addr);
-	if (p4d_none(*p4d) || p4d_bad(*p4d))
+	p4dval = READ_ONCE(*p4d);
+	if (p4d_none(p4dval) || p4d_bad(p4dval))
 		return NULL;
 	pud = pud_offset(p4d, addr);
-	if (pud_none(*pud))
+	pudval = READ_ONCE(*pud);
+	if (pud_none(pudval))
 		return NULL;
-	if (pud_leaf(*pud)) {
-		*entry = pud_val(*pud);
+	if (pud_leaf(pudval)) {
+		*entry = pud_val(pudval);
 		return "pud";
 	}
-	if (pud_bad(*pud))
+	if (pud_bad(pudval))
 		return NULL;
-	pmd = pmd_offset(pud, addr);
-	pmdval = READ_ONCE(*pmd);
+
+	rcu_read_lock();
+	pmdval = pmdp_get_lockless(pmd_offset(pud, addr));
 	if (pmd_none(pmdval))
-		return NULL;
+		goto out;
 	if (pmd_leaf(pmdval)) {
 		*entry = pmd_val(pmdval);
-		return "pmd";
+		level = "pmd";
+		goto out;
 	}
 	if (pmd_bad(pmdval))
-		return NULL;
-	rcu_read_lock();
-	ptep = pte_offset_kernel(&pmdval, addr);
-	pte = ptep_get(ptep);
-	rcu_read_unlock();
+		goto out;
+	pte = ptep_get(pte_offset_kernel(&pmdval, addr));
 	if (!pte_present(pte))
-		return NULL;
+		goto out;
 	*entry = pte_val(pte);
 	*write = pte_write(pte);
 	*dirty = pte_dirty(pte);
 	*young = pte_young(pte);
-	return "pte";
+	level = "pte";
+out:
+	rcu_read_unlock();
+	return level;
 }
 
 /*
@@ -118,6 +135,7 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 	bool write = false, dirty = false, young = false;
 	const char *level;
 	struct page *page;
+	unsigned long pfn;
 	u64 entry = 0;
 	int ret;
 
@@ -148,11 +166,25 @@ int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr)
 		put_page(page);
 		return -EINTR;
 	}
-	level = syncdev_walk(mm, uaddr, &entry, &write, &dirty, &young);
+	level = NULL;
+	if (vma_lookup(mm, uaddr))
+		level = syncdev_walk(mm, uaddr, &entry, &write, &dirty,
+				     &young);
 	mmap_read_unlock(mm);
 
-	sess_info(s, "page vaddr=%#lx pfn=%#lx refcount=%d mapcount=%d flags=%pGp %s=%#llx (%s%s%s%s)\n",
-		  uaddr, page_to_pfn(page), page_ref_count(page),
+	/*
+	 * Physical addresses help an attacker (Rowhammer, kernel address
+	 * leaks): as /proc/PID/pagemap, only CAP_SYS_ADMIN sees them, here
+	 * both the opener's (the file's credentials) and the caller's.
+	 */
+	if (!s->show_pfn || !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN)) {
+		pfn = 0;
+		entry = 0;
+	} else {
+		pfn = page_to_pfn(page);
+	}
+	sess_info(s, "page vaddr=0x%lx pfn=0x%lx refcount=%d mapcount=%d flags=%pGp %s=0x%llx (%s%s%s%s)\n",
+		  uaddr, pfn, page_ref_count(page),
 		  folio_mapcount(page_folio(page)), page_flags_word(page), level ?: "pte", entry,
 		  level ? "present" : "not mapped",
 		  write ? " write" : "", dirty ? " dirty" : "",

@@ -14,6 +14,8 @@
 #include "syncdev.h"
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
@@ -65,6 +67,10 @@ static int syncdev_open(struct inode *inode, struct file *file)
 			     DEFAULT_RATELIMIT_BURST);
 	ratelimit_set_flags(&s->log_rs, RATELIMIT_MSG_ON_RELEASE);
 	s->net = get_net(current->nsproxy->net_ns);
+	s->uid = file->f_cred->euid;
+	s->show_pfn = file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+	s->no_user_limit = file_ns_capable(file, &init_user_ns,
+					   CAP_SYS_RESOURCE);
 	file->private_data = s;
 	/* No file position: reads and writes are a stream, like a socket. */
 	return stream_open(inode, file);

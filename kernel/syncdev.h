@@ -16,6 +16,7 @@
 #include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 #include "compat.h"
 
@@ -25,6 +26,7 @@ enum syncdev_role { SYNCDEV_MASTER, SYNCDEV_SLAVE };
 extern unsigned short syncdev_port;
 extern unsigned long syncdev_buf_size;
 extern unsigned long syncdev_max_buffer_bytes;
+extern unsigned long syncdev_max_user_buffer_bytes;
 extern unsigned int syncdev_connect_timeout_ms;
 extern unsigned int syncdev_listen_linger_ms;
 extern unsigned int syncdev_listen_wait_ms;
@@ -67,6 +69,16 @@ struct syncdev_session {
 	struct syncdev_device *dev;
 	unsigned int id;		/* for log lines: master#3 */
 	struct net *net;		/* the opener's; every socket lives there */
+	/*
+	 * Who opened the file (its effective uid): its buffer is charged to
+	 * that user, and its ACCEPT shares a listener only with that user's.
+	 * What the opener's capabilities allowed, checked once at open as
+	 * /proc/PID/pagemap does: a file handed to another process keeps
+	 * what its opener could do, never more.
+	 */
+	kuid_t uid;
+	bool show_pfn;			/* CAP_SYS_ADMIN: physical addresses */
+	bool no_user_limit;		/* CAP_SYS_RESOURCE: no per-user share */
 	struct mutex lock;
 	/*
 	 * Held (briefly, never across a blocking call) with @lock to set or
@@ -87,12 +99,17 @@ struct syncdev_session {
 	struct syncdev_partial rx;	/* interrupted buffer receive */
 	unsigned int timeout_ms;	/* SET_TIMEOUT; 0 = progress_timeout_ms */
 	__be32 allowed_peer;		/* SET_PEER; 0 = allowed_peer */
+	unsigned int handshake_ms;	/* SET_HANDSHAKE; 0 = none */
+	/* jiffies by which CONFIRM must come; 0 = none or confirmed */
+	unsigned long handshake_deadline;
+	unsigned int strangers;		/* connections dropped at it */
 	/* A CONNECT that a signal interrupted, resumed by its restart. */
 	struct socket *connecting;
 	struct sockaddr_in connect_to;
 	unsigned long connect_deadline;	/* jiffies; 0 = none */
 
 	void *buf;			/* see buffer.c */
+	bool buf_charged;		/* to @uid's share (buffer.c) */
 	spinlock_t map_lock;
 	unsigned long map_addr;		/* start of the last mmap() of it */
 	unsigned long map_pgoff;	/* the buffer's page it shows first */
@@ -122,6 +139,7 @@ int syncdev_connect(struct syncdev_session *s, __be32 addr, u16 port,
 		    unsigned int timeout_ms);
 void syncdev_disconnect(struct syncdev_session *s);
 int syncdev_abort(struct syncdev_session *s);
+int syncdev_confirm(struct syncdev_session *s);
 void syncdev_shutdown(struct syncdev_session *s, int err);
 void syncdev_listener_put(struct syncdev_session *s);
 void syncdev_listener_shutdown(void);

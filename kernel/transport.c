@@ -2,11 +2,12 @@
 /*
  * The TCP connection behind a session.
  *
- * The master side shares one listening socket between all of its sessions.
- * It exists only while a master session that asked to accept is open, and
- * for listen_linger_ms after the last one closed; while slaves wait in its
- * backlog, up to listen_wait_ms.  So a slave that connected while one
- * master run was finishing waits for the next run instead of being reset
+ * The master side shares one listening socket between the sessions of one
+ * user (per network namespace: below).  It exists only while a master
+ * session that asked to accept is open, and for listen_linger_ms after
+ * the last one closed; while slaves wait in its backlog, up to
+ * listen_wait_ms.  So a slave that connected while one master run was
+ * finishing waits for the next run instead of being reset
  * with it, and a slave that came too late is reset after a bounded wait.
  * After that the port is free (refusing slaves, which then know no master
  * is there), and rmmod closes a lingering listener at once, so quick
@@ -17,7 +18,8 @@
  * interruptibly: a signal ends it with -ERESTARTSYS, and what was done so
  * far is kept in the session for the restarted call (see xfer.c for the
  * buffer transfers).  Every connection has TCP keepalive, and every send
- * or receive on it a progress timeout.
+ * or receive on it a progress timeout, and, until the program confirms
+ * its peer, the session's handshake deadline.
  *
  * Sockets live in the network namespace of the process that opened the
  * device (the session holds a reference on it) and are created as that
@@ -39,12 +41,14 @@
  * One listener per network namespace that a master session accepts in:
  * a process in a container listens on its own namespace's port.  The
  * socket is the opener's (created as by socket(2), so LSMs see it), and
- * holds a reference on its namespace.
+ * holds a reference on its namespace.  It serves the sessions of the user
+ * who created it only (syncdev_listener_claim()).
  */
 struct syncdev_listener {
 	struct list_head node;		/* in listeners */
 	struct net *net;		/* pinned by @sock */
 	struct socket *sock;
+	kuid_t owner;			/* whose masters it serves */
 	unsigned int users;
 	unsigned long idle_since;	/* jiffies */
 	bool dying;			/* module exit owns it */
@@ -113,14 +117,33 @@ static struct syncdev_listener *syncdev_listener_new(struct syncdev_session *s)
 		return ERR_PTR(ret);
 	}
 	l->net = s->net;
+	l->owner = s->uid;
 	INIT_DELAYED_WORK(&l->reaper, syncdev_listener_reap);
 	list_add(&l->node, &listeners);
 	return l;
 }
 
+/*
+ * A listener serves the masters of the user who created it, and no one
+ * else's, for as long as it exists (lingering included): the connections
+ * it queues are for that user's runs, and its socket was created with that
+ * user's rights (a port below 1024, an LSM's label).  Another user's
+ * ACCEPT finds the port taken, as bind(2) would, until it is closed.
+ */
+static int syncdev_listener_claim(struct syncdev_session *s,
+				  struct syncdev_listener *l)
+{
+	if (uid_eq(l->owner, s->uid))
+		return 0;
+	sess_info_peer(s, "port %u is held by another user's master: EADDRINUSE\n",
+		       syncdev_port);
+	return -EADDRINUSE;
+}
+
 static int syncdev_listener_get(struct syncdev_session *s)
 {
 	struct syncdev_listener *l, *found = NULL;
+	int ret;
 
 	if (s->listener)
 		return 0;
@@ -129,8 +152,13 @@ static int syncdev_listener_get(struct syncdev_session *s)
 	list_for_each_entry(l, &listeners, node)
 		if (net_eq(l->net, s->net))
 			found = l;
-	if (!found)
+	if (found) {
+		ret = syncdev_listener_claim(s, found);
+		if (ret)
+			found = ERR_PTR(ret);
+	} else {
 		found = syncdev_listener_new(s);
+	}
 	if (IS_ERR(found)) {
 		mutex_unlock(&listener_lock);
 		return PTR_ERR(found);
@@ -255,6 +283,9 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	s->sock_err = 0;
 	s->bytes_sent = 0;
 	s->bytes_received = 0;
+	/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
+	s->handshake_deadline = s->handshake_ms ?
+		(jiffies + msecs_to_jiffies(s->handshake_ms)) | 1 : 0;
 	syncdev_partial_clear(s);
 }
 
@@ -453,6 +484,7 @@ void syncdev_disconnect(struct syncdev_session *s)
 	mutex_lock(&s->conn_lock);
 	s->sock = NULL;
 	mutex_unlock(&s->conn_lock);
+	s->handshake_deadline = 0;
 	/* Queued data still goes out before the FIN; nothing is dropped. */
 	sock_release(sock);
 	syncdev_partial_clear(s);
@@ -500,6 +532,59 @@ static long syncdev_progress_timeo(const struct syncdev_session *s)
 	return ms ? msecs_to_jiffies(ms) : MAX_SCHEDULE_TIMEOUT;
 }
 
+/* The peer never proved itself in time: it goes, whoever it was. */
+static int syncdev_handshake_expired(struct syncdev_session *s)
+{
+	s->strangers++;
+	sess_info_peer(s,
+		       "no handshake from %pISpc in %u ms: connection shut down (%u so far)\n",
+		       &s->peer, s->handshake_ms, s->strangers);
+	s->handshake_deadline = 0;
+	syncdev_shutdown(s, -ETIMEDOUT);
+	return -ETIMEDOUT;
+}
+
+/*
+ * How long one socket call may wait: the progress timeout, or less if the
+ * handshake deadline comes first (*@by_deadline then says so); 0 if that
+ * deadline has passed.  Computed before each socket call, so that a peer
+ * that sends a byte now and then cannot carry the wait past the deadline.
+ */
+static long syncdev_call_timeo(struct syncdev_session *s, bool *by_deadline)
+{
+	long timeo = syncdev_progress_timeo(s);
+	long left;
+
+	*by_deadline = false;
+	if (!s->handshake_deadline)
+		return timeo;
+	left = (long)(s->handshake_deadline - jiffies);
+	if (left <= 0)
+		return 0;
+	if (left < timeo) {
+		*by_deadline = true;
+		return left;
+	}
+	return timeo;
+}
+
+/*
+ * CONFIRM: the program trusts its peer; transfers go back to the progress
+ * timeout alone.  Too late once the deadline took the connection.
+ */
+int syncdev_confirm(struct syncdev_session *s)
+{
+	if (!s->sock)
+		return -ENOTCONN;
+	if (s->sock_err)
+		return s->sock_err;
+	if (s->handshake_deadline &&
+	    time_after_eq(jiffies, s->handshake_deadline))
+		return syncdev_handshake_expired(s);
+	s->handshake_deadline = 0;
+	return 0;
+}
+
 /*
  * After a socket error: is the connection dead?  A signal, a non-blocking
  * call, a bad user pointer or a short allocation leaves it usable; anything
@@ -542,6 +627,7 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		 int flags, enum syncdev_xmit_how how, size_t *moved)
 {
 	struct msghdr msg = { };
+	bool by_deadline;
 	long timeo;
 	int ret;
 
@@ -551,11 +637,15 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		return s->sock_err;
 	if (!iov_iter_count(iter))
 		return 0;
-	timeo = syncdev_progress_timeo(s);
-	WRITE_ONCE(s->sock->sk->sk_sndtimeo, timeo);
-	WRITE_ONCE(s->sock->sk->sk_rcvtimeo, timeo);
 	msg.msg_iter = *iter;
 	do {
+		timeo = syncdev_call_timeo(s, &by_deadline);
+		if (!timeo) {
+			*iter = msg.msg_iter;
+			return syncdev_handshake_expired(s);
+		}
+		WRITE_ONCE(s->sock->sk->sk_sndtimeo, timeo);
+		WRITE_ONCE(s->sock->sk->sk_rcvtimeo, timeo);
 		msg.msg_flags = flags | MSG_NOSIGNAL;
 		if (send)
 			ret = sock_sendmsg(s->sock, &msg);
@@ -578,6 +668,8 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 	/* A finite socket timeout makes a signal EINTR rather than restart. */
 	if (ret == -EINTR)
 		return -ERESTARTSYS;
+	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT) && by_deadline)
+		return syncdev_handshake_expired(s);
 	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT)) {
 		sess_info_peer(s, "nothing %s for %u ms: connection shut down\n",
 			       send ? "sent" : "received",

@@ -62,7 +62,7 @@ struct syncdev_info {
 	__u32 peer_addr;	/* IPv4, network byte order; 0 if none */
 	__u16 peer_port;	/* host byte order */
 	__u16 local_port;
-	__u32 reserved;
+	__u32 strangers;	/* connections dropped at their handshake deadline */
 };
 
 #define SYNCDEV_IOC_MAGIC	0xB5
@@ -114,6 +114,26 @@ struct syncdev_peer {
 };
 
 #define SYNCDEV_IOC_SET_PEER	_IOW(SYNCDEV_IOC_MAGIC, 9, struct syncdev_peer)
+
+/*
+ * SYNCDEV_IOC_SET_HANDSHAKE: one deadline for the start of each connection
+ * (a greeting, a key proof: whatever the program checks before it trusts
+ * the peer).  Every connection this session accepts or connects after the
+ * call must be confirmed with SYNCDEV_IOC_CONFIRM within deadline_ms of
+ * being made.  Until then no read, write, SEND or RECV on it waits past
+ * that deadline, however the peer spaces its bytes; once it has passed,
+ * the connection is shut down (ETIMEDOUT, for that call and every later
+ * transfer on it) and counted in syncdev_info.strangers.  0 = none (the
+ * default); the value stays for later connections of the session.
+ */
+struct syncdev_handshake {
+	__u32 deadline_ms;	/* 0 = no deadline */
+	__u32 reserved;		/* must be 0 */
+};
+
+#define SYNCDEV_IOC_SET_HANDSHAKE _IOW(SYNCDEV_IOC_MAGIC, 10, struct syncdev_handshake)
+/* The current connection's peer is trusted: lift its handshake deadline. */
+#define SYNCDEV_IOC_CONFIRM	_IO(SYNCDEV_IOC_MAGIC, 11)
 
 /*
  * The numbers of the course's programs, accepted unchanged so that those

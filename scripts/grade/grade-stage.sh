@@ -33,13 +33,13 @@ INTAKE_TREE_FILES=${SYNCDEV_INTAKE_TREE_FILES:-2000}
 # The submission's directory, whose files are named relative to it.
 intake_base=""
 
-# intake_name PATH: PATH as the verdicts name it.
+# intake_name PATH: PATH as the verdicts name it (relative to the
+# submission; control characters, which a name may hold, as '?').
 intake_name() {
-	if [ -n "$intake_base" ] && [ "${1#"$intake_base"/}" != "$1" ]; then
-		echo "${1#"$intake_base"/}"
-	else
-		echo "$1"
-	fi
+	local n=$1
+	[ -z "$intake_base" ] || n=${n#"$intake_base"/}
+	[ -z "$intake_base" ] || [ "$n" != "$intake_base" ] || n="the submission"
+	printf '%s\n' "${n//[[:cntrl:]]/?}"
 }
 
 # intake_problem PATH MAX: why PATH cannot be taken as a file of at most
@@ -77,21 +77,23 @@ take_file() {
 # take_tree SRC DEST: a copy of the directory SRC's regular files and
 # directories (eight levels at most) in DEST; links, FIFOs, devices and
 # sockets are left out.  Fails, saying why, past INTAKE_TREE_FILES files
-# or INTAKE_TREE_MAX bytes.
+# and directories or INTAKE_TREE_MAX bytes.
 take_tree() {
 	local src=$1 dest=$2 t size p total=0 n=0
 	mkdir -p "$dest" || return 1
 	while IFS=' ' read -r -d '' t size p; do
+		n=$((n + 1)) total=$((total + size))
+		[ "$n" -le "$INTAKE_TREE_FILES" ] ||
+			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_FILES files and directories"; return 1; }
 		if [ "$t" = d ]; then
 			mkdir -p "$dest/$p"
 			continue
 		fi
-		n=$((n + 1)) total=$((total + size))
-		[ "$n" -le "$INTAKE_TREE_FILES" ] ||
-			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_FILES files"; return 1; }
 		[ "$total" -le "$INTAKE_TREE_MAX" ] ||
 			{ echo "$(intake_name "$src") has more than $INTAKE_TREE_MAX bytes"; return 1; }
 		take_file "$src/$p" "$dest/$p" || return 1
+		# A tree's scripts keep their execute bit (never a set-id bit).
+		[ ! -x "$src/$p" ] || chmod 755 "$dest/$p"
 	done < <(find "$src" -mindepth 1 -maxdepth 8 \( -type d -printf 'd 0 %P\0' \) -o \
 		\( -type f -printf 'f %s %P\0' \))
 }
@@ -140,14 +142,15 @@ kbuild_dirs() {
 		xargs -0 -r grep -l '^[[:space:]]*obj-' | xargs -r -n 1 dirname | sort -u
 }
 
-# build_verdict STAGE WHAT RC WHY LOG: the fatal verdict of a sandboxed
-# build (scripts/grade/grade-sandbox's exit status RC and reason WHY).
+# build_verdict STAGE WHAT RC WHY LOG [WHERE]: the fatal verdict of a
+# sandboxed build (scripts/grade/grade-sandbox's exit status RC and
+# reason WHY), its first error line from LOG when it just failed.
 build_verdict() {
 	local err
 	case $3 in
 	0) return ;;
-	1) err=$(grep -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | cut -c 1-200)
-	   fatal "$1" "$2 failed${err:+: $err}" ;;
+	1) err=$(grep -a -m 1 -E 'error|Error' "$5" | sed 's|/tmp/build/||g' | tr -d '[:cntrl:]' | cut -c 1-200)
+	   fatal "$1" "$2 failed${6:+ in $6}${err:+: $err}" ;;
 	3) fatal "$1" "$2 could not run: $4" ;;
 	*) fatal "$1" "$2 $4" ;;
 	esac
@@ -160,7 +163,8 @@ build_verdict() {
 # shellcheck disable=SC2016
 kbuild_script='kdir=$1; shift
 for d; do
-	make -C "$kdir" M="/tmp/build$d" KBUILD_MODPOST_WARN=1 modules || exit 1
+	make -C "$kdir" M="/tmp/build$d" KBUILD_MODPOST_WARN=1 modules ||
+		{ echo "syncdev-kbuild: failed in $d"; exit 1; }
 done
 [ $# -gt 1 ] || exit 0
 syms=$(find /tmp/build -name Module.symvers | tr "\n" " ")
@@ -188,7 +192,8 @@ stage_module_src() {
 	why=$(scripts/grade/grade-sandbox "${sb[@]}" --in "$tmp/src" --out "$tmp/out" \
 		--log "$log" --keep '*.ko' -- bash -c "$kbuild_script" bash "$VM_KDIR" "${dirs[@]}")
 	rc=$?
-	build_verdict "$stage" "module build" "$rc" "$why" "$log"
+	d=$(sed -n 's/^syncdev-kbuild: failed in //p' "$log" | tail -n 1 | tr -d '[:cntrl:]' | cut -c 1-100)
+	build_verdict "$stage" "module build" "$rc" "$why" "$log" "$(basename "$2")$d"
 	mapfile -t kos < <(find "$tmp/out" -type f -name '*.ko' 2>/dev/null | sort)
 	if [ "$rc" = 0 ] && [ ${#kos[@]} = 0 ]; then
 		fatal "$stage" "module build made no .ko file"
@@ -225,10 +230,11 @@ compile_program() {
 		--keep "$3.grade-bin" -- cc -O2 -static -I. -o "$3.grade-bin" "$src" -lm -pthread)
 	rc=$?
 	build_verdict "$1" "$3 build" "$rc" "$why" "$1/$3-build.log"
-	if [ "$rc" = 0 ]; then
-		why=$(take_file "$tmp/out/$3.grade-bin" "$1/input/bin/$3") || fatal "$1" "$3 build: $why"
+	if [ "$rc" = 0 ] && why=$(take_file "$tmp/out/$3.grade-bin" "$1/input/bin/$3"); then
 		chmod 755 "$1/input/bin/$3"
 		info "$1" "$3" "$2 (compiled in the build sandbox: cc -O2 -static)"
+	elif [ "$rc" = 0 ]; then
+		fatal "$1" "$3 build: $why"
 	fi
 	rm -rf "$tmp"
 }

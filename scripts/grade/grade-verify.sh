@@ -100,6 +100,15 @@ share_read() {
 	case $? in 0|3) return 0 ;; *) rm -f "$3"; return 1 ;; esac
 }
 
+# share_text SHARE PATH DEST: share_read for a text a TA may read or
+# print: control characters but tab and newline dropped (no escape
+# sequence reaches a terminal).
+share_text() {
+	share_read "$1" "$2" "$3.raw" || return 1
+	tr -d '\000-\010\013-\037\177' <"$3.raw" >"$3"
+	rm -f "$3.raw"
+}
+
 # import_boot STAGE VMS: after the boot, the host's copies of what its
 # guest(s) reported, then the host's verdicts on the output files and the
 # kernel log of each case.
@@ -112,20 +121,20 @@ import_boot() {
 			c=$set.$m
 			for side in master slave; do
 				share=$stage/$(side_share "$v" "$side")
-				share_read "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
-				share_read "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
+				share_text "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
+				share_text "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
 				if [ "$v" = 2vm ]; then
-					share_read "$share" "results/$v/$c.$side.klog" "$r/$c.$side.klog"
+					share_text "$share" "results/$v/$c.$side.klog" "$r/$c.$side.klog"
 				fi
 			done
-			[ "$v" = 2vm ] || share_read "$stage/share-1vm" "results/$v/$c.klog" "$r/$c.klog"
+			[ "$v" = 2vm ] || share_text "$stage/share-1vm" "results/$v/$c.klog" "$r/$c.klog"
 			verify_outputs "$stage" "$v" "$set" "$c" >"$r/$c.bytes"
 		done
 	done
 	for side in $(guest_names "$v"); do
 		share=$stage/$(side_share "$v" "${side/vm/master}")
-		share_read "$share" "results/$v/aborted.$side" "$r/aborted.$side"
-		share_read "$share" "results/$v/unload.$side" "$r/unload.$side"
+		share_text "$share" "results/$v/aborted.$side" "$r/aborted.$side"
+		share_text "$share" "results/$v/unload.$side" "$r/unload.$side"
 	done
 	kernel_verdicts "$stage" "$v"
 	share_usage "$stage" "$v" >"$r/share-usage"

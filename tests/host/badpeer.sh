@@ -116,4 +116,39 @@ bad_receiver reset "sending .*big \(after [0-9]+ of 33554432 bytes\) \(the recei
 bad_receiver earlynack "the receiver failed: disk full \(badpeer\)" "$T/big"
 bad_receiver nackreset "the receiver failed: disk full \(badpeer\)" "$T/big"
 
+# A key handshake dribbled a byte every 100 ms: each byte well within any
+# limit per read, the whole past the handshake's one deadline of 1 s (the
+# right proof, so that nothing else can refuse it).  Each side ends with
+# exit 4 at the deadline, nothing written.
+head -c 32 /dev/urandom >"$T/key"
+chmod 600 "$T/key"
+export SYNCDEV_HANDSHAKE_MS=1000
+timeout 60 $B/tcpcopy send "$T/in" -p $port --key "$T/key" >"$T/send.out" 2>&1 &
+pid=$!
+$BP slave --tcpcopy --key "$T/key" --drip 100 --wait 5000 127.0.0.1:$port \
+	slowproof >"$T/peer.out" 2>&1 &
+ppid=$!
+wait $pid
+rc=$?
+kill $ppid 2>/dev/null
+wait $ppid 2>/dev/null
+check_equal "tcpcopy send vs a dribbled key proof: exit 4" "$rc" 4
+check_output "tcpcopy send vs a dribbled key proof: says why" \
+	"key handshake with the receiver failed: no complete answer within the handshake's 1000 ms" \
+	cat "$T/send.out"
+$BP master --tcpcopy --key "$T/key" --drip 100 --port $port slowproof "$T/in" \
+	>"$T/peer.out" 2>&1 &
+pid=$!
+timeout 60 $B/tcpcopy recv 127.0.0.1:$port "$T/out" -w 5000 --key "$T/key" \
+	>"$T/recv.out" 2>&1
+rc=$?
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+check_equal "tcpcopy recv vs a dribbled key hello: exit 4" "$rc" 4
+check_output "tcpcopy recv vs a dribbled key hello: says why" \
+	"key handshake with the master failed: no complete answer within the handshake's 1000 ms" \
+	cat "$T/recv.out"
+no_output "tcpcopy recv vs a dribbled key hello"
+unset SYNCDEV_HANDSHAKE_MS
+
 finish

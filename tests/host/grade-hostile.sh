@@ -94,6 +94,16 @@ script m-csv master 'printf "=HYPERLINK(\"http://example.invalid\",\"x\")\r\nx,s
 # Far more than the outputs in the shared directory.
 student n-flood
 script n-flood slave 'dd if=/dev/zero of=/share/flood bs=1M count=400 2>/dev/null; exec slave "$@"'
+# Terminal escape sequences and markup where the TA reads: the console,
+# the kernel log and the program's output.
+student o-escape
+script o-escape master 'printf "\033]0;pwned\007\033[2J<script>x</script>\n" >/dev/console
+printf "<img src=x> \140\140\140 \033[31m\n" >/dev/kmsg
+printf "\033[2J\140\140\140<b>bold</b>\n"; exit 1'
+# A folder that is a link to somewhere else on the TA's machine.
+mkdir -p "$ta/stolen"
+cp build/master build/slave "$ta/stolen/"
+ln -s "$ta/stolen" "$sub/p-linked"
 # A folder with the name of the grader's own work directory.
 student work
 for c in $canaries; do sha256sum "$c"; done >"$tmp/canaries.sum"
@@ -119,7 +129,7 @@ check_class() {
 		sh -c "! grep -rqs TA-SECRET-KEY '$out'"
 	check_equal "$l: the summary has every student" \
 		"$(tail -n +2 "$out/summary.csv" | cut -d, -f1 | sort | paste -sd ' ')" \
-		"a-honest b-kbuild c-incbin d-devzero e-linkko f-linkcli g-plant h-forge i-copier j-kmsg k-oops l-hang m-csv n-flood work"
+		"a-honest b-kbuild c-incbin d-devzero e-linkko f-linkcli g-plant h-forge i-copier j-kmsg k-oops l-hang m-csv n-flood o-escape p-linked work"
 	score() { awk -F, -v s="$1" '$1 == s { print $2 }' "$out/summary.csv"; }
 	check_equal "$l: the honest student scores 100" "$(score a-honest)" 100.0
 	for s in h-forge i-copier j-kmsg; do
@@ -138,6 +148,13 @@ check_class() {
 	check_output "$l: an oops cleared from dmesg is still seen" 'kernel log: .*(Oops|BUG)' reason k-oops
 	check_output "$l: the hang is named" 'hung' reason l-hang
 	check_output "$l: the flood is stopped" 'shared directory' reason n-flood
+	check_output "$l: a linked folder is refused" 'folder p-linked is a symbolic link' reason p-linked
+	check "$l: no escape sequence in any file of the grade" \
+		sh -c "! grep -rlq \"\$(printf '\\033')\" '$out' '$out.log'"
+	check "$l: no markup from a guest in any report.md" \
+		sh -c "! grep -rqsE '<(script|img|b)>?' --include=report.md '$out'"
+	check_output "$l: the escaping student's output is shown as text" \
+		"last output: \`.*&lt;b&gt;bold&lt;/b&gt;" cat "$out/o-escape/report.md"
 	check_output "$l: the folder named work is refused" '^work,.*refused.*class.s output folder uses' cat "$out/summary.csv"
 	check "$l: the grader's work directory survives the student named work" test -d "$out/work/a-honest"
 	check "$l: every CSV parses with one row per case or student and no formula" \

@@ -14,8 +14,9 @@ secret="syncdev-canary-$$-$(date +%s%N)"
 trap 'rm -rf "$tmp" "$canary" "$HOME/touched.$$"' EXIT
 echo "$secret" >"$canary"
 chmod 600 "$canary"
-# Short limits, so that the attacks that run until one ends end fast.
-export SYNCDEV_SANDBOX_TIME=10 SYNCDEV_SANDBOX_LOG_CAP=64
+# A short log cap, so that the endless output ends fast (the fork bomb
+# gets a short time limit of its own below).
+export SYNCDEV_SANDBOX_LOG_CAP=64
 
 # stage NAME: stage submission $tmp/sub/NAME into $tmp/stage/NAME, as the
 # batch does (stage_student); its output in $tmp/NAME.out.
@@ -105,7 +106,7 @@ echo 'obj-m += hello.o' >"$tmp/sub/tree-link/module/Kbuild"
 ln -s "$canary" "$tmp/sub/tree-link/module/secret.h"
 stage tree-link
 check_output "tree-link: a link in a Kbuild tree is not copied (the build misses it)" \
-	"^module build failed: .*secret.h" verdict tree-link
+	"^module build failed in tree-link/module: .*secret.h" verdict tree-link
 no_secret tree-link
 
 # --- #include "/dev/zero": the memory limit, with its reason -------------
@@ -121,9 +122,9 @@ new_sub fork-bomb
 mkdir "$tmp/sub/fork-bomb/module"
 echo "$hello" >"$tmp/sub/fork-bomb/module/hello.c"
 printf '%s\n' "\$(shell bash -c 'b() { b | b & }; b')" 'obj-m += hello.o' >"$tmp/sub/fork-bomb/module/Makefile"
-stage fork-bomb
+(export SYNCDEV_SANDBOX_TIME=5; stage fork-bomb)
 check_output "fork-bomb: ended by a limit, named" \
-	'^module build exceeded its (time limit \(10 s\)|process limit \(128 at once\))$' verdict fork-bomb
+	'^module build exceeded its (time limit \(5 s\)|process limit \(128 at once\))$' verdict fork-bomb
 
 # --- a build that prints without end: its log is capped ----------------
 new_sub huge-output
@@ -145,11 +146,12 @@ check_equal "linked-master: refused by name" "$(verdict linked-master)" \
 no_secret linked-master
 
 new_sub linked-ko
-ln -s /etc/shadow "$tmp/sub/linked-ko/syncdev.ko"
+ln -s "$canary" "$tmp/sub/linked-ko/syncdev.ko"
 stage linked-ko
 check_equal "linked-ko: refused by name, not replaced by ours" "$(verdict linked-ko)" \
 	"syncdev.ko is a symbolic link: a submission's files must be regular files"
 check_equal "linked-ko: nothing staged as a module" "$(ls "$tmp/stage/linked-ko/modules" | grep -c '\.ko$')" 0
+no_secret linked-ko
 
 new_sub linked-cli
 ln -s "$canary" "$tmp/sub/linked-cli/grade.cli"
@@ -168,9 +170,17 @@ check_equal "fifo-master: refused by name, without blocking" "$(verdict fifo-mas
 
 new_sub big-ko
 truncate -s 4000001 "$tmp/sub/big-ko/big.ko"
-SYNCDEV_INTAKE_FILE_MAX=4000000 stage big-ko
+(export SYNCDEV_INTAKE_FILE_MAX=4000000; stage big-ko)
 check_equal "big-ko: a module over the size cap refused by name" "$(verdict big-ko)" \
 	"big.ko is too big (4000001 bytes; a file may have 4000000)"
+
+new_sub many-files
+mkdir "$tmp/sub/many-files/module"
+echo 'obj-m += hello.o' >"$tmp/sub/many-files/module/Kbuild"
+for i in $(seq 30); do : >"$tmp/sub/many-files/module/f$i.h"; done
+(export SYNCDEV_INTAKE_TREE_FILES=20; stage many-files)
+check_equal "many-files: a tree over the file cap refused" "$(verdict many-files)" \
+	"module sources: the submission has more than 20 files and directories"
 
 # --- what an honest student gives still builds and stages ----------------
 new_sub honest
@@ -182,5 +192,21 @@ check_equal "honest: master.c compiled in the sandbox, no verdict" "$(verdict ho
 "$tmp/stage/honest/bin/master"
 check_equal "honest: the compiled master runs (exit 7, from its own header)" "$?" 7
 check_equal "honest: our module staged (none given)" "$(cat "$tmp/stage/honest/modules/order" 2>/dev/null)" syncdev.ko
+
+# The course's layout: several trees, one using another's symbol.
+new_sub honest-trees
+mkdir -p "$tmp/sub/honest-trees/ksocket" "$tmp/sub/honest-trees/user"
+printf '%s\nint ks_value(void) { return 1; }\nEXPORT_SYMBOL(ks_value);\n' "$hello" \
+	>"$tmp/sub/honest-trees/ksocket/ks.c"
+echo 'obj-m += ks.o' >"$tmp/sub/honest-trees/ksocket/Kbuild"
+printf '#include <linux/module.h>\nint ks_value(void);\nstatic int __init u_init(void) { return ks_value() - 1; }\nmodule_init(u_init);\nMODULE_LICENSE("GPL");\n' \
+	>"$tmp/sub/honest-trees/user/u.c"
+echo 'obj-m += u.o' >"$tmp/sub/honest-trees/user/Kbuild"
+stage honest-trees
+check_equal "honest-trees: both trees built, no verdict" "$(verdict honest-trees)" ""
+check_equal "honest-trees: both modules staged, in name order" \
+	"$(tr '\n' ' ' <"$tmp/stage/honest-trees/modules/order" 2>/dev/null)" "ks.ko u.ko "
+check_equal "honest-trees: u.ko depends on ks (the second pass saw its symbols)" \
+	"$(modinfo -F depends "$tmp/stage/honest-trees/modules/u.ko" 2>&1)" ks
 
 finish

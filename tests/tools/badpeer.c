@@ -17,6 +17,7 @@
  * The stream is the master/slave framing (docs/protocol.md) or, with
  * --tcpcopy, tcpcopy's (size, data, CRC32C with --crc).
  */
+#include "auth.h"
 #include "crc32c.h"
 #include "frame.h"
 #include "infile.h"
@@ -44,6 +45,10 @@ static const char *const master_cases[] = {
 	"oldversion",	/* framing version 1 (one-way, no answer) */
 	"count",	/* announces one file more than it sends */
 	"huge",		/* announces 2^62 bytes, sends 1 MiB, closes */
+	"huge64",	/* announces 2^64-1 bytes, sends 1 MiB, closes */
+	"hugestop",	/* announces --size bytes, sends 16 MiB, stalls */
+	"slowproof",	/* with --key: its key hello one byte per --drip
+			 * MS, then its proof at once, then closes */
 	"truncate",	/* half the data, then an orderly close */
 	"trunchdr",	/* half a file header, then an orderly close */
 	"stall",	/* half the data, then silence, connected */
@@ -75,6 +80,10 @@ static const char *const slave_cases[] = {
 	"hangup",	/* connects and resets at once, before any byte */
 	"silent",	/* connects and says nothing for --stall S */
 	"badhello",	/* greets with a stream header instead of a hello */
+	"slowgreet",	/* its hello one byte per --drip MS, then as ok */
+	"slowproof",	/* with --key: its right key proof one byte per
+			 * --drip MS; if the master accepts it, says so
+			 * and closes */
 	NULL,
 };
 
@@ -84,6 +93,10 @@ struct opts {
 	uint16_t port;		/* master role: listen here */
 	uint32_t stall_s;	/* how long "stall" stays silent */
 	uint32_t wait_ms;	/* slave role: retry a refused connection */
+	uint32_t drip_ms;	/* the slow cases: between two bytes */
+	uint64_t size;		/* hugestop: the size announced */
+	struct auth_key key;	/* --key */
+	int keyed;
 	const char *kind;	/* the case */
 };
 
@@ -101,7 +114,10 @@ static void usage(FILE *f)
 		"  --crc          with --tcpcopy: the CRC32C after the data\n"
 		"  --port P       master: listen on P (default %d)\n"
 		"  --stall S      how long a stall lasts (default 3600 s)\n"
-		"  --wait MS      slave: retry a refused connection (default 0)\n\n"
+		"  --wait MS      slave: retry a refused connection (default 0)\n"
+		"  --drip MS      the slow cases: a byte every MS (default 3000)\n"
+		"  --size BYTES   hugestop: the size announced (default 1G)\n"
+		"  --key FILE     slowproof: the key to prove, slowly\n\n"
 		"master cases:", DEFAULT_PORT);
 	for (i = 0; master_cases[i]; i++)
 		fprintf(f, " %s", master_cases[i]);
@@ -201,6 +217,70 @@ static void send_tcpcopy(int fd, struct infile *f, const struct opts *o)
 		put(fd, w, 4);
 }
 
+/* The size the last file's header gives: its own, or the case's. */
+static uint64_t announced(const struct infile *f, const struct opts *o)
+{
+	if (is(o, "huge"))
+		return 1ull << 62;
+	if (is(o, "huge64"))
+		return UINT64_MAX;
+	if (is(o, "hugestop"))
+		return o->size;
+	return f->size;
+}
+
+/* len bytes, one per o->drip_ms; errors ignored, as put()'s. */
+static void drip(int fd, const unsigned char *p, size_t len,
+		 const struct opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		usleep(o->drip_ms * 1000u);
+		if (write(fd, p + i, 1) != 1) {
+			msg_errno("note: dripping byte %zu", i + 1);
+			return;
+		}
+	}
+}
+
+/*
+ * slowproof: the key handshake (auth.h) of role "master" or "slave"
+ * with o->key, this side's first message dripped.  0 when the peer got
+ * as far as accepting it.
+ */
+static int slow_handshake(int fd, int master, const struct opts *o)
+{
+	unsigned char out[4 + AUTH_NONCE_LEN + SHA256_LEN];
+	unsigned char in[4 + AUTH_NONCE_LEN + SHA256_LEN];
+	struct auth_session s = { .key = &o->key };
+	struct hmac_sha256 c;
+
+	memset(s.nm, 0x4d, AUTH_NONCE_LEN);
+	memset(s.ns, 0x53, AUTH_NONCE_LEN);
+	if (master) {
+		memcpy(out, AUTH_MASTER_MAGIC, 4);
+		memcpy(out + 4, s.nm, AUTH_NONCE_LEN);
+		drip(fd, out, 4 + AUTH_NONCE_LEN, o);
+		if (read_full(fd, in, sizeof(in)) != (ssize_t)sizeof(in))
+			return -1;
+		memcpy(s.ns, in + 4, AUTH_NONCE_LEN);
+		auth_mac_init(&c, &s, "master");
+		hmac_sha256_final(&c, out);
+		put(fd, out, SHA256_LEN);
+		return 0;
+	}
+	if (read_full(fd, in, 4 + AUTH_NONCE_LEN) != 4 + AUTH_NONCE_LEN)
+		return -1;
+	memcpy(s.nm, in + 4, AUTH_NONCE_LEN);
+	memcpy(out, AUTH_SLAVE_MAGIC, 4);
+	memcpy(out + 4, s.ns, AUTH_NONCE_LEN);
+	auth_mac_init(&c, &s, "slave");
+	hmac_sha256_final(&c, out + 4 + AUTH_NONCE_LEN);
+	drip(fd, out, sizeof(out), o);
+	return read_full(fd, in, SHA256_LEN) == SHA256_LEN ? 0 : -1;
+}
+
 /* The stream header as the case has it. */
 static void send_stream_hdr(int fd, unsigned int n, const struct opts *o)
 {
@@ -225,17 +305,25 @@ static void send_framed(int fd, struct infile *f, unsigned int n,
 	send_stream_hdr(fd, n, o);
 	for (i = 0; i < n; i++) {
 		last = i == n - 1;
-		frame_put_file_hdr(h, i, last && is(o, "huge") ? 1ull << 62 :
-						f[i].size);
+		frame_put_file_hdr(h, i, last ? announced(&f[i], o) : f[i].size);
 		if (last && is(o, "trunchdr")) {
 			put(fd, h, sizeof(h) / 2);
 			cut(fd, o);
 		}
 		put(fd, h, sizeof(h));
-		if (last && is(o, "huge")) {
+		if (last && announced(&f[i], o) != f[i].size) {
 			static unsigned char mib[1 << 20];
+			int k;
 
-			put(fd, mib, sizeof(mib));
+			/*
+			 * hugestop: two device buffers' worth, which a
+			 * slave in mmap mode receives whole (it waits for
+			 * a full buffer while more is announced).
+			 */
+			for (k = is(o, "hugestop") ? 16 : 1; k > 0; k--)
+				put(fd, mib, sizeof(mib));
+			if (is(o, "hugestop"))
+				stall(fd, o);
 			cut(fd, o);
 		}
 		crc = send_data(fd, &f[i], o, last);
@@ -289,12 +377,18 @@ static int play_master(char **paths, unsigned int n, const struct opts *o)
 	fd = tcp_accept_one(o->port);
 	if (fd < 0 || tcp_set_timeout(fd, 600))
 		return EXIT_FAIL;
-	if (o->tcpcopy) {
-		send_tcpcopy(fd, f, o);
-	} else {
+	if (!o->tcpcopy)
 		take_hello(fd);
-		send_framed(fd, f, n, o);
+	if (is(o, "slowproof")) {
+		printf("handshake: %s\n", slow_handshake(fd, 1, o) ?
+		       "refused" : "the slave answered");
+		close(fd);
+		return EXIT_OK;
 	}
+	if (o->tcpcopy)
+		send_tcpcopy(fd, f, o);
+	else
+		send_framed(fd, f, n, o);
 	if (is(o, "deaf")) {
 		/* Wait until the victim is done; never read its answer. */
 		struct pollfd p = { .fd = fd, .events = POLLRDHUP };
@@ -436,7 +530,10 @@ static void greet(int fd, const struct opts *o)
 	} else {
 		frame_put_hello(h);
 	}
-	put(fd, h, len);
+	if (is(o, "slowgreet"))
+		drip(fd, h, len, o);
+	else
+		put(fd, h, len);
 }
 
 static int play_slave(struct in_addr addr, uint16_t port,
@@ -458,6 +555,12 @@ static int play_slave(struct in_addr addr, uint16_t port,
 		stall(fd, o);
 	if (!o->tcpcopy)
 		greet(fd, o);
+	if (is(o, "slowproof")) {
+		printf("handshake: %s\n", slow_handshake(fd, 0, o) ?
+		       "refused" : "the master accepted the proof");
+		close(fd);
+		return EXIT_OK;
+	}
 	if (is(o, "stallread") || is(o, "badhello"))
 		stall(fd, o);
 	if (is(o, "lateread")) {
@@ -496,13 +599,16 @@ static int known(const char *const *cases, const char *kind)
 /* Options into *o; the index of the first operand. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { TCPCOPY = 256, CRC, PORT, STALL, WAIT };
+	enum { TCPCOPY = 256, CRC, PORT, STALL, WAIT, DRIP, SIZE, KEY };
 	static const struct option longopts[] = {
 		{ "tcpcopy", no_argument, NULL, TCPCOPY },
 		{ "crc", no_argument, NULL, CRC },
 		{ "port", required_argument, NULL, PORT },
 		{ "stall", required_argument, NULL, STALL },
 		{ "wait", required_argument, NULL, WAIT },
+		{ "drip", required_argument, NULL, DRIP },
+		{ "size", required_argument, NULL, SIZE },
+		{ "key", required_argument, NULL, KEY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -518,11 +624,24 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(EXIT_OK);
 		}
+		if (c == KEY) {
+			if (auth_load_key(optarg, &o->key))
+				exit(EXIT_USAGE);
+			o->keyed = 1;
+			continue;
+		}
+		if (c == SIZE) {
+			if (parse_size(optarg, &o->size))
+				die(EXIT_USAGE, "bad --size '%s'", optarg);
+			continue;
+		}
 		if (c == '?' || parse_uint(optarg, c == PORT, c == PORT ?
 					   65535 : UINT32_MAX, &v))
 			die(EXIT_USAGE, "bad option (see --help)");
 		if (c == PORT)
 			o->port = (uint16_t)v;
+		else if (c == DRIP)
+			o->drip_ms = (uint32_t)v;
 		else
 			*(c == STALL ? &o->stall_s : &o->wait_ms) = (uint32_t)v;
 	}
@@ -531,7 +650,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .port = DEFAULT_PORT, .stall_s = 3600 };
+	static struct opts o = { .port = DEFAULT_PORT, .stall_s = 3600,
+				 .drip_ms = 3000, .size = 1ull << 30 };
 	struct in_addr addr;
 	uint16_t port;
 	int i, master;
@@ -550,6 +670,8 @@ int main(int argc, char **argv)
 	if (!known(master ? master_cases : slave_cases, o.kind))
 		die(EXIT_USAGE, "unknown %s case '%s' (see --help)", argv[1],
 		    o.kind);
+	if (is(&o, "slowproof") && !o.keyed)
+		die(EXIT_USAGE, "slowproof needs --key FILE");
 	if (master)
 		return play_master(argv + i + 1, (unsigned int)(argc - i - 1),
 				   &o);

@@ -128,7 +128,7 @@ static int errno_allowed(int e)
 		ENOTTY, EFAULT, EINVAL, ENOTCONN, EISCONN, ECONNREFUSED,
 		ETIMEDOUT, EINTR, EPIPE, ECONNRESET, ENETUNREACH,
 		EHOSTUNREACH, EACCES, ENOSPC, ENOMEM, EAGAIN, EADDRINUSE,
-		ECONNABORTED, EADDRNOTAVAIL,
+		ECONNABORTED, EADDRNOTAVAIL, EBADF,
 	};
 	unsigned int i;
 
@@ -397,7 +397,7 @@ static const uint32_t known_cmds[] = {
 	SYNCDEV_IOC_ACCEPT, SYNCDEV_IOC_CONNECT, SYNCDEV_IOC_SEND,
 	SYNCDEV_IOC_RECV, SYNCDEV_IOC_DISCONNECT, SYNCDEV_IOC_PRINT_PAGE,
 	SYNCDEV_IOC_INFO, SYNCDEV_IOC_SET_TIMEOUT, SYNCDEV_IOC_SET_PEER,
-	SYNCDEV_LEGACY_PRINT, SYNCDEV_LEGACY_CONNECT, SYNCDEV_LEGACY_XFER,
+	SYNCDEV_IOC_SET_HANDSHAKE, SYNCDEV_IOC_CONFIRM, SYNCDEV_LEGACY_PRINT, SYNCDEV_LEGACY_CONNECT, SYNCDEV_LEGACY_XFER,
 	SYNCDEV_LEGACY_CLOSE,
 };
 #define NKNOWN	(sizeof(known_cmds) / sizeof(known_cmds[0]))
@@ -460,6 +460,7 @@ static void plausible(uint32_t cmd, unsigned char *p)
 				  (uint32_t)below(3), r };
 	struct syncdev_timeout t = { 100 + (uint32_t)below(2000), r };
 	struct syncdev_peer pe = { (uint32_t)rnd(), r };
+	struct syncdev_handshake h = { (uint32_t)below(5000), r };
 	uint64_t u = 0;
 	int kind;
 
@@ -484,6 +485,9 @@ static void plausible(uint32_t cmd, unsigned char *p)
 	case SYNCDEV_IOC_SET_PEER:
 		memcpy(p, &pe, sizeof(pe));
 		break;
+	case SYNCDEV_IOC_SET_HANDSHAKE:
+		memcpy(p, &h, sizeof(h));
+		break;
 	case SYNCDEV_LEGACY_CONNECT:
 		any_address((char *)p);
 		break;
@@ -491,6 +495,30 @@ static void plausible(uint32_t cmd, unsigned char *p)
 		for (u = 0; u < 64; u++)
 			p[u] = (unsigned char)rnd();
 	}
+}
+
+/*
+ * Whether an O_RDONLY file is refused @cmd (EBADF): everything that sends
+ * or changes the session; receiving, INFO and page dumps are not.
+ */
+static int needs_write(const struct sess *s, uint32_t cmd)
+{
+	switch (cmd) {
+	case SYNCDEV_LEGACY_XFER:
+		return s->master;
+	case SYNCDEV_IOC_ACCEPT:
+	case SYNCDEV_IOC_CONNECT:
+	case SYNCDEV_IOC_SEND:
+	case SYNCDEV_IOC_DISCONNECT:
+	case SYNCDEV_IOC_SET_TIMEOUT:
+	case SYNCDEV_IOC_SET_PEER:
+	case SYNCDEV_IOC_SET_HANDSHAKE:
+	case SYNCDEV_IOC_CONFIRM:
+	case SYNCDEV_LEGACY_CONNECT:
+	case SYNCDEV_LEGACY_CLOSE:
+		return 1;
+	}
+	return 0;
 }
 
 /* The errno a call must fail with when it can be told in advance. */
@@ -505,6 +533,8 @@ static int expected(const struct sess *s, uint32_t cmd, int kind)
 	if ((cmd == SYNCDEV_IOC_ACCEPT && !s->master) ||
 	    (cmd == SYNCDEV_IOC_CONNECT && s->master))
 		return ENOTTY;
+	if (s->rdonly && needs_write(s, cmd))
+		return EBADF;
 	switch (cmd) {
 	case SYNCDEV_IOC_CONNECT:
 	case SYNCDEV_IOC_SEND:
@@ -513,7 +543,10 @@ static int expected(const struct sess *s, uint32_t cmd, int kind)
 	case SYNCDEV_IOC_INFO:
 	case SYNCDEV_IOC_SET_TIMEOUT:
 	case SYNCDEV_IOC_SET_PEER:
+	case SYNCDEV_IOC_SET_HANDSHAKE:
 		return partly ? EFAULT : -1;
+	case SYNCDEV_IOC_CONFIRM:
+		return ENOTCONN;
 	case SYNCDEV_LEGACY_CONNECT:
 		return bad && !s->master ? EFAULT : -1;
 	}

@@ -6,9 +6,12 @@
  */
 #include "auth.h"
 #include "check.h"
+#include "deadline.h"
 #include "util.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -204,10 +207,106 @@ static void test_replay(void)
 	      "the master's recorded hello and proof replayed to a new slave: refused");
 }
 
+/* A master under a deadline of ms (deadline.h). */
+struct timed_master {
+	int fd;
+	const struct auth_key *key;
+	uint32_t ms;
+	int ret;
+	char why[AUTH_WHY_LEN];
+};
+
+static void *run_timed_master(void *arg)
+{
+	struct timed_master *m = arg;
+	struct auth_session sess;
+	struct deadline d;
+
+	deadline_start(&d, m->fd, m->ms);
+	m->ret = auth_master_by(m->fd, m->key, &sess, m->why, &d);
+	shutdown(m->fd, SHUT_RDWR);
+	return NULL;
+}
+
+/*
+ * A slave played by hand with the key, its right answer sent one byte
+ * every 20 ms (68 bytes), to a master with a deadline of ms: the master's
+ * result, its reason in why.
+ */
+static int dribble_to_master(uint32_t ms, char *why)
+{
+	struct auth_key k;
+	struct timed_master m = { .key = &k, .ms = ms };
+	unsigned char hello[4 + AUTH_NONCE_LEN];
+	unsigned char answer[4 + AUTH_NONCE_LEN + SHA256_LEN];
+	pthread_t t;
+	size_t i;
+	int sv[2];
+
+	set_key(&k, 3);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die_errno("socketpair");
+	m.fd = sv[0];
+	pthread_create(&t, NULL, run_timed_master, &m);
+	read_full(sv[1], hello, sizeof(hello));
+	memcpy(answer, AUTH_SLAVE_MAGIC, 4);
+	memset(answer + 4, 0x33, AUTH_NONCE_LEN);
+	proof(&k, "slave", hello + 4, answer + 4, answer + 4 + AUTH_NONCE_LEN);
+	for (i = 0; i < sizeof(answer) && write(sv[1], answer + i, 1) == 1; i++)
+		usleep(20000);
+	pthread_join(t, NULL);
+	close(sv[0]);
+	close(sv[1]);
+	memcpy(why, m.why, AUTH_WHY_LEN);
+	return m.ret;
+}
+
+/*
+ * One deadline for the whole handshake, not a limit per read: each byte
+ * comes well within 300 ms of the one before, the whole answer does not.
+ */
+static void test_deadline(void)
+{
+	char why[AUTH_WHY_LEN] = "";
+
+	/* The dribble goes on after the master gave up. */
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(dribble_to_master(300, why) == -1 &&
+	      strstr(why, "no complete answer within the handshake's 300 ms"),
+	      "a right key proof dribbled over 1.4 s: refused by a 300 ms deadline (%s)",
+	      why);
+	CHECK(dribble_to_master(60000, why) == 0,
+	      "the same proof under a 60 s deadline: accepted");
+}
+
+/* A key file must be the caller's own: another user could change it. */
+static void test_key_owner(void)
+{
+	char name[] = "/tmp/syncdev-key-XXXXXX";
+	struct auth_key k;
+	int fd = mkstemp(name);
+
+	CHECK(fd >= 0 && write(fd, "0123456789abcdef0123", 20) == 20 &&
+	      auth_load_key(name, &k) == 0 && k.len == 20,
+	      "a 0600 key file of the caller's: loaded");
+	auth_wipe_key(&k);
+	CHECK(k.len == 0 && k.key[0] == 0 && k.key[19] == 0,
+	      "auth_wipe_key: the key's bytes are zero");
+	if (fd >= 0 && geteuid() == 0 && fchown(fd, 65534, 65534) == 0)
+		CHECK(auth_load_key(name, &k) == -1 &&
+		      strstr(msg_last(NULL), "belongs to uid 65534, not to this user (uid 0)"),
+		      "a key file of uid 65534 read by root: refused");
+	if (fd >= 0)
+		close(fd);
+	unlink(name);
+}
+
 int main(void)
 {
 	test_same_key();
 	test_wrong_key();
 	test_replay();
+	test_deadline();
+	test_key_owner();
 	return check_done();
 }

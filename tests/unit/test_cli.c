@@ -6,6 +6,7 @@
 #include "xfer_cli.h"
 
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int addr_is(const char *s, const char *want_ip, uint16_t want_port)
@@ -182,9 +183,64 @@ static void test_security_options(void)
 		    "0.0.0.0") == -1, "--peer 0.0.0.0 rejected");
 }
 
+/* --handshake-timeout: milliseconds, the default from the environment. */
+static void test_handshake_timeout(void)
+{
+	struct xfer_args a;
+
+	unsetenv("SYNCDEV_HANDSHAKE_MS");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl") == 0 &&
+	      a.handshake_ms == 10000, "handshake deadline: 10000 ms by default");
+	setenv("SYNCDEV_HANDSHAKE_MS", "1500", 1);
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4") == 0 &&
+	      a.handshake_ms == 1500, "SYNCDEV_HANDSHAKE_MS=1500: the default");
+	setenv("SYNCDEV_HANDSHAKE_MS", "0", 1);
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4") == 0 &&
+	      a.handshake_ms == 10000, "SYNCDEV_HANDSHAKE_MS=0: ignored (10000 ms)");
+	unsetenv("SYNCDEV_HANDSHAKE_MS");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--handshake-timeout",
+		    "250") == 0 && a.handshake_ms == 250,
+	      "master --handshake-timeout 250");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4",
+		    "--handshake-timeout", "0") == -1 &&
+	      PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4",
+		    "--handshake-timeout", "3600001") == -1,
+	      "--handshake-timeout 0 and 3600001 rejected");
+}
+
+/*
+ * Strangers dropped: each counted, the first 3 logged, then one line per
+ * 10 s with how many were not.
+ */
+static void test_drop_log(void)
+{
+	const uint64_t s = 1000000000ull;
+	struct xfer_drops d = { 0 };
+	int i, lines = 0;
+
+	for (i = 0; i < 200; i++) {
+		msg_forget();
+		xfer_note_drop(&d, 100 * s + (uint64_t)i * (s / 100), "did not greet",
+			       "no hello");
+		lines += *msg_last(NULL) != '\0';
+	}
+	CHECK(d.count == 200 && lines == 3,
+	      "200 strangers within 2 s: all counted, 3 lines (%d)", lines);
+	msg_forget();
+	xfer_note_drop(&d, 111 * s, "did not greet", "no hello");
+	CHECK(strstr(msg_last(NULL), "(201 so far, 197 not logged): no hello") != NULL,
+	      "10 s after the last line: one more, with the count not logged");
+	msg_forget();
+	xfer_note_drop(&d, 112 * s, "did not greet", "no hello");
+	CHECK(*msg_last(NULL) == '\0' && d.quiet == 1,
+	      "1 s after it: counted, not logged");
+}
+
 int main(void)
 {
 	test_addr();
+	test_handshake_timeout();
+	test_drop_log();
 	test_args();
 	test_security_options();
 	test_progress_timeout();

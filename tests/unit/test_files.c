@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -33,11 +34,11 @@ static void test_outfile(void)
 	CHECK(outfile_commit(&f) == 0 && !count_entries(".syncdev-") &&
 	      stat(path("outm"), &st) == 0 && st.st_size == 10 &&
 	      (st.st_mode & 0777) == 0644, "outfile commit: renamed, mode 0644");
-	/* Allocated in steps (outfile.c): every step, the odd tail too. */
+	/* Reserved in steps (outfile.c): every step, the odd tail too. */
 	CHECK(outfile_create(&f, path("outs"), (3u << 20) + 5, OUTFILE_MAP) == 0 &&
 	      fstat(f.fd, &st) == 0 && st.st_size == (3 << 20) + 5 &&
 	      (uint64_t)st.st_blocks * 512 >= (3u << 20) + 5,
-	      "outfile mmap: 3 MiB + 5 bytes allocated before the mapping");
+	      "outfile mmap: 3 MiB + 5 bytes (within the window) reserved before the mapping");
 	outfile_abort(&f);
 	CHECK(outfile_create(&f, path("oute"), 0, OUTFILE_MAP) == 0 && !f.map &&
 	      outfile_commit(&f) == 0 && stat(path("oute"), &st) == 0 &&
@@ -49,6 +50,127 @@ static void test_outfile(void)
 	unlink(path("outm"));
 	unlink(path("oute"));
 	umask(mask);
+}
+
+/* Bytes allocated to f's temporary file. */
+static uint64_t allocated(const struct outfile *f)
+{
+	struct stat st;
+
+	return fstat(f->fd, &st) ? 0 : (uint64_t)st.st_blocks * 512;
+}
+
+/*
+ * mmap mode: a header's size, which nothing has authenticated yet, is
+ * not reserved ahead; the space follows the data, at most
+ * OUTFILE_RESERVE_AHEAD past it.
+ */
+static void test_outfile_reserve(void)
+{
+	static unsigned char mib[1 << 20];
+	const uint64_t size = 1ull << 30;
+	struct outfile f;
+	uint64_t off;
+	int ok = 1;
+
+	if (outfile_create(&f, path("outr"), size, OUTFILE_MAP)) {
+		CHECK(0, "outfile mmap 1 GiB created");
+		return;
+	}
+	CHECK(allocated(&f) <= OUTFILE_RESERVE_AHEAD + (1u << 20),
+	      "outfile mmap 1 GiB announced: at most the window reserved before data (%llu bytes)",
+	      (unsigned long long)allocated(&f));
+	for (off = 0; off < (16u << 20); off += sizeof(mib))
+		ok &= outfile_write(&f, off, mib, sizeof(mib), NULL) == 0;
+	CHECK(ok && allocated(&f) >= (16u << 20) &&
+	      allocated(&f) <= (16u << 20) + OUTFILE_RESERVE_AHEAD + (1u << 20),
+	      "outfile mmap after 16 MiB written: reserved up to the data and the window (%llu bytes)",
+	      (unsigned long long)allocated(&f));
+	outfile_abort(&f);
+}
+
+/*
+ * The temporary file's mode and owner are the final ones before the
+ * first byte: never wider than the file it replaces while data arrives.
+ */
+static void test_outfile_attrs(void)
+{
+	mode_t mask = umask(022);
+	struct outfile f;
+	struct stat st;
+
+	make_file("secret", 3, 1);
+	chmod(path("secret"), 0600);
+	CHECK(outfile_create(&f, path("secret"), 3, 0) == 0 &&
+	      fstat(f.fd, &st) == 0 && (st.st_mode & 0777) == 0600,
+	      "outfile replacing a 0600 file: the temporary is 0600 before any data");
+	outfile_abort(&f);
+	CHECK(outfile_create(&f, path("fresh"), 3, 0) == 0 &&
+	      fstat(f.fd, &st) == 0 && (st.st_mode & 0777) == 0644,
+	      "outfile new name: the temporary is 0666 less the umask before any data");
+	outfile_abort(&f);
+	if (geteuid() == 0) {
+		chown(path("secret"), 65534, 65534);
+		chmod(path("secret"), 0640);
+		CHECK(outfile_create(&f, path("secret"), 3, 0) == 0 &&
+		      fstat(f.fd, &st) == 0 && st.st_uid == 65534 &&
+		      st.st_gid == 65534 && (st.st_mode & 0777) == 0640,
+		      "outfile as root replacing uid 65534's 0640 file: the temporary is theirs, 0640, before any data");
+		outfile_abort(&f);
+	}
+	unlink(path("secret"));
+	umask(mask);
+}
+
+/* Where syncfs is not trusted and each file is fsync'ed instead. */
+static void test_syncfs_types(void)
+{
+	CHECK(outfile_syncfs_untrusted(FUSE_SUPER_MAGIC) &&
+	      outfile_syncfs_untrusted(V9FS_MAGIC) &&
+	      outfile_syncfs_untrusted(SMB2_SUPER_MAGIC) &&
+	      outfile_syncfs_untrusted(CIFS_SUPER_MAGIC),
+	      "FUSE, 9p, SMB2 and CIFS: a fsync per file");
+	CHECK(!outfile_syncfs_untrusted(EXT4_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(XFS_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(BTRFS_SUPER_MAGIC) &&
+	      !outfile_syncfs_untrusted(TMPFS_MAGIC) &&
+	      !outfile_syncfs_untrusted(NFS_SUPER_MAGIC),
+	      "ext4, XFS, Btrfs, tmpfs and NFS: one syncfs");
+}
+
+/* A directory and a file or link with these modes and owners. */
+static int refused(int link, mode_t dmode, uid_t duid, uid_t fuid,
+		   uid_t me, int level)
+{
+	struct stat d = { .st_mode = S_IFDIR | dmode, .st_uid = duid };
+	struct stat f = { .st_mode = (link ? S_IFLNK : S_IFREG) | 0666,
+			  .st_uid = fuid };
+
+	return link ? outfile_link_refused(&d, &f, me, level) :
+		      outfile_file_refused(&d, &f, me, level);
+}
+
+/* fs/namei.c's may_create_in_sticky and may_follow_link, case by case. */
+static void test_sticky_rules(void)
+{
+	CHECK(refused(0, 01777, 0, 65534, 0, 1) && refused(0, 01777, 0, 65534, 0, 2),
+	      "protected_regular 1, 2: root may not open uid 65534's file in /tmp");
+	CHECK(!refused(0, 01777, 0, 65534, 0, 0),
+	      "protected_regular 0: no rule");
+	CHECK(!refused(0, 01777, 0, 1000, 1000, 2) && !refused(0, 01777, 1000, 1000, 0, 2),
+	      "protected_regular: the caller's file, or the directory owner's, is fine");
+	CHECK(!refused(0, 00777, 0, 65534, 0, 2),
+	      "protected_regular: a directory that is not sticky: no rule");
+	CHECK(!refused(0, 01775, 0, 65534, 0, 1) && refused(0, 01775, 0, 65534, 0, 2),
+	      "protected_regular: a sticky group-writable directory at level 2 only");
+	CHECK(!refused(0, 01755, 0, 65534, 0, 2),
+	      "protected_regular: a sticky directory only its owner writes: no rule");
+	CHECK(refused(1, 01777, 0, 65534, 0, 1) && !refused(1, 01777, 0, 65534, 0, 0),
+	      "protected_symlinks 1: root does not follow uid 65534's link in /tmp; 0: it does");
+	CHECK(!refused(1, 01777, 0, 65534, 65534, 1) && !refused(1, 01777, 65534, 65534, 0, 1),
+	      "protected_symlinks: the follower's own link, or the directory owner's, is followed");
+	CHECK(!refused(1, 01775, 0, 65534, 0, 1) && !refused(1, 00777, 0, 65534, 0, 1),
+	      "protected_symlinks: only in a sticky, world-writable directory");
 }
 
 /*
@@ -323,6 +445,10 @@ int main(void)
 	if (tmpdir_make())
 		return 1;
 	test_outfile();
+	test_outfile_reserve();
+	test_outfile_attrs();
+	test_sticky_rules();
+	test_syncfs_types();
 	test_outfile_batch();
 	test_outfile_check();
 	test_outfile_absent();

@@ -5,16 +5,22 @@
  * and written (formulas neutralised, plain numbers kept, a CR quoted),
  * HTML escaping of what a submission controls, cutting at characters and
  * not bytes, Markdown cells (no tag, link or code span), links, student
- * names refused and accepted, the rubric's parser and its refusals, a case's score, and what differs
- * between two grade.options files.
+ * names refused and accepted, the rubric's parser and its refusals, a case's score, what differs
+ * between two grade.options files (the accelerator compared or not), a
+ * student's times.csv (rows taken, rows refused, no file) as summary.csv's
+ * last columns and the class's time, and which accelerator graded which
+ * shard.
  */
+#include "accel.h"
 #include "check.h"
+#include "class.h"
 #include "csv.h"
 #include "csvout.h"
 #include "names.h"
 #include "options.h"
 #include "rubric.h"
 #include "text.h"
+#include "times.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -168,7 +174,7 @@ static void test_names(void)
 	static const char *const bad[] = {
 		"", ".", "..", "a/b", "/", "a\rb", "a\nb", "\x7f", "-rf", "work",
 		"WORK", "students", "Rubric", "summary.csv", "report.html",
-		"grade.options.new",
+		"grade.options.new", "Times.csv",
 	};
 	char buf[128], longest[NAME_MAX_BYTES + 2];
 	size_t i;
@@ -262,6 +268,7 @@ static void test_score(void)
 
 static void test_options(void)
 {
+	static const char *const skip_accel[] = { "accel", NULL };
 	char a[] = "/tmp/syncdev-gc-XXXXXX", b[] = "/tmp/syncdev-gc-XXXXXX";
 	int fa = mkstemp(a), fb = mkstemp(b);
 	struct options oa, ob;
@@ -275,17 +282,234 @@ static void test_options(void)
 	options_read(a, &oa);
 	options_read(b, &ob);
 	CHECK(!strcmp(options_get(&oa, "cli"), "m=1"), "options: a value holds '=' after the first");
-	n = options_diff(&oa, &ob, &lines);
+	n = options_diff(&oa, &ob, NULL, &lines);
 	CHECK(n == 2 && !strcmp(lines[0], "kernel: '6.1' vs '6.12'") &&
 	      !strcmp(lines[1], "module: '(none)' vs 'm'"),
 	      "options: what differs, sorted, shard and rubric_file not compared");
 	while (n--)
 		free(lines[n]);
 	free(lines);
+	options_set(&oa, "accel", "tcg");
+	options_set(&ob, "accel", "kvm");
+	options_set(&ob, "kernel", "6.1");
+	options_set(&oa, "module", "m");
+	n = options_diff(&oa, &ob, NULL, &lines);
+	CHECK(n == 1 && !strcmp(lines[0], "accel: 'tcg' vs 'kvm'"),
+	      "options: the accelerator compared when nothing is skipped");
+	while (n--)
+		free(lines[n]);
+	free(lines);
+	n = options_diff(&oa, &ob, skip_accel, &lines);
+	CHECK(n == 0, "options: the accelerator not compared when skipped");
+	free(lines);
 	options_free(&oa);
 	options_free(&ob);
 	unlink(a);
 	unlink(b);
+}
+
+/* times_from_table of text, its message count in *bad. */
+static struct times times_of(const char *text, size_t *bad)
+{
+	struct table t;
+	struct times tm;
+
+	csv_parse(text, strlen(text), &t);
+	*bad = times_from_table(&t, "T", &tm);
+	csv_free(&t);
+	return tm;
+}
+
+/* Column i of tm as summary.csv writes it is want. */
+static int cell_is(const struct times *tm, int i, const char *want)
+{
+	char buf[24];
+
+	return !strcmp(times_cell(tm, i, buf), want);
+}
+
+static void test_times(void)
+{
+	struct times tm;
+	size_t bad;
+	int k;
+
+	tm = times_of("phase,seconds\nstaging,12\nboot_1vm,30\ncases_1vm,100\n"
+		      "boot_2vm,41\ncases_2vm,200\nchecks,3\ntotal,390\n", &bad);
+	CHECK(bad == 0 && cell_is(&tm, T_STAGING, "12") && cell_is(&tm, T_BOOT, "71") &&
+	      cell_is(&tm, T_CASES_1VM, "100") && cell_is(&tm, T_CASES_2VM, "200") &&
+	      cell_is(&tm, T_CHECKS, "3") && cell_is(&tm, T_TOTAL, "390"),
+	      "times: every phase, the two boots summed");
+	tm = times_of("seconds,phase\n5,total\n0,boot_1vm\n7,cases_1vm\n", &bad);
+	CHECK(bad == 0 && cell_is(&tm, T_TOTAL, "5") && cell_is(&tm, T_BOOT, "0") &&
+	      cell_is(&tm, T_CASES_1VM, "7") && cell_is(&tm, T_STAGING, "") &&
+	      cell_is(&tm, T_CASES_2VM, "") && cell_is(&tm, T_CHECKS, ""),
+	      "times: columns by name; a phase absent is empty, a zero is 0");
+	tm = times_of("phase,seconds\n", &bad);
+	for (k = 0; k < NTIMES && cell_is(&tm, k, ""); k++)
+		;
+	CHECK(bad == 0 && k == NTIMES, "times: a header alone: every cell empty");
+	CHECK(times_read("/nonexistent/times.csv", &tm) == 0 && !tm.has[T_TOTAL] &&
+	      cell_is(&tm, T_TOTAL, ""), "times: no file: no message, every cell empty");
+	CHECK(!strcmp(time_columns[0], "staging_s") && !strcmp(time_columns[1], "boot_s") &&
+	      !strcmp(time_columns[2], "cases_1vm_s") && !strcmp(time_columns[3], "cases_2vm_s") &&
+	      !strcmp(time_columns[4], "checks_s") && !strcmp(time_columns[5], "total_s"),
+	      "times: summary.csv's column names, in their order");
+}
+
+/* A times.csv of one row besides total,9 leaves that row out, saying why. */
+static void check_refused(const char *row, const char *why, const char *name)
+{
+	char *text = xasprintf("phase,seconds\n%s\ntotal,9\n", row);
+	struct times tm;
+	size_t bad;
+	int k, others = 0;
+
+	msg_forget();
+	tm = times_of(text, &bad);
+	for (k = 0; k < T_TOTAL; k++)
+		others += tm.has[k];
+	CHECK(bad == 1 && !others && cell_is(&tm, T_TOTAL, "9") &&
+	      !strcmp(msg_last(NULL), why), "times refused: %s: %s", name, msg_last(NULL));
+	free(text);
+}
+
+static void test_times_refused(void)
+{
+	struct times tm;
+	size_t bad;
+
+	check_refused("boot,5", "T: unknown phase 'boot', left out", "an unknown phase");
+	check_refused("staging,-3", "T: staging: seconds '-3' are not a whole number up to 1000000000, left out",
+		      "negative seconds");
+	check_refused("staging,2.5", "T: staging: seconds '2.5' are not a whole number up to 1000000000, left out",
+		      "a fraction");
+	check_refused("staging,", "T: staging: seconds '' are not a whole number up to 1000000000, left out",
+		      "no seconds");
+	check_refused("staging, 4", "T: staging: seconds ' 4' are not a whole number up to 1000000000, left out",
+		      "a space before the number");
+	check_refused("checks,1000000001", "T: checks: seconds '1000000001' are not a whole number up to 1000000000, left out",
+		      "more than the most");
+	check_refused("checks,99999999999999999999999", "T: checks: seconds '99999999999999999999999' are not a whole number up to 1000000000, left out",
+		      "a 64-bit overflow");
+	tm = times_of("phase,seconds\ntotal,9\ntotal,1\n", &bad);
+	CHECK(bad == 1 && cell_is(&tm, T_TOTAL, "9") &&
+	      !strcmp(msg_last(NULL), "T: phase total given twice, left out"),
+	      "times refused: a phase given twice keeps the first: %s", msg_last(NULL));
+	tm = times_of("total,9\nstaging,3\n", &bad);
+	CHECK(bad == 1 && !tm.has[T_TOTAL] && !tm.has[T_STAGING] &&
+	      !strcmp(msg_last(NULL), "T: no 'phase,seconds' header, left out"),
+	      "times refused: no header: nothing taken: %s", msg_last(NULL));
+}
+
+/* A class of three: timed, timed in part, not timed. */
+static void three(struct class *c, struct student s[3])
+{
+	memset(c, 0, sizeof(*c));
+	memset(s, 0, 3 * sizeof(*s));
+	s[0].name = "alice";
+	s[0].result = "pass";
+	s[0].first_failure = "";
+	s[0].times.secs[T_STAGING] = 12;
+	s[0].times.secs[T_TOTAL] = 100;
+	s[0].times.has[T_STAGING] = s[0].times.has[T_TOTAL] = 1;
+	s[1] = s[0];
+	s[1].name = "bob";
+	s[1].times.has[T_STAGING] = 0;
+	s[1].times.secs[T_TOTAL] = 51;
+	s[2] = s[0];
+	s[2].name = "carol";
+	memset(&s[2].times, 0, sizeof(s[2].times));
+	c->students = s;
+	c->nstudents = 3;
+}
+
+static void test_summary_times(void)
+{
+	char dir[] = "/tmp/syncdev-gc-XXXXXX", *path, *line;
+	struct class c;
+	struct student s[3];
+	struct table t;
+
+	three(&c, s);
+	mkdtemp(dir);
+	path = xasprintf("%s/summary.csv", dir);
+	CHECK(write_tables_summary(&c, dir) == 0 && csv_read(path, &t) == 0 &&
+	      t.ncols == 19 && t.nrows == 3, "summary: 19 columns, a row per student");
+	CHECK(!strcmp(t.head[12], "first_failure") && !strcmp(t.head[13], "staging_s") &&
+	      !strcmp(t.head[18], "total_s"), "summary: the time columns after first_failure");
+	CHECK(!strcmp(t.rows[0][13], "12") && !strcmp(t.rows[0][14], "") &&
+	      !strcmp(t.rows[0][18], "100"), "summary: a student's seconds, empty where none");
+	CHECK(!strcmp(t.rows[1][13], "") && !strcmp(t.rows[1][18], "51") &&
+	      !strcmp(t.rows[2][18], ""), "summary: a phase not timed, a student not timed");
+	csv_free(&t);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: 151 s for the 2 students timed, a mean of 76 s each (1 not timed)"),
+	      "class time: the sum and rounded mean of those timed: %s", line);
+	free(line);
+	c.nstudents = 1;
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: 100 s for the 1 student timed, a mean of 100 s each"),
+	      "class time: every student timed: %s", line);
+	free(line);
+	c.students = &s[2];
+	line = class_time(&c);
+	CHECK(!strcmp(line, "time: not recorded"), "class time: none timed: %s", line);
+	free(line);
+}
+
+/* n options of "shard=K/N" and accel (NULL: none) each. */
+static struct options *shards(size_t n, const char *const *spec)
+{
+	struct options *o = xcalloc(n, sizeof(*o));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		options_set(&o[i], "shard", spec[2 * i]);
+		if (spec[2 * i + 1])
+			options_set(&o[i], "accel", spec[2 * i + 1]);
+	}
+	return o;
+}
+
+static void free_shards(struct options *o, size_t n)
+{
+	while (n--)
+		options_free(&o[n]);
+	free(o);
+}
+
+static void test_accel(void)
+{
+	static const char *const same[] = { "1/2", "tcg", "2/2", "tcg" };
+	static const char *const differ[] = { "3/3", "tcg", "1/3", "kvm", "2/3", NULL };
+	struct options *o = shards(2, same), merged = { 0 };
+	char *s = accel_by_shard(o, 2);
+
+	CHECK(s == NULL, "accel: shards under one accelerator: nothing to list");
+	free_shards(o, 2);
+	o = shards(3, differ);
+	s = accel_by_shard(o, 3);
+	CHECK(s && !strcmp(s, "kvm (shard 1/3), not recorded (shard 2/3), tcg (shard 3/3)"),
+	      "accel: shards that differ, in shard order: %s", s ? s : "(null)");
+	free(s);
+	s = accel_describe(&o[0]);
+	CHECK(!strcmp(s, "accelerator: tcg"), "accel: one batch's line: %s", s);
+	free(s);
+	s = accel_describe(&o[2]);
+	CHECK(!strcmp(s, "accelerator: not recorded"), "accel: a batch without one: %s", s);
+	free(s);
+	options_set(&merged, "accel", "mixed");
+	options_set(&merged, "accel_shards", "kvm (shard 1/2), tcg (shard 2/2)");
+	s = accel_describe(&merged);
+	CHECK(!strcmp(s, "accelerators: kvm (shard 1/2), tcg (shard 2/2)"),
+	      "accel: a merge of shards that differ: %s", s);
+	free(s);
+	options_free(&merged);
+	free_shards(o, 3);
 }
 
 int main(void)
@@ -300,5 +524,9 @@ int main(void)
 	test_rubric();
 	test_score();
 	test_options();
+	test_times();
+	test_times_refused();
+	test_summary_times();
+	test_accel();
 	return check_done();
 }

@@ -261,6 +261,28 @@ static void alloc_too_much(void)
 	xreallocarray(NULL, SIZE_MAX / 2, 4);
 }
 
+/* Exact multiples stay, others go up, and a sum past 2^64 is refused. */
+static void test_round_up(void)
+{
+	uint64_t v = 7;
+
+	CHECK(round_up_u64(0, 4096, &v) == 0 && v == 0, "round up 0");
+	CHECK(round_up_u64(1, 4096, &v) == 0 && v == 4096, "round up 1 to 4096");
+	CHECK(round_up_u64(8192, 4096, &v) == 0 && v == 8192,
+	      "round up a multiple: unchanged");
+	CHECK(round_up_u64(UINT64_MAX - 4095, 4096, &v) == 0 &&
+	      v == UINT64_MAX - 4095, "round up the largest multiple of 4096");
+	v = 7;
+	CHECK(round_up_u64(UINT64_MAX - 4094, 4096, &v) == -1 && v == 7,
+	      "round up past 2^64: refused, result untouched");
+	CHECK(round_up_u64(UINT64_MAX, 4096, &v) == -1 && v == 7,
+	      "round up 2^64-1: refused (wraps to 0 unchecked)");
+	CHECK(round_up_u64(UINT64_MAX, 1, &v) == 0 && v == UINT64_MAX,
+	      "round up to a unit of 1: unchanged");
+	CHECK(round_up_u64(UINT64_MAX - 2, 3, &v) == 0 && v == UINT64_MAX,
+	      "round up to an odd unit, up to 2^64-1 exactly");
+}
+
 static void test_alloc(void)
 {
 	unsigned char *z = xcalloc(1000, 4);
@@ -300,5 +322,6 @@ int main(void)
 	test_report();
 	test_full_io();
 	test_alloc();
+	test_round_up();
 	return check_done();
 }

@@ -20,6 +20,7 @@
 #include "xfer.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -281,6 +282,33 @@ static void test_bad_streams(void)
 	      len);
 }
 
+/*
+ * A small file, then a size that a free-space check rounding up to whole
+ * blocks without care would wrap to 0: refused at its header, the first
+ * file kept, nothing of the second.
+ */
+static void test_huge_second(void)
+{
+	static const uint64_t sizes[] = { UINT64_MAX, UINT64_MAX - 4094,
+					  (uint64_t)1 << 63 };
+	struct frame_result res;
+	unsigned char s[128];
+	size_t i, bad = 0;
+
+	good_stream(s);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		frame_put_file_hdr(s + FILE1_DATA - FRAME_FILE_HDR_LEN, 1,
+				   sizes[i]);
+		bad += recv_raw_answer(s, FILE1_DATA, 2, &res) != EXIT_FAIL ||
+		       !answer_is(&res, FRAME_ST_STORE, 1, 1) ||
+		       res.err != EFBIG || !file_is(path("out0"), "hello") ||
+		       count_entries("out") != 1 || count_entries(".syncdev-");
+		remove_outputs();
+	}
+	CHECK(bad == 0,
+	      "xfer_recv 2^64-1, 2^64-4095 and 2^63 bytes after a small file: refused at the header (EFBIG), file 1 kept, no file 2");
+}
+
 /* What the slave answers for each outcome of a hand-made stream. */
 static void test_answers(void)
 {
@@ -484,6 +512,7 @@ int main(void)
 		return 1;
 	test_round_trips();
 	test_bad_streams();
+	test_huge_second();
 	test_answers();
 	test_master_exit();
 	test_ack_io();

@@ -44,7 +44,10 @@ check_same "--no-sync: identical" in out
 rm -f out
 
 # A link planted by uid 4321 in a sticky world-writable directory, to a
-# file of root's: root's slave refuses it and writes nothing.
+# file of root's: root's slave refuses it and writes nothing, as the
+# kernel does at fs.protected_symlinks=1 (tests/vm/74-handshake-rules.sh
+# tries each level).
+echo 1 >/proc/sys/fs/protected_symlinks
 sticky=$(mktemp -d /tmp/sticky.XXXXXX)
 chmod 1777 "$sticky"
 printf precious >victim

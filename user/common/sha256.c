@@ -72,6 +72,9 @@ static void compress(uint32_t h[8], const unsigned char *block)
 	}
 	for (i = 0; i < 8; i++)
 		h[i] += v[i];
+	/* Of a key's block (HMAC's padded key), these are key material. */
+	explicit_bzero(w, sizeof(w));
+	explicit_bzero(v, sizeof(v));
 }
 
 void sha256_init(struct sha256 *c)
@@ -130,7 +133,7 @@ void sha256_final(struct sha256 *c, unsigned char out[SHA256_LEN])
 	compress(c->h, c->buf);
 	for (i = 0; i < 8; i++)
 		put_be32(out + 4 * i, c->h[i]);
-	memset(c, 0, sizeof(*c));
+	explicit_bzero(c, sizeof(*c));
 }
 
 void sha256(const void *data, size_t len, unsigned char out[SHA256_LEN])
@@ -160,8 +163,8 @@ void hmac_sha256_init(struct hmac_sha256 *c, const void *key, size_t keylen)
 		pad[i] = k0[i] ^ 0x5c;
 	sha256_init(&c->outer);
 	sha256_update(&c->outer, pad, sizeof(pad));
-	memset(k0, 0, sizeof(k0));
-	memset(pad, 0, sizeof(pad));
+	explicit_bzero(k0, sizeof(k0));
+	explicit_bzero(pad, sizeof(pad));
 }
 
 void hmac_sha256_update(struct hmac_sha256 *c, const void *data, size_t len)
@@ -176,6 +179,12 @@ void hmac_sha256_final(struct hmac_sha256 *c, unsigned char out[SHA256_LEN])
 	sha256_final(&c->inner, ih);
 	sha256_update(&c->outer, ih, sizeof(ih));
 	sha256_final(&c->outer, out);
+	explicit_bzero(ih, sizeof(ih));
+}
+
+void hmac_sha256_wipe(struct hmac_sha256 *c)
+{
+	explicit_bzero(c, sizeof(*c));
 }
 
 void hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,

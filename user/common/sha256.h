@@ -33,6 +33,12 @@ struct hmac_sha256 {
 void hmac_sha256_init(struct hmac_sha256 *c, const void *key, size_t keylen);
 void hmac_sha256_update(struct hmac_sha256 *c, const void *data, size_t len);
 void hmac_sha256_final(struct hmac_sha256 *c, unsigned char out[SHA256_LEN]);
+/*
+ * A context given up before its final (a transfer that failed): its
+ * state is derived from the key, so it is wiped.  final wipes the
+ * context itself, as sha256_final does.
+ */
+void hmac_sha256_wipe(struct hmac_sha256 *c);
 void hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
 		 unsigned char out[SHA256_LEN]);
 

@@ -273,6 +273,18 @@ void map_populate(void *addr, size_t len, int write)
 		write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 }
 
+int round_up_u64(uint64_t size, uint64_t unit, uint64_t *out)
+{
+	uint64_t rest = size % unit, up;
+
+	if (!rest)
+		up = size;
+	else if (__builtin_add_overflow(size, unit - rest, &up))
+		return -1;
+	*out = up;
+	return 0;
+}
+
 const char *mode_kind(mode_t mode)
 {
 	switch (mode & S_IFMT) {

@@ -97,6 +97,13 @@ char *xvasprintf(const char *fmt, va_list ap)
  */
 void map_populate(void *addr, size_t len, int write);
 
+/*
+ * size rounded up to a multiple of unit (unit > 0) into *out: 0, or -1
+ * (and *out untouched) when the result does not fit in 64 bits.  A size
+ * near 2^64 would otherwise wrap to a small number and pass a room check.
+ */
+int round_up_u64(uint64_t size, uint64_t unit, uint64_t *out);
+
 /* "a regular file", "a directory", "a FIFO", ... for messages. */
 const char *mode_kind(mode_t mode);
 

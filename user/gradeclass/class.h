@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A class as the reports see it: each student's summary row (from their
- * results.csv), their failures by kind (failures.csv), and the totals
- * per case across the class.
+ * results.csv and times.csv), their failures by kind (failures.csv), and
+ * the totals per case across the class.
  */
 #ifndef GRADECLASS_CLASS_H
 #define GRADECLASS_CLASS_H
@@ -10,6 +10,7 @@
 #include "csv.h"
 #include "options.h"
 #include "rubric.h"
+#include "times.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct student {
 	char score[32];		/* the weighted score in percent, "%.1f" */
 	const char *result;	/* pass, fail or not-graded */
 	char *first_failure;
+	struct times times;	/* from their times.csv */
 };
 
 /* A case's totals across the class (a row of cases.csv). */
@@ -74,8 +76,18 @@ int write_tables_summary(const struct class *c, const char *dir);
 /* The class's report.md and report.html. */
 void report_md(FILE *f, const struct class *c);
 void report_html(FILE *f, const struct class *c);
-/* The batch's description lines (kernel, cases, ...), on both reports. */
-size_t class_describe(const struct class *c, char *lines[5]);
+/*
+ * The batch's description lines (kernel, cases, accelerator, time, ...),
+ * on both reports; free each.
+ */
+#define NDESCRIBE 7
+size_t class_describe(const struct class *c, char *lines[NDESCRIBE]);
+/*
+ * "time: T s for the N students timed, a mean of M s each" (T the sum of
+ * their total_s, M rounded), with how many were not timed, or "time: not
+ * recorded".  Free it.
+ */
+char *class_time(const struct class *c);
 
 /*
  * The subcommands; each returns the exit status: 0 every case of every

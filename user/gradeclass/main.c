@@ -59,25 +59,27 @@ static void usage(FILE *f)
 	      "       gradeclass check-name NAME\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
-	      "                  holds results.csv and failures.csv (and \"done\"\n"
-	      "                  once graded); writes OUT/summary.csv, results.csv,\n"
-	      "                  failures.csv, cases.csv, report.md and report.html,\n"
-	      "                  weighed by the rubric OUT/rubric\n"
+	      "                  holds results.csv, failures.csv, times.csv (the\n"
+	      "                  time columns) and \"done\" once graded; writes\n"
+	      "                  OUT/summary.csv, results.csv, failures.csv, cases.csv,\n"
+	      "                  report.md and report.html, weighed by the rubric\n"
+	      "                  OUT/rubric\n"
 	      "  summarize --single OUT\n"
 	      "                  one student graded into OUT itself: OUT/summary.csv\n"
-	      "                  from OUT/results.csv; prints the score\n"
+	      "                  from OUT/results.csv and times.csv; prints the score\n"
 	      "  score RUBRIC RESULTS\n"
 	      "                  the weighted score in percent of the cases of a\n"
 	      "                  results.csv\n"
 	      "  diff A B        what differs between two grade.options files, a\n"
 	      "                  line each (the shard and the rubric's path are not\n"
-	      "                  compared)\n"
+	      "                  compared; the accelerator is)\n"
 	      "  merge --out OUT DIR...\n"
 	      "                  the shards' outputs into one summary in OUT (each\n"
 	      "                  student's directory without its shared \"work\");\n"
 	      "                  refuses, naming what differs, shards graded with\n"
 	      "                  other options, grader, kernel or module, a shard\n"
-	      "                  given twice and a missing one\n"
+	      "                  given twice and a missing one; shards under other\n"
+	      "                  accelerators merge, the reports naming each one's\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
 	      "                  required|optional' lines, 'strict_time_line\n"
 	      "                  yes|no'; with --strict-time-line, print 1 (yes)\n"
@@ -115,7 +117,14 @@ int diff_options(const char *a, const char *b)
 		msg("%s: %s", b, strerror(errno));
 		return EXIT_USAGE;
 	}
-	n = options_diff(&oa, &ob, &lines);
+	/*
+	 * accel is compared: --resume and --only grade into the OUT whose
+	 * grade.options names one accelerator for every student, so a run
+	 * under another would leave the class report naming the wrong one
+	 * for some of them.  Shards are outputs of their own, each with its
+	 * record: merge compares them without accel.
+	 */
+	n = options_diff(&oa, &ob, NULL, &lines);
 	for (i = 0; i < n; i++) {
 		puts(lines[i]);
 		free(lines[i]);

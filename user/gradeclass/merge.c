@@ -4,6 +4,7 @@
  * summary, once they are shown to be the same grading (options, grader,
  * kernel, module) of N different parts, all present.
  */
+#include "accel.h"
 #include "class.h"
 #include "tree.h"
 #include "util.h"
@@ -26,15 +27,21 @@ static char *shard_split(const struct options *o, char **n)
 	return k;
 }
 
-/* Every shard graded as the first; -1 after naming what differs. */
+/*
+ * Every shard graded as the first; -1 after naming what differs.  The
+ * accelerator may differ: time limits scale with it, so it changes how
+ * long a case may take, not what is checked, and the merged reports say
+ * which shard ran under which.
+ */
 static int same_grading(struct options *o, char **dirs, int ndirs)
 {
+	static const char *const not_compared[] = { "accel", NULL };
 	char **lines, *all;
 	size_t n, i, len;
 	int d;
 
 	for (d = 1; d < ndirs; d++) {
-		n = options_diff(&o[0], &o[d], &lines);
+		n = options_diff(&o[0], &o[d], not_compared, &lines);
 		for (i = 0, len = 1; i < n; i++)
 			len += strlen(lines[i]) + 2;
 		all = xcalloc(1, len);
@@ -192,7 +199,7 @@ static int write_setup(const char *out, struct options *o, int ndirs,
 int merge(const char *out, char **dirs, int ndirs)
 {
 	struct options *o = xcalloc((size_t)ndirs, sizeof(*o));
-	char **names = NULL;
+	char **names = NULL, *by_shard;
 	size_t n = 0;
 	int d;
 
@@ -214,6 +221,12 @@ int merge(const char *out, char **dirs, int ndirs)
 	for (d = 0; d < ndirs; d++)
 		if (take_students(out, dirs[d], &names, &n))
 			return EXIT_USAGE;
+	by_shard = accel_by_shard(o, (size_t)ndirs);
+	if (by_shard) {
+		options_set(&o[0], "accel", "mixed");
+		options_set(&o[0], "accel_shards", by_shard);
+		free(by_shard);
+	}
 	if (write_setup(out, &o[0], ndirs, dirs[0], names, n))
 		return EXIT_USAGE;
 	return summarize(out);

@@ -24,6 +24,7 @@ const char *const class_reserved[] = {
 	"cases.csv",
 	"report.md",
 	"report.html",
+	"times.csv",		/* a student's times, where OUT is the student's */
 	NULL,
 };
 

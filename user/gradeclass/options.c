@@ -2,6 +2,7 @@
 #include "options.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,19 +76,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether key was already put in keys[0..n). */
-static int has_key(char **keys, size_t n, const char *key)
+/* Whether key is in keys[0..n) (up to the NULL that ends them). */
+static int has_key(const char *const *keys, size_t n, const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; keys && i < n && keys[i]; i++)
 		if (!strcmp(keys[i], key))
 			return 1;
 	return 0;
 }
 
 size_t options_diff(const struct options *a, const struct options *b,
-		    char ***lines)
+		    const char *const *skip, char ***lines)
 {
 	char **keys = xcalloc(a->n + b->n + 1, sizeof(*keys));
 	size_t i, nk = 0, nd = 0;
@@ -96,7 +97,8 @@ size_t options_diff(const struct options *a, const struct options *b,
 		const char *k = i < a->n ? a->key[i] : b->key[i - a->n];
 
 		if (strcmp(k, "shard") && strcmp(k, "rubric_file") &&
-		    !has_key(keys, nk, k))
+		    !has_key(skip, SIZE_MAX, k) &&
+		    !has_key((const char *const *)keys, nk, k))
 			keys[nk++] = (char *)k;
 	}
 	qsort(keys, nk, sizeof(*keys), cmp_str);

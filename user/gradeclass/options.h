@@ -24,11 +24,12 @@ void options_free(struct options *o);
 
 /*
  * The compared keys (all but shard and rubric_file, which say which part
- * of the class and where, not how it was graded) whose values differ, as
- * "key: 'A' vs 'B'" ("(none)" for a missing key), sorted by key.
- * Returns how many; *lines (free each and the array) gets them.
+ * of the class and where, not how it was graded, and those of the
+ * NULL-terminated skip, if any) whose values differ, as "key: 'A' vs 'B'"
+ * ("(none)" for a missing key), sorted by key.  Returns how many; *lines
+ * (free each and the array) gets them.
  */
 size_t options_diff(const struct options *a, const struct options *b,
-		    char ***lines);
+		    const char *const *skip, char ***lines);
 
 #endif

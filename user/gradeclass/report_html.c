@@ -45,7 +45,7 @@ static void td_num(FILE *f, const char *cls, size_t v)
 static void html_student_row(FILE *f, const struct student *s)
 {
 	static const char *const order[] = { "fail", "not-graded", "pass" };
-	char sort[64], pct[16];
+	char sort[64], pct[16], secs[24];
 	int k, rank = 3;
 
 	for (k = 0; k < 3; k++)
@@ -69,6 +69,9 @@ static void html_student_row(FILE *f, const struct student *s)
 		   s->crit[k][0] ? pct : "n/a", SIZE_MAX);
 	}
 	td(f, NULL, NULL, s->first_failure, 200);
+	for (k = 0; k < NTIMES; k++)
+		td(f, "num", s->times.has[k] ? NULL : "-1",
+		   times_cell(&s->times, k, secs), SIZE_MAX);
 	fputs("</tr>\n", f);
 }
 
@@ -82,7 +85,10 @@ static void html_class_table(FILE *f, const struct class *c)
 		"<th>cases</th>", c->nstudents);
 	for (k = 0; k < NCRIT; k++)
 		fprintf(f, "<th>%s</th>", criteria[k]);
-	fputs("<th>first failure</th></tr></thead><tbody>\n", f);
+	fputs("<th>first failure</th>", f);
+	for (k = 0; k < NTIMES; k++)
+		fprintf(f, "<th>%s</th>", time_columns[k]);
+	fputs("</tr></thead><tbody>\n", f);
 	for (i = 0; i < c->nstudents; i++)
 		html_student_row(f, &c->students[i]);
 	fputs("</tbody></table>\n", f);
@@ -161,7 +167,7 @@ static void html_totals(FILE *f, const struct class *c)
 
 void report_html(FILE *f, const struct class *c)
 {
-	char *d[5];
+	char *d[NDESCRIBE];
 	size_t i, n = class_describe(c, d);
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

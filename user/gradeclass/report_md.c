@@ -3,6 +3,7 @@
  * The class's report.md: the options, the class table, each student's
  * failures by kind and the totals per case, most failed first.
  */
+#include "accel.h"
 #include "class.h"
 #include "text.h"
 #include "util.h"
@@ -19,7 +20,30 @@ static const char *opt(const struct class *c, const char *key, const char *def)
 	return v ? v : def;
 }
 
-size_t class_describe(const struct class *c, char *lines[5])
+char *class_time(const struct class *c)
+{
+	unsigned long long sum = 0, mean;
+	size_t i, timed = 0;
+	char *rest, *line;
+
+	for (i = 0; i < c->nstudents; i++) {
+		if (!c->students[i].times.has[T_TOTAL])
+			continue;
+		sum += c->students[i].times.secs[T_TOTAL];
+		timed++;
+	}
+	if (!timed)
+		return xstrdup("time: not recorded");
+	mean = (sum + timed / 2) / timed;
+	rest = timed < c->nstudents ?
+	       xasprintf(" (%zu not timed)", c->nstudents - timed) : xstrdup("");
+	line = xasprintf("time: %llu s for the %zu student%s timed, a mean of %llu s each%s",
+			 sum, timed, timed == 1 ? "" : "s", mean, rest);
+	free(rest);
+	return line;
+}
+
+size_t class_describe(const struct class *c, char *lines[NDESCRIBE])
 {
 	char *rub = NULL;
 	size_t len = 0;
@@ -38,8 +62,20 @@ size_t class_describe(const struct class *c, char *lines[5])
 			     opt(c, "slave_cli", "?"));
 	lines[3] = xasprintf("rubric (%s): %s", opt(c, "rubric_file", "?"), rub);
 	lines[4] = xasprintf("shards: %s", opt(c, "shard", "1/1"));
+	lines[5] = accel_describe(&c->opts);
+	lines[6] = class_time(c);
 	free(rub);
-	return 5;
+	return NDESCRIBE;
+}
+
+/* A student's seconds per column, each after " | " (empty if none). */
+static void md_times(FILE *f, const struct student *s)
+{
+	char buf[24];
+	int k;
+
+	for (k = 0; k < NTIMES; k++)
+		fprintf(f, " | %s", times_cell(&s->times, k, buf));
 }
 
 static void md_class_table(FILE *f, const struct class *c)
@@ -50,8 +86,11 @@ static void md_class_table(FILE *f, const struct class *c)
 	fputs("| student | score | result | passed | ", f);
 	for (k = 0; k < NCRIT; k++)
 		fprintf(f, "%s%s", k ? " | " : "", criteria[k]);
-	fputs(" | first failure |\n", f);
-	for (k = 0; k < NCRIT + 5; k++)
+	fputs(" | first failure", f);
+	for (k = 0; k < NTIMES; k++)
+		fprintf(f, " | %s", time_columns[k]);
+	fputs(" |\n", f);
+	for (k = 0; k < NCRIT + 5 + NTIMES; k++)
 		fputs("|---", f);
 	fputs("|\n", f);
 	for (i = 0; i < c->nstudents; i++) {
@@ -69,6 +108,7 @@ static void md_class_table(FILE *f, const struct class *c)
 				s->crit[k][0] ? "%" : "");
 		fputs(" | ", f);
 		md_put(f, s->first_failure, 200);
+		md_times(f, s);
 		fputs(" |\n", f);
 	}
 }
@@ -133,7 +173,7 @@ static void md_totals(FILE *f, const struct class *c)
 
 void report_md(FILE *f, const struct class *c)
 {
-	char *d[5];
+	char *d[NDESCRIBE];
 	size_t i, n = class_describe(c, d);
 
 	fputs("# Grading summary\n\n", f);

@@ -29,13 +29,43 @@ static struct table *load_table(struct class *c, const char *path)
 }
 
 /*
- * One student of OUT into c: their results and failures once OUT/NAME/done
- * says they are graded, and their summary row.  -1 after a message.
+ * The files of a graded student in dir into c: results, failures, and
+ * the times into *tm.  -1 after a message.
+ */
+static int load_graded(struct class *c, const char *dir, struct times *tm)
+{
+	char *p = xasprintf("%s/results.csv", dir);
+	struct table *t = load_table(c, p);
+	int rc = 0;
+
+	free(p);
+	if (!t)
+		return -1;
+	recs_add(&c->results, t);
+	p = xasprintf("%s/failures.csv", dir);
+	if (!access(p, F_OK)) {
+		t = load_table(c, p);
+		if (t)
+			recs_add(&c->failures, t);
+		else
+			rc = -1;
+	}
+	free(p);
+	p = xasprintf("%s/times.csv", dir);
+	times_read(p, tm);
+	free(p);
+	return rc;
+}
+
+/*
+ * One student of OUT into c: their files once OUT/NAME/done says they are
+ * graded, and their summary row.  -1 after a message.
  */
 static int load_student(struct class *c, const char *out, const char *name)
 {
 	char *dir = xasprintf("%s/%s", out, name), *p, why[160];
 	const char *refused = name_problem(name, why, sizeof(why));
+	struct times tm = { { 0 }, { 0 } };
 	struct student *s;
 	size_t first = c->results.n;
 	int rc = 0;
@@ -43,23 +73,8 @@ static int load_student(struct class *c, const char *out, const char *name)
 	/* A refused name's folder, if any, is not the student's (work is
 	 * the grader's own). */
 	p = xasprintf("%s/done", dir);
-	if (!refused && !access(p, F_OK)) {
-		struct table *t;
-
-		free(p);
-		p = xasprintf("%s/results.csv", dir);
-		t = load_table(c, p);
-		if (t)
-			recs_add(&c->results, t);
-		else
-			rc = -1;
-		free(p);
-		p = xasprintf("%s/failures.csv", dir);
-		if (!rc && !access(p, F_OK) && (t = load_table(c, p)))
-			recs_add(&c->failures, t);
-		else if (!rc && !access(p, F_OK))
-			rc = -1;
-	}
+	if (!refused && !access(p, F_OK))
+		rc = load_graded(c, dir, &tm);
 	free(p);
 	free(dir);
 	c->students = xreallocarray(c->students, c->nstudents + 1,
@@ -67,6 +82,7 @@ static int load_student(struct class *c, const char *out, const char *name)
 	s = &c->students[c->nstudents++];
 	student_summary(s, name, c->results.v + first, c->results.n - first,
 			&c->rubric);
+	s->times = tm;
 	if (c->results.n == first)
 		s->result = "not-graded";
 	if (refused) {
@@ -192,6 +208,9 @@ int summarize_single(const char *out)
 	c.students = xcalloc(1, sizeof(*c.students));
 	c.nstudents = 1;
 	student_summary(c.students, "", c.results.v, c.results.n, &c.rubric);
+	p = xasprintf("%s/times.csv", out);
+	times_read(p, &c.students[0].times);
+	free(p);
 	if (write_tables_summary(&c, out))
 		return EXIT_USAGE;
 	printf("%s\n", c.students[0].score);

@@ -32,18 +32,23 @@ static int finish(FILE *f, const char *dir, const char *name)
 	return 0;
 }
 
+/* The columns of summary.csv before the times, in their order. */
+#define NBASE 13
+
 static void write_summary(FILE *f, const struct class *c)
 {
-	const char *head[] = { "student", "cases", "passed", "failed",
-			       "not_run", "bytes", "exits", "time_line",
-			       "pages", "kernel_log", "score", "result",
-			       "first_failure" };
-	char num[4][24];
-	const char *row[13];
+	static const char *const base[NBASE] = {
+		"student", "cases", "passed", "failed", "not_run", "bytes",
+		"exits", "time_line", "pages", "kernel_log", "score", "result",
+		"first_failure" };
+	char num[4][24], secs[NTIMES][24];
+	const char *row[NBASE + NTIMES];
 	size_t i;
 	int k;
 
-	csv_row(f, head, 13);
+	memcpy(row, base, sizeof(base));
+	memcpy(row + NBASE, time_columns, sizeof(time_columns));
+	csv_row(f, row, NBASE + NTIMES);
 	for (i = 0; i < c->nstudents; i++) {
 		const struct student *s = &c->students[i];
 
@@ -59,7 +64,9 @@ static void write_summary(FILE *f, const struct class *c)
 		row[10] = s->score;
 		row[11] = s->result;
 		row[12] = s->first_failure;
-		csv_row(f, row, 13);
+		for (k = 0; k < NTIMES; k++)
+			row[NBASE + k] = times_cell(&s->times, k, secs[k]);
+		csv_row(f, row, NBASE + NTIMES);
 	}
 }
 

@@ -1,35 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "auth.h"
+#include "deadline.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int auth_load_key(const char *path, struct auth_key *k)
+/* The keys loaded, wiped at exit (their buffers are often static). */
+static struct auth_key *loaded[4];
+static unsigned int nloaded;
+
+void auth_wipe_key(struct auth_key *k)
+{
+	explicit_bzero(k->key, sizeof(k->key));
+	k->len = 0;
+}
+
+static void wipe_loaded(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nloaded; i++)
+		auth_wipe_key(loaded[i]);
+}
+
+static void remember(struct auth_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < nloaded && loaded[i] != k; i++)
+		;
+	if (i < nloaded)
+		return;
+	if (!nloaded)
+		atexit(wipe_loaded);
+	if (nloaded < sizeof(loaded) / sizeof(loaded[0]))
+		loaded[nloaded++] = k;
+}
+
+/* The key file's kind, owner and mode allow it: 0, or -1 after a message. */
+static int key_file_ok(int fd, const char *path)
 {
 	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_mode & 077)) {
+		msg("key file %s must be a regular file only its owner can read (chmod 600)",
+		    path);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		msg("key file %s belongs to uid %u, not to this user (uid %u): refused, as another user could change or read the key (chown it, or make your own)",
+		    path, (unsigned int)st.st_uid, (unsigned int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+int auth_load_key(const char *path, struct auth_key *k)
+{
 	ssize_t n;
 	int fd;
 
+	remember(k);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		msg_errno("cannot open key file %s", path);
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_mode & 077)) {
-		msg("key file %s must be a regular file only its owner can read (chmod 600)",
-		    path);
+	if (key_file_ok(fd, path)) {
 		close(fd);
 		return -1;
 	}
 	n = read_full(fd, k->key, sizeof(k->key));
 	close(fd);
 	if (n < AUTH_KEY_MIN || (size_t)n == sizeof(k->key)) {
+		auth_wipe_key(k);
 		msg("key file %s: %s (want %d to %d bytes; make one with: head -c 32 /dev/urandom >FILE)",
 		    path, n < 0 ? strerror(errno) : "wrong size", AUTH_KEY_MIN,
 		    AUTH_KEY_MAX - 1);
@@ -86,13 +137,17 @@ static void proof(const struct auth_session *s, const char *role,
 }
 
 /* Exactly len bytes from the peer; -1 with the reason in why. */
-static int get(int fd, void *buf, size_t len, char *why)
+static int get(int fd, void *buf, size_t len, char *why,
+	       const struct deadline *d)
 {
-	ssize_t n = read_full(fd, buf, len);
+	ssize_t n = deadline_read(fd, buf, len, d);
 
 	if (n == (ssize_t)len)
 		return 0;
-	if (n < 0)
+	if (n < 0 && errno == ETIMEDOUT)
+		snprintf(why, AUTH_WHY_LEN, "no complete answer within the handshake's %u ms",
+			 d->ms);
+	else if (n < 0)
 		snprintf(why, AUTH_WHY_LEN, "reading its answer: %s",
 			 strerror(errno));
 	else
@@ -101,9 +156,10 @@ static int get(int fd, void *buf, size_t len, char *why)
 	return -1;
 }
 
-static int put(int fd, const void *buf, size_t len, char *why)
+static int put(int fd, const void *buf, size_t len, char *why,
+	       const struct deadline *d)
 {
-	if (write_full(fd, buf, len) == (ssize_t)len)
+	if (deadline_write(fd, buf, len, d) == (ssize_t)len)
 		return 0;
 	snprintf(why, AUTH_WHY_LEN, "writing to it: %s", strerror(errno));
 	return -1;
@@ -115,35 +171,51 @@ static int refuse(char *why, const char *reason)
 	return -1;
 }
 
-int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
-		char *why)
+int auth_master_by(int fd, const struct auth_key *k, struct auth_session *s,
+		   char *why, const struct deadline *d)
 {
 	unsigned char out[4 + AUTH_NONCE_LEN], in[4 + AUTH_NONCE_LEN + SHA256_LEN];
 	unsigned char want[SHA256_LEN];
+	int ok, ret;
 
 	s->key = k;
 	memcpy(out, AUTH_MASTER_MAGIC, 4);
 	if (nonce(out + 4))
 		return refuse(why, "no random bytes for a nonce");
-	if (put(fd, out, sizeof(out), why) || get(fd, in, sizeof(in), why))
+	if (put(fd, out, sizeof(out), why, d) ||
+	    get(fd, in, sizeof(in), why, d))
 		return -1;
 	if (memcmp(in, AUTH_SLAVE_MAGIC, 4))
 		return refuse(why, "its answer is not a keyed slave's (a slave without --key, or not a slave)");
 	memcpy(s->nm, out + 4, AUTH_NONCE_LEN);
 	memcpy(s->ns, in + 4, AUTH_NONCE_LEN);
 	proof(s, "slave", want);
-	if (!mac_equal(want, in + 4 + AUTH_NONCE_LEN, SHA256_LEN))
-		return refuse(why, "it does not hold the key");
-	proof(s, "master", want);
-	return put(fd, want, sizeof(want), why);
+	ok = mac_equal(want, in + 4 + AUTH_NONCE_LEN, SHA256_LEN);
+	if (ok)
+		proof(s, "master", want);
+	ret = ok ? put(fd, want, sizeof(want), why, d) :
+		   refuse(why, "it does not hold the key");
+	explicit_bzero(want, sizeof(want));
+	return ret;
 }
 
-static int slave_proves(int fd, struct auth_session *s, char *why)
+int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
+		char *why)
+{
+	struct deadline d;
+
+	deadline_start_keep(&d, fd, deadline_handshake_ms());
+	return auth_master_by(fd, k, s, why, &d);
+}
+
+static int slave_proves(int fd, struct auth_session *s, char *why,
+			const struct deadline *d)
 {
 	unsigned char in[4 + AUTH_NONCE_LEN], out[4 + AUTH_NONCE_LEN + SHA256_LEN];
 	unsigned char mac[SHA256_LEN], want[SHA256_LEN];
+	int ok;
 
-	if (get(fd, in, sizeof(in), why))
+	if (get(fd, in, sizeof(in), why, d))
 		return -1;
 	if (memcmp(in, AUTH_MASTER_MAGIC, 4))
 		return refuse(why, "it did not start one (a master without --key, or not a master)");
@@ -153,22 +225,32 @@ static int slave_proves(int fd, struct auth_session *s, char *why)
 	memcpy(s->nm, in + 4, AUTH_NONCE_LEN);
 	memcpy(s->ns, out + 4, AUTH_NONCE_LEN);
 	proof(s, "slave", out + 4 + AUTH_NONCE_LEN);
-	if (put(fd, out, sizeof(out), why) ||
-	    get(fd, mac, sizeof(mac), why))
+	if (put(fd, out, sizeof(out), why, d) ||
+	    get(fd, mac, sizeof(mac), why, d))
 		return -1;
 	proof(s, "master", want);
-	if (!mac_equal(want, mac, sizeof(mac)))
-		return refuse(why, "it does not hold the key");
-	return 0;
+	ok = mac_equal(want, mac, sizeof(mac));
+	/* Until the master sends it, its proof is a secret. */
+	explicit_bzero(want, sizeof(want));
+	return ok ? 0 : refuse(why, "it does not hold the key");
 }
 
-int auth_slave(int fd, const struct auth_key *k, struct auth_session *s)
+int auth_slave_by(int fd, const struct auth_key *k, struct auth_session *s,
+		  const struct deadline *d)
 {
 	char why[AUTH_WHY_LEN];
 
 	s->key = k;
-	if (!slave_proves(fd, s, why))
+	if (!slave_proves(fd, s, why, d))
 		return 0;
 	msg("key handshake with the master failed: %s", why);
 	return -1;
+}
+
+int auth_slave(int fd, const struct auth_key *k, struct auth_session *s)
+{
+	struct deadline d;
+
+	deadline_start_keep(&d, fd, deadline_handshake_ms());
+	return auth_slave_by(fd, k, s, &d);
 }

@@ -35,10 +35,13 @@ struct auth_key {
 };
 
 /*
- * Read the key from path: 16 to 4096 bytes, in a regular file that no one
- * but its owner may read or write.  0, or -1 after a message.
+ * Read the key from path: 16 to 4095 bytes, in a regular file of the
+ * caller's (effective user) that no one else may read or write.  0, or -1
+ * after a message.  k is wiped at exit (auth_wipe_key).
  */
 int auth_load_key(const char *path, struct auth_key *k);
+/* Wipe k's bytes (explicit_bzero: not removed by the compiler). */
+void auth_wipe_key(struct auth_key *k);
 
 #define AUTH_WHY_LEN	160
 
@@ -59,10 +62,22 @@ void auth_file_mac_init(struct hmac_sha256 *c, const struct auth_session *s,
 void auth_answer_mac(const struct auth_session *s, const void *a, size_t len,
 		     unsigned char *mac);
 
+struct deadline;
+
 /*
  * The handshake over fd (a connected device or socket), 0 when the peer
- * proved the key.  The master's side fills why (AUTH_WHY_LEN bytes) with
+ * proved the key before the deadline d (deadline.h: the whole exchange,
+ * not each read).  The master's side fills why (AUTH_WHY_LEN bytes) with
  * the reason it failed, for the caller to log; the slave's prints it.
+ */
+int auth_master_by(int fd, const struct auth_key *k, struct auth_session *s,
+		   char *why, const struct deadline *d);
+int auth_slave_by(int fd, const struct auth_key *k, struct auth_session *s,
+		  const struct deadline *d);
+/*
+ * The same with a deadline of deadline_handshake_ms() from now on a
+ * socket; on the device, under its own timeout per call
+ * (deadline_start_keep), which they do not change.
  */
 int auth_master(int fd, const struct auth_key *k, struct auth_session *s,
 		char *why);

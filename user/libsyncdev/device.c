@@ -177,6 +177,13 @@ int dev_set_timeout(int fd, const char *path, uint32_t seconds)
 	return -1;
 }
 
+int dev_set_timeout_ms(int fd, uint32_t ms)
+{
+	struct syncdev_timeout t = { .progress_ms = ms };
+
+	return ioctl(fd, SYNCDEV_IOC_SET_TIMEOUT, &t);
+}
+
 int dev_set_peer(int fd, const char *path, struct in_addr addr)
 {
 	struct syncdev_peer p = { .addr = addr.s_addr };

@@ -71,6 +71,8 @@ void dev_xfer_failed(const char *verb, const char *what, uint64_t done,
  * module's progress_timeout_ms).  Prints a message on failure.
  */
 int dev_set_timeout(int fd, const char *path, uint32_t seconds);
+/* The same in milliseconds, silently: 0, or -1 with errno. */
+int dev_set_timeout_ms(int fd, uint32_t ms);
 
 /*
  * Whether the module carries bytes against the course's direction on

@@ -7,92 +7,154 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* How many symbolic links a name may go through, as the kernel's MAXSYMLINKS. */
+#define LINK_HOPS	40
+
 /*
- * fs.protected_symlinks: in a sticky directory that anyone may write
- * (/tmp), the kernel follows a link only for its owner, or when the link
- * and the directory have the same owner.  The slave applies the rule
- * whatever the setting: it replaces the target, which open() would not.
+ * fs.protected_symlinks (outrules.c): the kernel follows a link in a
+ * sticky, world-writable directory (/tmp) only for its owner, or when the
+ * link and the directory have the same owner.  0, or 1 after a message.
  */
-static int protected_link(const char *path, const struct stat *link)
+static int protected_link(int dirfd, const char *dir, const char *path,
+			  const struct stat *link)
 {
-	char dir[PATH_MAX];
-	const char *base;
 	struct stat d;
 
-	outfile_split_path(path, dir, sizeof(dir), &base);
-	if (stat(dir, &d) || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH))
-		return 0;
-	if (link->st_uid == geteuid() || link->st_uid == d.st_uid)
+	if (fstat(dirfd, &d) ||
+	    !outfile_link_refused(&d, link, geteuid(),
+				  outfile_protected_level("protected_symlinks")))
 		return 0;
 	msg("output %s is a symbolic link of another user (uid %u) in the sticky, world-writable directory %s: refused, as the kernel refuses to follow it (fs.protected_symlinks)",
 	    path, (unsigned int)link->st_uid, dir);
 	return 1;
 }
 
-/* A symbolic link: the regular file it leads to, malloc'd, or NULL. */
-static char *follow_link(const char *path)
+/*
+ * The name that the link base in dirfd (dir) leads to, one hop: its
+ * target, relative to dir unless absolute (malloc'd), or NULL after a
+ * message.
+ */
+static char *read_link(int dirfd, const char *dir, const char *base,
+		       const char *path)
 {
-	struct stat st;
-	char *target;
+	char buf[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, base, buf, sizeof(buf) - 1);
 
-	if (lstat(path, &st) == 0 && protected_link(path, &st))
-		return NULL;
-	target = realpath(path, NULL);
-
-	if (!target) {
-		msg_errno("output %s is a symbolic link that leads nowhere (refused: name the file itself)",
-			  path);
+	if (n < 0) {
+		msg_errno("cannot read symbolic link %s", path);
 		return NULL;
 	}
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+	buf[n] = '\0';
+	if (buf[0] == '/')
+		return xstrdup(buf);
+	return xasprintf("%s/%s", dir, buf);
+}
+
+/* A symbolic link and where it leads: a message, and NULL. */
+static char *refuse_link(const char *path, const char *target,
+			 const struct stat *st)
+{
+	if (!st)
+		msg("output %s is a symbolic link that leads nowhere (refused: name the file itself)",
+		    path);
+	else
 		msg("output %s is a symbolic link to %s, which is %s (the slave writes regular files only)",
-		    path, target, mode_kind(st.st_mode));
-		free(target);
-		return NULL;
+		    path, target, mode_kind(st->st_mode));
+	return NULL;
+}
+
+/*
+ * Follow the links from name to what is not one, each hop checked in its
+ * own directory, held open (outdir_open): the name to write (malloc'd;
+ * name itself when it is no link) with *st what is there (st_mode 0:
+ * nothing), or NULL after a message.
+ */
+static char *resolve(const char *path, struct stat *st, int *dir)
+{
+	char dname[PATH_MAX], *name = xstrdup(path), *next;
+	const char *base;
+	int hops;
+
+	for (hops = 0;; hops++) {
+		outfile_split_path(name, dname, sizeof(dname), &base);
+		if (!*base)
+			break;
+		*dir = outdir_open(dname, path);
+		if (*dir < 0)
+			goto fail;
+		if (fstatat(outdir_fd(*dir), base, st, AT_SYMLINK_NOFOLLOW)) {
+			st->st_mode = 0;
+			if (errno == ENOENT && !hops)
+				return name;
+			if (errno == ENOENT)
+				break;
+			msg_errno("cannot look at output %s", path);
+			goto fail;
+		}
+		if (!S_ISLNK(st->st_mode))
+			return name;
+		if (hops == LINK_HOPS) {
+			errno = ELOOP;
+			msg_errno("output %s", path);
+			goto fail;
+		}
+		if (protected_link(outdir_fd(*dir), dname, path, st))
+			goto fail;
+		next = read_link(outdir_fd(*dir), dname, base, path);
+		if (!next)
+			goto fail;
+		free(name);
+		name = next;
 	}
-	return target;
+	if (hops)
+		refuse_link(path, name, NULL);
+	else
+		msg("output %s is a directory, not a file name", path);
+fail:
+	free(name);
+	return NULL;
 }
 
 char *outfile_check(const char *path, int *absent)
 {
-	char dir[PATH_MAX], *target;
+	char dname[PATH_MAX], *name;
 	const char *base;
 	struct stat st;
-	int found, missing;
+	int dir;
 
 	if (absent)
 		*absent = 0;
-	outfile_split_path(path, dir, sizeof(dir), &base);
-	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+	name = resolve(path, &st, &dir);
+	if (!name)
+		return NULL;
+	outfile_split_path(name, dname, sizeof(dname), &base);
+	if (S_ISDIR(st.st_mode)) {
 		msg("output %s is a directory, not a file name", path);
-		return NULL;
-	}
-	found = lstat(path, &st) == 0;
-	missing = !found && errno == ENOENT;
-	if (found && S_ISLNK(st.st_mode))
-		return follow_link(path);
-	if (found && !S_ISREG(st.st_mode)) {
-		msg("output %s is %s (the slave writes regular files only)",
-		    path, mode_kind(st.st_mode));
-		return NULL;
-	}
-	if (access(dir, W_OK | X_OK)) {
+	} else if (st.st_mode && !S_ISREG(st.st_mode)) {
+		if (strcmp(name, path))
+			refuse_link(path, name, &st);
+		else
+			msg("output %s is %s (the slave writes regular files only)",
+			    path, mode_kind(st.st_mode));
+	} else if (faccessat(outdir_fd((unsigned int)dir), ".", W_OK | X_OK,
+			     0)) {
 		msg_errno("cannot create output file %s in directory %s",
-			  path, dir);
-		return NULL;
+			  path, dname);
+	} else if (!st.st_mode || !outfile_check_sticky(outdir_fd((unsigned int)dir),
+						      dname, path, &st)) {
+		if (absent)
+			*absent = !st.st_mode;
+		return name;
 	}
-	target = strdup(path);
-	if (!target)
-		msg_errno("checking output %s", path);
-	else if (absent)
-		*absent = missing;
-	return target;
+	free(name);
+	return NULL;
 }
 
 char **outfile_check_all(char *const *paths, unsigned int n,

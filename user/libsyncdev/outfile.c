@@ -17,39 +17,57 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+/* A size no file can have: 0, or -1 after a message. */
+static int too_large(const char *path, uint64_t size)
+{
+	if (size <= OUTFILE_SIZE_MAX)
+		return 0;
+	errno = EFBIG;
+	msg_errno("no space for %s: it has %llu bytes, more than any file can hold (at most %llu)",
+		  path, (unsigned long long)size,
+		  (unsigned long long)OUTFILE_SIZE_MAX);
+	return -1;
+}
+
 /*
- * Whether dir has room for size bytes: 0, or -1 after a message.  Checked
- * before anything is allocated, so that a master announcing more than the
- * disk holds is told "no space" at once instead of filling the disk.  The
- * free space of the last directory asked about is kept, less what the
- * files since take (whole blocks), so that a transfer of many small files
- * asks statvfs() again only when that estimate runs out.
+ * Whether directory dir (dirname) has room for size bytes: 0, or -1 after
+ * a message.  Checked before anything is allocated, so that a master
+ * announcing more than the disk holds is told "no space" at once instead
+ * of filling the disk.  The free space of the last directory asked about
+ * is kept, less what the files since take (whole blocks, rounded up
+ * without wrapping), so that a transfer of many small files asks
+ * fstatvfs() again only when that estimate runs out.
  */
-static int check_room(const char *dir, const char *path, uint64_t size)
+static int check_room(unsigned int dir, const char *dirname,
+		      const char *path, uint64_t size)
 {
 	static char last[PATH_MAX];
 	static uint64_t left, block = 1;
 	struct statvfs st;
-	uint64_t need = (size + block - 1) / block * block;
+	uint64_t need;
 
-	if (last[0] && !strcmp(dir, last) && need <= left) {
+	if (too_large(path, size))
+		return -1;
+	if (last[0] && !strcmp(dirname, last) &&
+	    !round_up_u64(size, block, &need) && need <= left) {
 		left -= need;
 		return 0;
 	}
 	last[0] = '\0';
-	if (statvfs(dir, &st))
+	if (fstatvfs(outdir_fd(dir), &st))
 		return 0;	/* no figure: the writes will tell */
 	block = st.f_frsize ? st.f_frsize : 1;
 	left = (uint64_t)st.f_bavail * st.f_frsize;
-	need = (size + block - 1) / block * block;
 	if (size <= left) {
-		left = need < left ? left - need : 0;
-		snprintf(last, sizeof(last), "%s", dir);
+		left = !round_up_u64(size, block, &need) && need < left ?
+		       left - need : 0;
+		snprintf(last, sizeof(last), "%s", dirname);
 		return 0;
 	}
 	errno = ENOSPC;
 	msg_errno("no space for %s: it has %llu bytes, %s has %llu bytes free",
-		  path, (unsigned long long)size, dir, (unsigned long long)left);
+		  path, (unsigned long long)size, dirname,
+		  (unsigned long long)left);
 	return -1;
 }
 
@@ -78,17 +96,28 @@ void outfile_split_path(const char *path, char *dir, size_t dirlen,
  */
 #define ALLOC_STEP (1u << 20)
 
-/* posix_fallocate() of [0, size) in steps; 0 or an errno value. */
-static int allocate(int fd, uint64_t size)
+/*
+ * Reserve (posix_fallocate, in steps) the space of f up to byte end, or
+ * OUTFILE_RESERVE_AHEAD past it: 0 or an errno value.  Called before the
+ * bytes below end are stored, so that a full disk is an error return here
+ * rather than a SIGBUS in the copy to the mapping.
+ */
+static int reserve(struct outfile *f, uint64_t end)
 {
-	uint64_t off, n;
+	uint64_t off, n, to;
 	int err = 0;
 
-	for (off = 0; off < size && !err; off += n) {
-		n = size - off < ALLOC_STEP ? size - off : ALLOC_STEP;
+	if (end <= f->reserved)
+		return 0;
+	to = f->size - end < OUTFILE_RESERVE_AHEAD ? f->size :
+	     end + OUTFILE_RESERVE_AHEAD;
+	for (off = f->reserved; off < to && !err; off += n) {
+		n = to - off < ALLOC_STEP ? to - off : ALLOC_STEP;
 		do
-			err = posix_fallocate(fd, (off_t)off, (off_t)n);
+			err = posix_fallocate(f->fd, (off_t)off, (off_t)n);
 		while (err == EINTR);
+		if (!err)
+			f->reserved = off + n;
 	}
 	return err;
 }
@@ -110,7 +139,8 @@ static int tmpfs_room(const struct statfs *st, uint64_t size)
 /*
  * On tmpfs, register the mapping for UFFDIO_COPY (pagefill.h): no
  * fallocate() then, whose pages would be there already.  Elsewhere, or
- * where userfaultfd is refused: 0, and the pages are allocated.
+ * where userfaultfd is refused: 0, and the pages are reserved as they
+ * are written (reserve).
  */
 static int start_fill(struct outfile *f)
 {
@@ -120,10 +150,13 @@ static int start_fill(struct outfile *f)
 			return 0;
 		pagefill_stop(&f->fill);
 	}
-	return allocate(f->fd, f->size);
+	return reserve(f, 1);
 }
 
-/* Allocate size bytes and map them for writing: 0, or -1 after a message. */
+/*
+ * Size the file and map it for writing, its first bytes reserved: 0, or
+ * -1 after a message.
+ */
 static int map_output(struct outfile *f)
 {
 	struct statfs st;
@@ -132,10 +165,10 @@ static int map_output(struct outfile *f)
 	int err;
 
 	/*
-	 * Allocate before mapping: a full disk then fails here with ENOSPC
-	 * instead of killing us with SIGBUS in the middle of a memcpy (on
-	 * tmpfs, the room is checked and the pages filled by UFFDIO_COPY,
-	 * whose failure is an error return).  The size first: a tmpfs
+	 * Reserve before each copy into the mapping: a full disk then fails
+	 * with ENOSPC instead of killing us with SIGBUS in the middle of a
+	 * memcpy (on tmpfs, the room is checked and the pages filled by
+	 * UFFDIO_COPY, whose failure is an error return).  The size first: a tmpfs
 	 * mounted huge=within_size allocates 2 MiB pages only inside the
 	 * file's size (one fault per 2 MiB instead of per 4 KiB;
 	 * docs/results.md).
@@ -143,8 +176,7 @@ static int map_output(struct outfile *f)
 	err = ftruncate(f->fd, (off_t)f->size) ? errno : 0;
 	tmpfs = !err && fstatfs(f->fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
 	if (!err)
-		err = tmpfs ? tmpfs_room(&st, f->size) :
-			      allocate(f->fd, f->size);
+		err = tmpfs ? tmpfs_room(&st, f->size) : reserve(f, 1);
 	if (err) {
 		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",
@@ -168,19 +200,19 @@ static int map_output(struct outfile *f)
 }
 
 /*
- * Create f->tmp (".BASE.syncdev-XXXXXX" in dir) with the mode open() would
- * give (0666 less the umask): the fd, or -1 with errno.  The suffix comes
- * from a generator seeded once, so a name costs one open() and no
- * fchmod().
+ * Create the temporary file ".BASE.syncdev-XXXXXX" in f's directory,
+ * readable and writable by its owner only (f->tmp: its path for
+ * messages): the fd, or -1 with errno.  The suffix comes from a generator
+ * seeded once, so a name costs one open().
  */
-static int create_tmp(struct outfile *f, const char *dir, const char *base)
+static int create_tmp(struct outfile *f, const char *dir)
 {
 	static const char digits[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	static uint64_t state;
 	unsigned int tries, i;
 	uint64_t x;
-	int fd, len;
+	int fd, len, at;
 
 	if (!state)
 		state = now_ns() ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ull;
@@ -191,39 +223,98 @@ static int create_tmp(struct outfile *f, const char *dir, const char *base)
 		state ^= state << 17;
 		x = state;
 		/* A long base name is cut so that the name fits in NAME_MAX. */
-		len = snprintf(f->tmp, sizeof(f->tmp),
-			       "%s/.%.200s.syncdev-XXXXXX", dir, base);
+		len = snprintf(f->tmp, sizeof(f->tmp), "%s/%n.%.200s.syncdev-XXXXXX",
+			       dir, &at, f->base);
 		if (len >= (int)sizeof(f->tmp)) {
 			errno = ENAMETOOLONG;
 			return -1;
 		}
 		for (i = 0; i < 6; i++, x /= 62)
 			f->tmp[len - 6 + i] = digits[x % 62];
-		fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		f->tmpname = f->tmp + at;
+		fd = openat(outdir_fd(f->dir), f->tmpname,
+			    O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
 	return -1;
 }
 
+/* The mode open() gives a file it creates with 0666. */
+static mode_t new_file_mode(void)
+{
+	static mode_t mode = 01000;
+
+	if (mode == 01000) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	return mode;
+}
+
+/*
+ * Before any data: the temporary file takes the owner, group and
+ * permission bits (not set-user-ID, set-group-ID, sticky) of the file it
+ * replaces, as far as the slave may set them (an owner it cannot give is
+ * kept as the slave's, and then the group too if it cannot give that), or
+ * the mode open() would give a new file.  Never wider than the final file
+ * while the data arrives.  0, or -1 after a message.
+ */
+static int take_attrs(struct outfile *f)
+{
+	mode_t mode = new_file_mode();
+	struct stat st;
+
+	if (f->absent) {
+		outpend_set_new(f->pend);
+	} else if (fstatat(outdir_fd(f->dir), f->base, &st,
+			   AT_SYMLINK_NOFOLLOW)) {
+		/* Nothing there now: the rename need not look again. */
+		if (errno == ENOENT)
+			outpend_set_new(f->pend);
+	} else if (S_ISREG(st.st_mode)) {
+		if (fchown(f->fd, st.st_uid, st.st_gid) &&
+		    fchown(f->fd, (uid_t)-1, st.st_gid) && errno != EPERM) {
+			msg_errno("cannot give %s the owner of %s", f->tmp,
+				  f->path);
+			return -1;
+		}
+		mode = st.st_mode & 0777;
+	}
+	if (fchmod(f->fd, mode)) {
+		msg_errno("cannot give %s the mode of %s", f->tmp, f->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* OUTFILE_MAP unless the size does not fit in the address space. */
+static unsigned int map_flag(uint64_t size, unsigned int flags)
+{
+	if ((uint64_t)(size_t)size != size)
+		flags &= ~(unsigned int)OUTFILE_MAP;
+	return flags;
+}
+
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   unsigned int flags)
 {
 	char dir[PATH_MAX];
-	const char *base;
+	int d;
 
-	f->path = path;
-	f->size = size;
-	f->map = NULL;
-	f->fill.fd = -1;
-	f->stage = NULL;
-	f->next = 0;
-	f->pend = NULL;
-	f->absent = !!(flags & OUTFILE_ABSENT);
-	outfile_split_path(path, dir, sizeof(dir), &base);
-	if (check_room(dir, path, size))
+	*f = (struct outfile){ .path = path, .size = size, .fd = -1,
+			       .fill.fd = -1,
+			       .absent = !!(flags & OUTFILE_ABSENT) };
+	outfile_split_path(path, dir, sizeof(dir), &f->base);
+	d = outdir_open(dir, path);
+	if (d < 0)
 		return -1;
-	f->fd = create_tmp(f, dir, base);
+	f->dir = (unsigned int)d;
+	if (check_room(f->dir, dir, path, size))
+		return -1;
+	f->fd = create_tmp(f, dir);
 	if (f->fd < 0) {
 		if (errno == ENAMETOOLONG)
 			msg("output path %s is too long", path);
@@ -231,8 +322,10 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 			msg_errno("cannot create a temporary file for %s", path);
 		return -1;
 	}
-	f->pend = outpend_add(f->tmp, path);
-	if (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0)
+	f->pend = outpend_add(f->dir, f->tmpname, path, f->base);
+	flags = map_flag(size, flags);
+	if (take_attrs(f) == 0 &&
+	    (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0))
 		return 0;
 	outfile_abort(f);
 	return -1;
@@ -304,6 +397,9 @@ int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 	if (f->fill.fd >= 0)
 		return write_filled(f, off, p, n, crc);
 	if (f->map) {
+		errno = reserve(f, off + n);
+		if (errno)
+			return -1;
 		map_populate(f->map + off, n, 1);
 		/* SIGBUS: the file was cut short or its storage failed. */
 		if (map_copy(f->map + off, p, n, crc)) {
@@ -327,49 +423,20 @@ static void outfile_unmap(struct outfile *f)
 	f->map = NULL;
 }
 
-/*
- * The file replaced keeps its owner, group and permission bits (not
- * set-user-ID, set-group-ID, sticky), as far as the slave may set them:
- * an owner it cannot give is kept as the slave's, and then the group too
- * if it cannot give that.  0, or -1 after a message.
- */
-static int keep_attrs(struct outfile *f)
-{
-	struct stat st;
-
-	if (f->absent) {
-		outpend_set_new(f->pend);
-		return 0;
-	}
-	if (lstat(f->path, &st)) {
-		/* Nothing there now: the rename need not look again. */
-		if (errno == ENOENT)
-			outpend_set_new(f->pend);
-		return 0;
-	}
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	if (fchown(f->fd, st.st_uid, st.st_gid) &&
-	    fchown(f->fd, (uid_t)-1, st.st_gid) && errno != EPERM) {
-		msg_errno("cannot give %s the owner of %s", f->tmp, f->path);
-		return -1;
-	}
-	if (fchmod(f->fd, st.st_mode & 0777)) {
-		msg_errno("cannot give %s the mode of %s", f->tmp, f->path);
-		return -1;
-	}
-	return 0;
-}
-
 int outfile_close(struct outfile *f)
 {
-	int ret = keep_attrs(f);
+	int ret = 0;
 
 	/*
 	 * Unmapped without msync(): the pages stay dirty in the page cache,
-	 * and outfile_commit_all() flushes them with the rest.
+	 * and outfile_commit_all() flushes them with the rest, or fsync
+	 * here where that flush is per file.
 	 */
 	outfile_unmap(f);
+	if (outdir_fsync_each(f->dir) && fsync(f->fd)) {
+		msg_errno("writing %s to disk", f->tmp);
+		ret = -1;
+	}
 	/* close() is where a network file system reports a failed write. */
 	if (close(f->fd)) {
 		msg_errno("writing %s", f->tmp);

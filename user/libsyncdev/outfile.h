@@ -16,12 +16,31 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+
+/*
+ * The largest size an output may have: the largest off_t.  A header that
+ * announces more is refused before anything is created.
+ */
+#define OUTFILE_SIZE_MAX \
+	((((uint64_t)1 << (sizeof(off_t) * CHAR_BIT - 1))) - 1)
+
+/*
+ * mmap mode: the space of a file is reserved (fallocate) as its bytes
+ * arrive, never more than this far ahead of them, so that a header
+ * alone, which nothing has authenticated yet, cannot fill the disk.
+ */
+#define OUTFILE_RESERVE_AHEAD	(8u << 20)
 
 struct outfile {
-	const char *path;
-	char tmp[PATH_MAX];
+	const char *path;	/* for messages */
+	const char *base;	/* its last component, in outdir_fd(dir) */
+	unsigned int dir;	/* outdir_open */
+	char tmp[PATH_MAX];	/* for messages: dir/tmpname */
+	const char *tmpname;	/* in tmp: the name in the directory */
 	int fd;
 	uint64_t size;
+	uint64_t reserved;	/* mmap mode: bytes allocated from 0 */
 	unsigned char *map;	/* mmap mode, size > 0 only */
 	/*
 	 * mmap mode on tmpfs: the pages are filled by UFFDIO_COPY as the
@@ -71,19 +90,23 @@ enum {
 	/* mmap mode: the file is allocated and mapped, and written through the mapping */
 	OUTFILE_MAP = 1,
 	/*
-	 * Nothing had the name when outfile_check looked: the close does not
-	 * look again (a system call a file), and the rename takes the name
-	 * with RENAME_NOREPLACE.  A file made under the name meanwhile is
+	 * Nothing had the name when outfile_check looked: outfile_create
+	 * does not look again (a system call a file), and the rename takes
+	 * the name with RENAME_NOREPLACE.  A file made under the name meanwhile is
 	 * replaced all the same, without its owner and mode being kept.
 	 */
 	OUTFILE_ABSENT = 2,
 };
 
 /*
- * Create the temporary file for size bytes; with OUTFILE_MAP allocate and
- * map it (on tmpfs: check the room, and fill the pages as they are
- * written, pagefill.h).  Prints a message and returns -1 on failure.  path
- * is kept, not copied: it must stay until outfile_commit_all.
+ * Create the temporary file for size bytes, owner-only, then give it the
+ * owner, group and mode of the file it replaces (as far as the slave may)
+ * or those open() would give a new file, before any data; with
+ * OUTFILE_MAP map it, its space reserved as it is written (on tmpfs:
+ * check the room, and fill the pages as they are written, pagefill.h; on
+ * a 32-bit build a size past the address space is written with write()).
+ * Prints a message and returns -1 on failure.  path is kept, not copied:
+ * it must stay until outfile_commit_all.
  */
 int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		   unsigned int flags);
@@ -94,10 +117,10 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc);
 /*
- * The data is complete and verified: give the temporary file the owner,
- * group and permissions of the file it replaces, unmap and close it.  It
- * waits for outfile_commit_all.  Prints a message, removes the temporary
- * file and returns -1 on failure.
+ * The data is complete and verified: unmap and close the temporary file
+ * (flushing it first where outdir_fsync_each).  It waits for
+ * outfile_commit_all.  Prints a message, removes the temporary file and
+ * returns -1 on failure.
  */
 int outfile_close(struct outfile *f);
 /*
@@ -119,12 +142,63 @@ void outfile_remove_on_signals(void);
 /* 0: outfile_commit_all does not flush to the disk (slave --no-sync). */
 void outfile_set_sync(int on);
 
+/*
+ * outrules.c: the kernel's rules in a sticky directory (fs/namei.c).
+ * The level of /proc/sys/fs/SYSCTL (protected_symlinks,
+ * protected_regular), 2 when it cannot be read.
+ */
+int outfile_protected_level(const char *sysctl);
+/*
+ * 1 when a process of fsuid may not follow link in dir
+ * (may_follow_link): protected_symlinks on, the link neither the
+ * follower's nor the owner's of a sticky, world-writable dir.
+ */
+int outfile_link_refused(const struct stat *dir, const struct stat *link,
+			 uid_t fsuid, int level);
+/*
+ * 1 when open(O_CREAT) of the existing file by fsuid would fail
+ * (may_create_in_sticky): a regular file in a sticky dir, owned by
+ * neither fsuid nor the dir's owner, the dir world-writable (level 1 and
+ * 2) or group-writable (level 2).
+ */
+int outfile_file_refused(const struct stat *dir, const struct stat *file,
+			 uid_t fsuid, int level);
+/*
+ * What outfile_file_refused says of file (the name base in dir dirfd,
+ * called name in messages): 0, or -1 after a message.
+ */
+int outfile_check_sticky(int dirfd, const char *dirname, const char *name,
+			 const struct stat *file);
+
+/*
+ * outset.c: the directories of the outputs, each opened once (by
+ * outfile_check or the first outfile_create in it) and held until
+ * outfile_commit_all, so that every step after the check is made in the
+ * directory that was checked, whatever happens to its path.  The index of
+ * dir, or -1 after a message.
+ */
+int outdir_open(const char *dir, const char *path);
+int outdir_fd(unsigned int dir);
+/*
+ * 1 when files in dir are flushed one by one at their close (fsync), on
+ * a file system whose syncfs() does not reach the storage (outset.c).
+ */
+int outdir_fsync_each(unsigned int dir);
+/*
+ * 1 for a file system type (statfs f_type) whose syncfs() does not reach
+ * the storage, where each file is flushed with fsync() instead: FUSE, 9p,
+ * SMB/CIFS.
+ */
+int outfile_syncfs_untrusted(unsigned long f_type);
+
 /* outset.c: the list of temporary files that exist now. */
 struct outpend;
-struct outpend *outpend_add(const char *tmp, const char *path);
+/* tmp and base: names in directory dir (outdir_open); path: for messages. */
+struct outpend *outpend_add(unsigned int dir, const char *tmp,
+			    const char *path, const char *base);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
-/* Nothing had p's final name when it was closed (outfile_close). */
+/* Nothing had p's final name when its file was created. */
 void outpend_set_new(struct outpend *p);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The temporary files of the outputs (outfile.h) and their one durable
  * point: the data of every closed temporary flushed together (syncfs, once
- * per file system), then the renames, then each directory flushed once.
+ * per file system; fsync of each file at its close where syncfs cannot be
+ * trusted), then the renames, then each directory flushed once.
  */
 #include "outfile.h"
 #include "util.h"
@@ -13,23 +14,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 /* A temporary file that exists now. */
 struct outpend {
 	struct outpend *next;
-	const char *path;	/* the final name */
+	const char *path;	/* the final name, for messages */
+	const char *base;	/* its last component, in dirfd */
 	unsigned int dir;	/* its directory, in dirs */
-	int new;		/* nothing had the name at its close */
-	char tmp[];
+	int dirfd;		/* that directory's fd, for the signal handler */
+	int new;		/* nothing had the name at its creation */
+	char tmp[];		/* the temporary name, in dirfd */
 };
 
-/* A directory of outputs, open since its first temporary file. */
+/* A directory of outputs, open from its check to the commit. */
 struct outdir {
 	char *name;
-	int fd;			/* -1: could not be opened */
+	int fd;
 	dev_t dev;
+	int fsync_each;		/* syncfs cannot be trusted there */
 	int renamed;		/* a name changed in it: flush it */
 };
 
@@ -51,43 +57,86 @@ void outfile_set_sync(int on)
 }
 
 /*
+ * File systems whose syncfs() does not reach the storage: FUSE (sshfs and
+ * the like; its syncfs is a no-op unless the server implements
+ * FUSE_SYNCFS, which only virtiofs does), 9p and SMB (no sync_fs at all).
+ * Their fsync() is sent to the server, so each file is flushed alone.
+ */
+int outfile_syncfs_untrusted(unsigned long f_type)
+{
+	switch (f_type) {
+	case FUSE_SUPER_MAGIC:
+	case V9FS_MAGIC:
+	case SMB2_SUPER_MAGIC:
+	case CIFS_SUPER_MAGIC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The same of the file system of fd; 1 when it cannot be told. */
+static int syncfs_untrusted(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) ||
+	       outfile_syncfs_untrusted((unsigned long)st.f_type);
+}
+
+/*
  * The directory dir, opened on first sight: syncfs() reports the write-back
  * errors of the file system since the descriptor it is given was opened,
  * so it is opened before any data of this transfer is written.
  */
-static unsigned int find_dir(const char *dir)
+int outdir_open(const char *dir, const char *path)
 {
 	struct stat st;
 	unsigned int i;
+	int fd;
 
 	for (i = ndirs; i-- > 0;)
 		if (!strcmp(dirs[i].name, dir))
-			return i;
+			return (int)i;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		msg_errno("cannot create output file %s in directory %s",
+			  path, dir);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	if (ndirs == capdirs) {
 		capdirs = capdirs ? 2 * capdirs : 4;
-		dirs = realloc(dirs, capdirs * sizeof(*dirs));
-		if (!dirs)
-			die(EXIT_FAIL, "out of memory");
+		dirs = xreallocarray(dirs, capdirs, sizeof(*dirs));
 	}
-	dirs[ndirs].name = xstrdup(dir);
-	dirs[ndirs].fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	dirs[ndirs].dev = dirs[ndirs].fd >= 0 && !fstat(dirs[ndirs].fd, &st) ?
-			  st.st_dev : 0;
-	dirs[ndirs].renamed = 0;
-	return ndirs++;
+	dirs[ndirs] = (struct outdir){ .name = xstrdup(dir), .fd = fd,
+				       .dev = st.st_dev,
+				       .fsync_each = syncfs_untrusted(fd) };
+	return (int)ndirs++;
 }
 
-struct outpend *outpend_add(const char *tmp, const char *path)
+int outdir_fd(unsigned int dir)
+{
+	return dirs[dir].fd;
+}
+
+int outdir_fsync_each(unsigned int dir)
+{
+	return sync_files && dirs[dir].fsync_each;
+}
+
+struct outpend *outpend_add(unsigned int dir, const char *tmp,
+			    const char *path, const char *base)
 {
 	size_t len = strlen(tmp) + 1;
 	struct outpend *p = xmalloc(sizeof(*p) + len);
-	char dir[PATH_MAX];
-	const char *base;
 
-	outfile_split_path(path, dir, sizeof(dir), &base);
 	p->next = NULL;
 	p->path = path;
-	p->dir = find_dir(dir);
+	p->base = base;
+	p->dir = dir;
+	p->dirfd = dirs[dir].fd;
 	p->new = 0;
 	memcpy(p->tmp, tmp, len);
 	if (tail)
@@ -118,7 +167,7 @@ static void forget(struct outpend *p)
 
 void outpend_remove(struct outpend *p)
 {
-	unlink(p->tmp);
+	unlinkat(p->dirfd, p->tmp, 0);
 	forget(p);
 }
 
@@ -127,16 +176,23 @@ void outpend_set_new(struct outpend *p)
 	p->new = 1;
 }
 
-/* What is at path now may be replaced: nothing, or a regular file. */
-static int replaceable(const char *path)
+/*
+ * What has p's name now may be replaced: nothing, or a regular file that
+ * the kernel would let us open for writing (outfile_check_sticky).
+ */
+static int replaceable(const struct outpend *p)
 {
 	struct stat st;
 
-	if (lstat(path, &st) || S_ISREG(st.st_mode))
+	if (fstatat(p->dirfd, p->base, &st, AT_SYMLINK_NOFOLLOW))
 		return 1;
-	msg("output %s is %s now: not replaced (the slave writes regular files only)",
-	    path, mode_kind(st.st_mode));
-	return 0;
+	if (!S_ISREG(st.st_mode)) {
+		msg("output %s is %s now: not replaced (the slave writes regular files only)",
+		    p->path, mode_kind(st.st_mode));
+		return 0;
+	}
+	return outfile_check_sticky(p->dirfd, dirs[p->dir].name, p->path,
+				    &st) == 0;
 }
 
 /* The data of every temporary file on the disk: syncfs() once per file system. */
@@ -147,9 +203,9 @@ static int sync_data(void)
 	for (i = 0; i < ndirs; i++) {
 		for (j = 0; j < i && dirs[j].dev != dirs[i].dev; j++)
 			;
-		if (j < i)
-			continue;	/* that file system is done */
-		if (dirs[i].fd < 0 || syncfs(dirs[i].fd)) {
+		if (j < i || dirs[i].fsync_each)
+			continue;	/* done, or each file was (outfile_close) */
+		if (syncfs(dirs[i].fd)) {
 			msg_errno("writing the files in %s to disk", dirs[i].name);
 			return -1;
 		}
@@ -167,7 +223,7 @@ static int sync_dirs(void)
 		if (!dirs[i].renamed)
 			continue;
 		/* EINVAL: a directory with no fsync. */
-		if (dirs[i].fd < 0 || (fsync(dirs[i].fd) && errno != EINVAL)) {
+		if (fsync(dirs[i].fd) && errno != EINVAL) {
 			msg_errno("writing directory %s to disk", dirs[i].name);
 			ret = -1;
 		}
@@ -183,21 +239,20 @@ static void clear(void)
 
 	for (; p; p = next) {
 		next = p->next;
-		unlink(p->tmp);
+		unlinkat(p->dirfd, p->tmp, 0);
 		head = next;
 		free(p);
 	}
 	tail = NULL;
 	for (i = 0; i < ndirs; i++) {
-		if (dirs[i].fd >= 0)
-			close(dirs[i].fd);
+		close(dirs[i].fd);
 		free(dirs[i].name);
 	}
 	ndirs = 0;
 }
 
 /*
- * A name that was free when its file was closed is taken with
+ * A name that was free when its file was created is taken with
  * RENAME_NOREPLACE, one system call instead of a look (replaceable) and a
  * rename: 1 when done.  0 when the name is taken now (or the file system
  * has no RENAME_NOREPLACE): then the caller looks and renames.
@@ -205,7 +260,7 @@ static void clear(void)
 static int put_new(const struct outpend *p)
 {
 	return p->new &&
-	       renameat2(AT_FDCWD, p->tmp, AT_FDCWD, p->path,
+	       renameat2(p->dirfd, p->tmp, p->dirfd, p->base,
 			 RENAME_NOREPLACE) == 0;
 }
 
@@ -225,9 +280,9 @@ int outfile_commit_all(unsigned int *done)
 			dirs[p->dir].renamed = 1;
 			forget(p);
 			++*done;
-		} else if (!replaceable(p->path)) {
+		} else if (!replaceable(p)) {
 			ret = -1;
-		} else if (rename(p->tmp, p->path)) {
+		} else if (renameat(p->dirfd, p->tmp, p->dirfd, p->base)) {
 			msg_errno("cannot rename %s to %s", p->tmp, p->path);
 			ret = -1;
 		} else {
@@ -249,7 +304,7 @@ static void remove_and_die(int sig)
 	struct outpend *p;
 
 	for (p = head; p; p = p->next)
-		unlink(p->tmp);
+		unlinkat(p->dirfd, p->tmp, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "auth.h"
+#include "deadline.h"
 #include "device.h"
 #include "frame.h"
 #include "netaddr.h"
@@ -20,17 +21,23 @@ static void xfer_usage_security(FILE *f, enum xfer_role role)
 {
 	fprintf(f,
 		"      --key FILE     keyed transfer: both sides prove they hold the\n"
-		"                     secret in FILE (16 to 4095 bytes, mode 0600; make\n"
-		"                     one with: umask 077; head -c 32 /dev/urandom >FILE)\n"
-		"                     before any data; %s\n"
-		"      --peer ADDR    %s\n",
+		"                     secret in FILE (16 to 4095 bytes, yours, mode 0600;\n"
+		"                     make one with: umask 077; head -c 32 /dev/urandom\n"
+		"                     >FILE) before any data; %s\n"
+		"      --peer ADDR    %s\n"
+		"      --handshake-timeout MS\n"
+		"                     the slave's hello and, with --key, the key proofs\n"
+		"                     must all be done within MS milliseconds of the\n"
+		"                     connection (default $SYNCDEV_HANDSHAKE_MS, else\n"
+		"                     10000)%s\n",
 		role == ROLE_MASTER ?
 		"a peer that fails is dropped and\n"
 		"                     the master waits on" :
 		"a master that fails it ends the\n"
 		"                     slave with exit 4, nothing written",
 		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
-		"connect to IPv4 address ADDR only");
+		"connect to IPv4 address ADDR only",
+		role == ROLE_MASTER ? "" : ": else exit 1, or 4 keyed");
 	if (role == ROLE_SLAVE)
 		fprintf(f,
 			"      --no-sync      confirm files without flushing them to the disk\n"
@@ -89,8 +96,10 @@ static void xfer_usage(FILE *f, enum xfer_role role)
 			"slave's reason is printed), 2 usage.\n");
 	else
 		fprintf(f,
-			"Each file is flushed to the disk (fsync) before its rename, and its\n"
-			"directory after it, before the master is told.\n"
+			"The files' data is flushed to the disk before they are renamed into\n"
+			"place (syncfs, once per file system; fsync of each file on FUSE, 9p\n"
+			"and SMB, whose syncfs does not reach the storage), and their\n"
+			"directories after, before the master is told.\n"
 			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
 			"of all files, T runs from the connection being established to the\n"
 			"last file verified and renamed.  Then tells the master the outcome.\n"
@@ -178,7 +187,10 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum { OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER, OPT_NO_SYNC };
+enum {
+	OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER, OPT_NO_SYNC,
+	OPT_HANDSHAKE,
+};
 
 /* An option with a number: its value into *a, or -1 after a message. */
 static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
@@ -212,6 +224,12 @@ static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
 		if (parse_uint(arg, 0, UINT32_MAX, &v))
 			return bad_number("wait", arg, "milliseconds");
 		a->wait_ms = (uint32_t)v;
+		break;
+	case OPT_HANDSHAKE:
+		if (parse_uint(arg, 1, XFER_MAX_HANDSHAKE_MS, &v))
+			return bad_number("handshake timeout", arg,
+					  "milliseconds, 1..3600000");
+		a->handshake_ms = (uint32_t)v;
 		break;
 	}
 	return 0;
@@ -260,7 +278,7 @@ static int parse_option(int c, char **argv, enum xfer_role role,
 	case 'h':
 		xfer_usage(stdout, role);
 		return 1;
-	case 'b': case 't': case 'w': case OPT_PROGRESS:
+	case 'b': case 't': case 'w': case OPT_PROGRESS: case OPT_HANDSHAKE:
 		return parse_number_opt(c, optarg, a);
 	default:
 		return bad_option(c, argv);
@@ -280,6 +298,7 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "peer", required_argument, NULL, OPT_PEER },
 		{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
+		{ "handshake-timeout", required_argument, NULL, OPT_HANDSHAKE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -292,6 +311,7 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 					   SYNCDEV_SLAVE_PATH;
 	if (role == ROLE_SLAVE)
 		a->wait_ms = XFER_DEFAULT_WAIT_MS;
+	a->handshake_ms = deadline_handshake_ms();
 	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -338,23 +358,37 @@ void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes)
 	       (double)elapsed_ns / 1e6, (size_t)bytes);
 }
 
-/* A master waits this long for a peer's hello and, keyed, its handshake. */
-#define XFER_GREET_TIMEOUT_S	10
-
-/* Drops are logged: the first 3, then every 100th. */
-static void note_drop(unsigned long drops, const char *what, const char *why)
+void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
+		    const char *why)
 {
-	if (drops <= 3 || drops % 100 == 0)
-		msg("dropped a peer that %s (%lu so far): %s", what, drops, why);
+	d->count++;
+	if (d->count > XFER_DROP_BURST &&
+	    now - d->last_ns < XFER_DROP_INTERVAL_NS) {
+		d->quiet++;
+		return;
+	}
+	if (d->quiet)
+		msg("dropped a peer that %s (%lu so far, %lu not logged): %s",
+		    what, d->count, d->quiet, why);
+	else
+		msg("dropped a peer that %s (%lu so far): %s", what, d->count,
+		    why);
+	d->quiet = 0;
+	d->last_ns = now;
 }
 
 /* The peer's first bytes are a slave's hello; -1 with the reason in why. */
-static int greeted(int fd, char *why)
+static int greeted(int fd, char *why, const struct deadline *d)
 {
 	unsigned char h[FRAME_HELLO_LEN];
-	ssize_t n = read_full(fd, h, sizeof(h));
+	ssize_t n = deadline_read(fd, h, sizeof(h), d);
 	int err;
 
+	if (n < 0 && errno == ETIMEDOUT) {
+		snprintf(why, AUTH_WHY_LEN, "no hello within the handshake's %u ms",
+			 d->ms);
+		return -1;
+	}
 	if (n < 0) {
 		snprintf(why, AUTH_WHY_LEN, "waiting for its hello: %s",
 			 strerror(errno));
@@ -371,25 +405,29 @@ static int greeted(int fd, char *why)
 }
 
 /*
- * The stream starts only once the peer said it is a slave: a connection
- * that closes, resets or stays silent first (a port scanner, a stranger)
- * is dropped like a peer that fails the key handshake, and the wait goes
- * on for the real slave.
+ * The stream starts only once the peer said it is a slave and, keyed,
+ * proved the key, all within one deadline from the accept: a connection
+ * that closes, resets, stays silent or dribbles (a port scanner, a
+ * stranger) is dropped like a peer that fails the key handshake, and the
+ * wait goes on for the real slave.
  */
 int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s)
 {
 	char why[AUTH_WHY_LEN];
-	unsigned long drops = 0;
+	struct xfer_drops drops = { 0 };
+	struct deadline d;
 
 	for (;;) {
-		if (dev_accept(fd, a->device) ||
-		    dev_set_timeout(fd, a->device, XFER_GREET_TIMEOUT_S))
+		if (dev_accept(fd, a->device))
 			return -1;
-		if (greeted(fd, why))
-			note_drop(++drops, "did not greet as a slave", why);
-		else if (k && auth_master(fd, k, s, why))
-			note_drop(++drops, "failed the key handshake", why);
+		deadline_start(&d, fd, a->handshake_ms);
+		if (greeted(fd, why, &d))
+			xfer_note_drop(&drops, now_ns(),
+				       "did not greet as a slave", why);
+		else if (k && auth_master_by(fd, k, s, why, &d))
+			xfer_note_drop(&drops, now_ns(),
+				       "failed the key handshake", why);
 		else
 			return dev_set_timeout(fd, a->device, a->progress_s);
 		if (dev_disconnect(fd, a->device))
@@ -401,15 +439,21 @@ int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 		 struct auth_session *s)
 {
 	unsigned char hello[FRAME_HELLO_LEN];
+	struct deadline d;
 
 	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
 		return EXIT_FAIL;
+	deadline_start(&d, fd, a->handshake_ms);
 	frame_put_hello(hello);
-	if (write_full(fd, hello, sizeof(hello)) != (ssize_t)sizeof(hello)) {
+	if (deadline_write(fd, hello, sizeof(hello), &d) !=
+	    (ssize_t)sizeof(hello)) {
 		msg("greeting the master on %s: %s", a->device, strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (k && auth_slave(fd, k, s))
+	if (k && auth_slave_by(fd, k, s, &d))
 		return EXIT_AUTH;
+	/* The deadline set the device's timeout: the transfer's again. */
+	if (dev_set_timeout(fd, a->device, a->progress_s))
+		return EXIT_FAIL;
 	return EXIT_OK;
 }

@@ -41,8 +41,12 @@ struct xfer_args {
 	uint32_t progress_s;	/* progress timeout, 0 = the module's */
 	const char *key_path;	/* --key: keyed transfer (auth.h), or NULL */
 	struct in_addr peer;	/* --peer: the only peer, 0 = any */
-	int no_sync;		/* slave --no-sync: no fsync before confirming */
+	int no_sync;		/* slave --no-sync: no flush before confirming */
+	uint32_t handshake_ms;	/* --handshake-timeout: hello and key proof */
 };
+
+/* --handshake-timeout: at most an hour. */
+#define XFER_MAX_HANDSHAKE_MS	3600000u
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */
 #define XFER_MAX_TIMEOUT_S	4294967u
@@ -69,18 +73,38 @@ struct auth_session;
 
 /*
  * Master: wait for a slave (--peer: only that address): a peer that
- * greets as one (frame.h's hello) within 10 s and, with a key, proves it
- * (auth.h).  A peer that does not is dropped, logged (the first few, then
- * every 100th) and the wait goes on.  0, or -1 after a message.  A keyed
- * handshake that succeeded fills *s.
+ * greets as one (frame.h's hello) and, with a key, proves it (auth.h),
+ * both within a->handshake_ms of its connection (one deadline, deadline.h).
+ * A peer that does not is dropped, counted and logged (the first three,
+ * then at most one line per 10 s) and the wait goes on.  0, or -1 after a
+ * message.  A keyed handshake that succeeded fills *s.
  */
 int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s);
 
 /*
+ * Dropped peers are logged as the kernel's printk_ratelimit() does: the
+ * first XFER_DROP_BURST, then at most one line per XFER_DROP_INTERVAL_NS,
+ * which says how many went unlogged since the last; every drop is
+ * counted.  xfer_note_drop: one more drop, at now (now_ns()).
+ */
+#define XFER_DROP_BURST		3
+#define XFER_DROP_INTERVAL_NS	(10 * 1000000000ull)
+
+struct xfer_drops {
+	unsigned long count;	/* every peer dropped */
+	unsigned long quiet;	/* dropped since the last line */
+	uint64_t last_ns;	/* when that line was written */
+};
+
+void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
+		    const char *why);
+
+/*
  * Slave: connect to the master (--peer: refused elsewhere), greet it
- * and, with a key, prove it and check the master's proof.  EXIT_OK, EXIT_FAIL or
- * EXIT_AUTH after a message.
+ * and, with a key, prove it and check the master's proof, all within
+ * a->handshake_ms of the connection.  EXIT_OK, EXIT_FAIL or EXIT_AUTH
+ * after a message.
  */
 int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 		 struct auth_session *s);

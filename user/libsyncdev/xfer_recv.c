@@ -124,6 +124,7 @@ static int check_mac(struct devbuf *b, struct outfile *f,
 	unsigned char sent[SHA256_LEN], want[SHA256_LEN];
 	char what[64];
 	ssize_t got;
+	int ok;
 
 	snprintf(what, sizeof(what), "the MAC of file %u", index + 1);
 	got = read_hdr(b, sent, sizeof(sent), what, r);
@@ -132,7 +133,9 @@ static int check_mac(struct devbuf *b, struct outfile *f,
 	if ((size_t)got < sizeof(sent))
 		return bad_frame(r, FRAME_ETRUNC, what, got, sizeof(sent));
 	hmac_sha256_final(mac, want);
-	if (!mac_equal(sent, want, sizeof(want))) {
+	ok = mac_equal(sent, want, sizeof(want));
+	explicit_bzero(want, sizeof(want));
+	if (!ok) {
 		msg("MAC mismatch in %s: the data is not what a holder of the key sent",
 		    f->path);
 		return failed(r, FRAME_ST_CRC, EXIT_CORRUPT);
@@ -197,6 +200,8 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		ret = check_trailer(b, &f, crc, index, r);
 	if (!ret && o->auth)
 		ret = check_mac(b, &f, &mac, index, r);
+	if (o->auth)
+		hmac_sha256_wipe(&mac);	/* given up, or wiped by its final */
 	if (ret) {
 		outfile_abort(&f);
 		return ret;

@@ -20,6 +20,7 @@ struct send_ctx {
 	uint64_t seen;		/* b->moved when last looked for one */
 	uint64_t start;		/* stream offset of this file's data */
 	int printed;		/* page descriptors logged */
+	struct hmac_sha256 mac;	/* keyed: the current file's MAC */
 };
 
 /*
@@ -60,12 +61,12 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	uint32_t crc = 0;
 	unsigned char *dst;
 	size_t room;
-	struct hmac_sha256 mac;
+	struct hmac_sha256 *mac = &c->mac;
 	unsigned char sum[SHA256_LEN];
 	ssize_t n;
 
 	if (c->o->auth)
-		auth_file_mac_init(&mac, c->o->auth, index, f->size);
+		auth_file_mac_init(mac, c->o->auth, index, f->size);
 	frame_put_file_hdr(hdr, index, f->size);
 	c->start = c->b->moved + c->b->end + sizeof(hdr);
 	if (tx_put(c->b, hdr, sizeof(hdr)))
@@ -83,7 +84,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 		if (n < 0)
 			return EXIT_FAIL;
 		if (c->o->auth)
-			hmac_sha256_update(&mac, dst, (size_t)n);
+			hmac_sha256_update(mac, dst, (size_t)n);
 		tx_commit(c->b, (size_t)n);
 		off += (uint64_t)n;
 		if (c->o->print_pages)
@@ -95,7 +96,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	if (tx_put(c->b, hdr, FRAME_TRAILER_LEN))
 		return send_failed(f->path, data_moved(c, f->size), f->size);
 	if (c->o->auth) {
-		hmac_sha256_final(&mac, sum);
+		hmac_sha256_final(mac, sum);
 		if (tx_put(c->b, sum, sizeof(sum)))
 			return send_failed(f->path, data_moved(c, f->size),
 					   f->size);
@@ -119,6 +120,8 @@ int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 		return send_failed("the stream header", 0, 0);
 	for (i = 0; i < n; i++) {
 		ret = send_file(&c, &files[i], i);
+		/* A MAC given up with its file is key-derived state. */
+		hmac_sha256_wipe(&c.mac);
 		if (ret)
 			return ret;
 	}
