@@ -47,12 +47,23 @@ printf '#!/bin/sh\necho "slave: will not run" >&2\nexit 1\n' >"$sub/carol/slave"
 opts="--data 0 --methods fcntl-fcntl --vms 1"
 
 # stable FILE: a class CSV without the columns a run measures (times,
-# the accelerator), which differ from one run to the next.
+# the accelerator), which differ from one run to the next.  Fields are
+# split as CSV: a quoted message may hold commas (not line breaks here).
 stable() {
-	awk -F , '
-		NR == 1 { for (i = 1; i <= NF; i++)
-				skip[i] = $i ~ /(^|_)(s|sec|secs|seconds|elapsed)$|^time$|_time$|^times_|^accel/ }
-		{ out = ""; for (i = 1; i <= NF; i++) if (!skip[i]) out = out "," $i
+	awk '
+		function split_csv(line, f,    n, q, c, i) {
+			n = 1; q = 0; f[1] = ""
+			for (i = 1; i <= length(line); i++) {
+				c = substr(line, i, 1)
+				if (c == "\"") q = !q
+				if (c == "," && !q) f[++n] = ""; else f[n] = f[n] c
+			}
+			return n
+		}
+		{ n = split_csv($0, f) }
+		NR == 1 { for (i = 1; i <= n; i++)
+				skip[i] = f[i] ~ /(^|_)(s|sec|secs|seconds|elapsed)$|^time$|_time$|^times_|^accel/ }
+		{ out = ""; for (i = 1; i <= n; i++) if (!skip[i]) out = out "," f[i]
 		  print substr(out, 2) }' "$1"
 }
 # check_class NAME DIR: DIR's summary, cases and failures are the one run's.
