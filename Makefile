@@ -34,7 +34,7 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 BUILD   := build
 # make demo KERNEL=6.12 ACCEL=tcg: the guest's kernel and accelerator
 # (scripts/vm/vm-common.sh).
-KERNEL_ENV = $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL)) $(if $(ACCEL),SYNCDEV_ACCEL=$(ACCEL))
+KERNEL_ENV = $(strip $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL)) $(if $(ACCEL),SYNCDEV_ACCEL=$(ACCEL)))
 OBJDIR  := $(BUILD)/obj
 
 # CC, CFLAGS, LDFLAGS and LDLIBS are the user's (make CC=clang
