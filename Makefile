@@ -166,10 +166,10 @@ $(BUILD)/tests/test_fast_method: $(OBJDIR)/user/osbench/io/fast_method.o \
 	$(OBJDIR)/user/osbench/io/fast_read.o
 $(OBJDIR)/tests/unit/test_readq.o: INCS += -Iuser/osbench/io
 $(BUILD)/tests/test_readq: $(OBJDIR)/user/osbench/io/readq.o
-$(OBJDIR)/tests/unit/test_report.o: INCS += -Iuser/osbench -Iuser/osbench/micro
-$(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/anomaly.o \
-	$(OBJDIR)/user/osbench/csvtab.o $(OBJDIR)/user/osbench/csvmeta.o \
-	$(OBJDIR)/user/osbench/docout.o \
+$(OBJDIR)/tests/unit/test_report.o: INCS += -Iuser/osbench/report -Iuser/osbench/micro
+$(BUILD)/tests/test_report: $(OBJDIR)/user/osbench/report/anomaly.o \
+	$(OBJDIR)/user/osbench/report/csvtab.o $(OBJDIR)/user/osbench/report/csvmeta.o \
+	$(OBJDIR)/user/osbench/report/docout.o \
 	$(OBJDIR)/user/osbench/micro/pingparse.o
 $(OBJDIR)/tests/unit/test_gradeclass.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \

@@ -333,9 +333,9 @@ write_report() {
 	echo "|---|---|"
 	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
 	echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
-	while IFS= read -r line; do
+	[ ! -f "$stage/info" ] || while IFS= read -r line; do
 		echo "| $(md_text "${line%%: *}") | $(md_text "${line#*: }") |"
-	done <"$stage/info" 2>/dev/null
+	done <"$stage/info"
 	echo "| cases | $cases: $p passed, $f failed, $n not run |"
 	echo "| score | $(build/gradeclass score "$rubric" "$3")% (weighted by $rubric) |"
 	echo "| time limit | $timeout s per program and case ($((timeout * 3)) s for big and 64M) |"

@@ -323,6 +323,7 @@ sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 write_conf() {
 	local strict
 	strict=$(cat "$1/strict-pages" 2>/dev/null || echo 0)
+	mkdir -p "$1/input"
 	{
 		echo "GRADE_CLI=$(sq "$(cli_of "$1" master)")"
 		echo "GRADE_SLAVE_CLI=$(sq "$(cli_of "$1" slave)")"

@@ -93,7 +93,8 @@ student m-csv
 script m-csv master 'printf "=HYPERLINK(\"http://example.invalid\",\"x\")\r\nx,student,1\r=1+1\n"; exit 1'
 # Far more than the outputs in the shared directory.
 student n-flood
-script n-flood slave 'dd if=/dev/zero of=/share/flood bs=1M count=400 2>/dev/null; exec slave "$@"'
+script n-flood slave 'for i in 1 2 3 4 5 6 7 8; do dd if=/dev/zero of=/share/flood$i bs=1M count=400 2>/dev/null; done
+exec slave "$@"'
 # Terminal escape sequences and markup where the TA reads: the console,
 # the kernel log and the program's output.
 student o-escape
@@ -130,7 +131,10 @@ check_class() {
 	check_equal "$l: the summary has every student" \
 		"$(tail -n +2 "$out/summary.csv" | cut -d, -f1 | sort | paste -sd ' ')" \
 		"a-honest b-kbuild c-incbin d-devzero e-linkko f-linkcli g-plant h-forge i-copier j-kmsg k-oops l-hang m-csv n-flood o-escape p-linked work"
-	score() { awk -F, -v s="$1" '$1 == s { print $2 }' "$out/summary.csv"; }
+	score() {
+		awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "score") c = i }
+			$1 == s { print $c }' "$out/summary.csv"
+	}
 	check_equal "$l: the honest student scores 100" "$(score a-honest)" 100.0
 	for s in h-forge i-copier j-kmsg; do
 		check_equal "$l: forging student $s scores 0" "$(score "$s")" 0.0
@@ -149,10 +153,13 @@ check_class() {
 	check_output "$l: the hang is named" 'hung' reason l-hang
 	check_output "$l: the flood is stopped" 'shared directory' reason n-flood
 	check_output "$l: a linked folder is refused" 'folder p-linked is a symbolic link' reason p-linked
-	check "$l: no escape sequence in any file of the grade" \
-		sh -c "! grep -rlq \"\$(printf '\\033')\" '$out' '$out.log'"
-	check "$l: no markup from a guest in any report.md" \
-		sh -c "! grep -rqsE '<(script|img|b)>?' --include=report.md '$out'"
+	check "$l: no escape sequence in any text the grade wrote" \
+		sh -c "! grep -rlq \"\$(printf '\\033')\" --include='*.log' --include='*.md' \
+			--include='*.csv' --include='*.html' --include='*.out' --include='*.klog' \
+			--include='*.res' --include='*.kernel' --include='*.bytes' '$out' '$out.log'"
+	check "$l: no markup from a guest in any report.md, but in code blocks" \
+		sh -c "! find '$out' -name report.md -exec awk '/^ *\\140\\140\\140/ { f = !f; next } !f' {} + |
+			grep -qE '<(script|img|b)'"
 	check_output "$l: the escaping student's output is shown as text" \
 		"last output: \`.*&lt;b&gt;bold&lt;/b&gt;" cat "$out/o-escape/report.md"
 	check_output "$l: the folder named work is refused" '^work,.*refused.*class.s output folder uses' cat "$out/summary.csv"

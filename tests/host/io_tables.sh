@@ -21,11 +21,12 @@ csv_ok() {
 # json_ok NAME FILE ROWS: valid JSON with ROWS rows.
 json_ok() {
 	if command -v python3 >/dev/null 2>&1; then
-		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == int(sys.argv[2]); assert all(len(r) == len(d["columns"]) for r in d["rows"])' "$2" "$3" 2>"$T/err"
+		if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format_version"] == 1; assert len(d["rows"]) == int(sys.argv[2]); assert all(len(r) == len(d["columns"]) for r in d["rows"])' "$2" "$3" 2>"$T/err"
 		then pass "$1"; else fail "$1" "$(tail -1 "$T/err")"; fi
 	else
-		# Structural check: one object with the four keys, balanced braces.
-		if grep -q '^{"title":.*"notes":{.*"columns":\[.*"rows":\[.*\]}$' "$2" &&
+		# Structural check: one object with its version and the four
+		# keys, balanced braces.
+		if grep -q '^{"format_version":1,"title":.*"notes":{.*"columns":\[.*"rows":\[.*\]}$' "$2" &&
 		   [ "$(tr -cd '{' <"$2" | wc -c)" = "$(tr -cd '}' <"$2" | wc -c)" ]
 		then pass "$1"; else fail "$1" "not the report's JSON shape"; fi
 	fi

@@ -127,4 +127,24 @@ fi
 check_exit "--render with --peer is a usage error" 2 $OSB report --render --peer 1.2.3.4 --out "$tmp/rep"
 mkdir "$tmp/empty"
 check_exit "--render of a folder without results fails" 1 $OSB report --render --out "$tmp/empty"
+
+# A folder's metadata in a layout this osbench does not know is refused,
+# not misread: without a format_version, and with another one.
+cp -r tests/host/report-fixture "$tmp/nover"
+sed '1s/"format_version": 1, //' tests/host/report-fixture/call.meta.json \
+	>"$tmp/nover/call.meta.json"
+check_exit "--render refuses metadata without a format_version" 1 \
+	$OSB report --render --out "$tmp/nover"
+check_output "the refusal names the file and what is missing" \
+	'nover/call\.meta\.json: no format_version first' \
+	$OSB report --render --out "$tmp/nover"
+check_exit "no report.md from the refused folder" 1 test -e "$tmp/nover/report.md"
+cp -r tests/host/report-fixture "$tmp/v2"
+sed '1s/"format_version": 1,/"format_version": 2,/' \
+	tests/host/report-fixture/summary.meta.json >"$tmp/v2/summary.meta.json"
+check_exit "--render refuses metadata of an unknown format_version" 1 \
+	$OSB report --render --out "$tmp/v2"
+check_output "the refusal names the file and both versions" \
+	'v2/summary\.meta\.json: format_version 2 is not the one this osbench reads \(1\)' \
+	$OSB report --render --out "$tmp/v2"
 finish

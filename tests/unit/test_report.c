@@ -28,7 +28,8 @@ static const char csv[] =
 
 /* The metadata report_meta_begin writes beside it. */
 static const char meta[] =
-	"{\"tables\":[\n{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
+	"{\"format_version\":1,\"tables\":[\n"
+	"{\"title\":\"t\",\"notes\":{\"mode\":\"smoke\","
 	"\"dir /tmp\":\"tmpfs: memory, not a disk\","
 	"\"q\":\"say \\\"hi\\\" \\\\ \\u0009\"},\"columns\":[]},\n"
 	"{\"title\":\"second\",\"notes\":{\"mode\":\"full\"}}]}\n";
@@ -39,7 +40,8 @@ static void test_csvtab(void)
 	struct csvtab *t = csvtab_read(f);
 
 	fclose(f);
-	CHECK(t && t->ncols == 4 && t->nrows == 2, "csvtab: 4 columns, 2 rows");
+	CHECK(t && t->tab.ncols == 4 && t->tab.nrows == 2,
+	      "csvtab: 4 columns, 2 rows (the first table only)");
 	if (!t)
 		return;
 	CHECK(t->nnotes == 0, "csvtab: a plain CSV has no notes");
@@ -63,6 +65,46 @@ static void test_csvtab(void)
 	csvtab_free(t);
 }
 
+/* The metadata's format_version: first, a known one, or refused. */
+static void test_meta_version(void)
+{
+	struct csvtab t = { 0 };
+
+	CHECK(csvtab_meta_version(meta) == 1 &&
+	      csvtab_meta_version(" { \"format_version\" : 7 }") == 7,
+	      "meta version: read first in the document");
+	CHECK(csvtab_meta_version("{\"tables\":[],\"format_version\":1}") ==
+	      -1 &&
+	      csvtab_meta_version("{\"format_version\":\"1\",\"tables\":[]}") ==
+	      -1 &&
+	      csvtab_meta_version("{\"format_version\":1.5,\"tables\":[]}") ==
+	      -1 &&
+	      csvtab_meta_version("{\"format_version\":99999999999}") == -1 &&
+	      csvtab_meta_version("") == -1,
+	      "meta version: missing, not first, not a whole number: none");
+	CHECK(csvtab_meta_parse(&t, "{\"tables\":[{\"notes\":"
+				"{\"a\":\"b\"}}]}") == -1 &&
+	      csvtab_meta_parse(&t, "{\"format_version\":2,\"tables\":"
+				"[{\"notes\":{\"a\":\"b\"}}]}") == -1 &&
+	      t.nnotes == 0,
+	      "meta version: notes of a document without the known version "
+	      "refused");
+}
+
+/* A cell csv_put neutralised reads as the file has it, quote and all. */
+static void test_csvtab_quote(void)
+{
+	static const char text[] = "a,b\n\"'-\",\"'=x\"\n";
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct csvtab *t = csvtab_read(f);
+
+	fclose(f);
+	CHECK(t && !strcmp(csvtab_cell(t, 0, 0), "'-") &&
+	      !strcmp(csvtab_cell(t, 0, 1), "'=x"),
+	      "csvtab: a neutralising quote kept");
+	csvtab_free(t);
+}
+
 /* Render one small document into a string. */
 static char *render(enum doc_format fmt, const char *dir)
 {
@@ -75,6 +117,7 @@ static char *render(enum doc_format fmt, const char *dir)
 	d.f = open_memstream(&buf, &len);
 	doc_begin(&d, "T & T");
 	doc_heading(&d, 2, "Summary");
+	doc_para(&d, "it's <b>");
 	doc_item(&d, "flag %d", 1);
 	doc_item(&d, "flag %d", 2);
 	doc_table(&d, 2, head, "lr");
@@ -91,7 +134,8 @@ static void test_docout(const char *dir)
 {
 	char *md = render(DOC_MD, dir), *html = render(DOC_HTML, dir);
 
-	CHECK(strstr(md, "# T & T\n\n## Summary\n\n- flag 1\n- flag 2\n\n"),
+	CHECK(strstr(md, "# T & T\n\n## Summary\n\nit's <b>\n\n"
+		     "- flag 1\n- flag 2\n\n"),
 	      "md: title, heading, list");
 	CHECK(strstr(md, "| name | value |\n|---|---:|\n| a\\|b <c> | 1.5 |\n"),
 	      "md: table with alignment and an escaped |");
@@ -100,6 +144,9 @@ static void test_docout(const char *dir)
 	CHECK(strstr(html, "<title>T &amp; T</title>") &&
 	      strstr(html, "<ul>\n<li>flag 1</li>\n<li>flag 2</li>\n</ul>"),
 	      "html: escaped title, list");
+	CHECK(strstr(html, "<p>it's &lt;b&gt;</p>"),
+	      "html: text escaped, an apostrophe as it is (attributes in "
+	      "double quotes)");
 	CHECK(strstr(html, "<tr><td>a|b &lt;c&gt;</td><td class=\"r\">1.5</td></tr>"),
 	      "html: escaped cell, number right-aligned");
 	/* "<svg/>" in base64 */
@@ -205,6 +252,8 @@ int main(int argc, char **argv)
 	fputs("<svg/>", f);
 	fclose(f);
 	test_csvtab();
+	test_csvtab_quote();
+	test_meta_version();
 	test_docout(dir);
 	test_anomaly();
 	test_parsers();

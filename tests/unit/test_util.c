@@ -155,7 +155,8 @@ static void test_report(void)
 	      strstr(t, "1.5"), "report text has notes, units, values");
 	CHECK(!strcmp(c, "name,rate_MiB/s\n\"x\"\"y\",1.5\nz,\n"),
 	      "report csv exact: a header, then rows, no notes");
-	CHECK(!strcmp(j, "{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
+	CHECK(!strcmp(j, "{\"format_version\":1,"
+			 "\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"
 			 "\"columns\":[{\"name\":\"name\",\"unit\":null},"
 			 "{\"name\":\"rate\",\"unit\":\"MiB/s\"}],"
 			 "\"rows\":[{\"name\":\"x\\\"y\",\"rate\":1.5},"
@@ -186,7 +187,8 @@ static void test_report_meta(void)
 	fclose(meta);
 	CHECK(!strcmp(csv, "name,rate_MiB/s\n\"x\"\"y\",2\nz,\n"),
 	      "report meta: the CSV stays plain");
-	CHECK(!strcmp(buf, "{\"tables\":[\n{\"title\":\"demo\",\"notes\":"
+	CHECK(!strcmp(buf, "{\"format_version\":1,\"tables\":[\n"
+		      "{\"title\":\"demo\",\"notes\":"
 		      "{\"file\":\"a,b\"},\"columns\":[{\"name\":\"name\","
 		      "\"unit\":null},{\"name\":\"rate\",\"unit\":\"MiB/s\"}]},"
 		      "\n{\"title\":\"demo\",\"notes\":{\"file\":\"a,b\"},"

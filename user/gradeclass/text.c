@@ -18,38 +18,6 @@ size_t utf8_prefix(const char *s, size_t max)
 	return i;
 }
 
-void html_put_n(FILE *f, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#x27;", f);
-			break;
-		default:
-			fputc(s[i], f);
-		}
-	}
-}
-
-void html_put(FILE *f, const char *s)
-{
-	html_put_n(f, s, strlen(s));
-}
-
 void html_put_cut(FILE *f, const char *s, size_t max)
 {
 	html_put_n(f, s, utf8_prefix(s, max));

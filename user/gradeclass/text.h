@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Text into the reports: cut at a number of characters (UTF-8 code
- * points, never inside one), escaped for HTML, flattened for a Markdown
- * table cell, encoded for a link.
+ * points, never inside one), escaped for HTML (user/common's html.h),
+ * flattened for a Markdown table cell, encoded for a link.
  */
 #ifndef GRADECLASS_TEXT_H
 #define GRADECLASS_TEXT_H
+
+#include "html.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -13,13 +15,6 @@
 /* The bytes of s's first max characters (all of s when shorter). */
 size_t utf8_prefix(const char *s, size_t max);
 
-/*
- * The first n bytes of s with & < > " ' as entities: safe in an element
- * and in a quoted attribute.
- */
-void html_put_n(FILE *f, const char *s, size_t n);
-/* html_put_n of all of s. */
-void html_put(FILE *f, const char *s);
 /* html_put of s's first max characters. */
 void html_put_cut(FILE *f, const char *s, size_t max);
 

@@ -228,7 +228,8 @@ void report_meta_begin(FILE *meta)
 {
 	meta_out = meta;
 	meta_tables = 0;
-	fputs("{\"tables\":[", meta);
+	fprintf(meta, "{\"format_version\":%d,\"tables\":[",
+		REPORT_FORMAT_VERSION);
 }
 
 void report_meta_end(void)
@@ -263,7 +264,7 @@ static void print_json(const struct report *r)
 {
 	size_t i, c;
 
-	fputc('{', r->out);
+	fprintf(r->out, "{\"format_version\":%d,", REPORT_FORMAT_VERSION);
 	json_head(r, r->out);
 	fputs(",\"rows\":[", r->out);
 	for (i = 0; i < r->ncells; i++) {

@@ -17,7 +17,12 @@
  *      the units go to the metadata file when one is open
  *      (report_meta_begin); else the notes go to stderr as "# key: value"
  *      lines (and all of it is in the JSON output).
- * JSON: {"title":…, "notes":{…}, "columns":[…], "rows":[{…}, …]}.
+ * JSON: {"format_version":1, "title":…, "notes":{…}, "columns":[…],
+ *       "rows":[{…}, …]}.
+ * Every JSON document starts with its format_version
+ * (REPORT_FORMAT_VERSION), so that a reader (osbench report reads its
+ * folder back) refuses a document of another layout instead of
+ * misreading it.
  */
 #ifndef SYNCDEV_REPORT_H
 #define SYNCDEV_REPORT_H
@@ -25,6 +30,9 @@
 #include <stdio.h>
 
 enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON };
+
+/* The layout of the JSON documents; a change of layout changes it. */
+#define REPORT_FORMAT_VERSION 1
 
 struct report;
 
@@ -50,7 +58,8 @@ void report_free(struct report *r);
 /*
  * The metadata of the CSV tables printed from now on go to meta (beside
  * NAME.csv: NAME.meta.json), one JSON document:
- * {"tables":[{"title":…, "notes":{…}, "columns":[…]}, …]}.
+ * {"format_version":1, "tables":[{"title":…, "notes":{…}, "columns":[…]},
+ * …]}.
  * report_meta_end closes the document (the caller closes the file).
  */
 void report_meta_begin(FILE *meta);

@@ -27,7 +27,7 @@
 
 #include "benchopt.h"
 #include "optable.h"
-#include "summary.h"
+#include "report/figures.h"
 
 #include <stdio.h>
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * osbench micro-opt in two parts: micro_opt.c (the command, and one
- * build's figures with --this-build) and micro_opt_cmp.c (running the
- * -O0 build beside this one and the side-by-side table).
+ * osbench micro-opt in three parts: micro_opt.c (the command),
+ * micro_opt_fig.c (one build's figures, and the --this-build table) and
+ * micro_opt_cmp.c (running the -O0 build beside this one and the
+ * side-by-side table).
  */
 #ifndef OSBENCH_MICRO_OPT_H
 #define OSBENCH_MICRO_OPT_H
@@ -10,7 +11,7 @@
 #include "experiment.h"
 #include "report.h"
 #include "runner.h"
-#include "summary.h"
+#include "report/figures.h"
 
 #include <stdbool.h>
 
@@ -26,6 +27,12 @@ void mo_stat_cells(struct report *r, const struct summary *s, enum figure f);
 
 /* Figure f is one micro-opt compares: measured, and micro/'s own code. */
 bool mo_compared(const struct summary *s, enum figure f);
+
+/*
+ * --this-build: every experiment of experiments (comma-separated) here,
+ * one row per figure on c->out.  The exit code.
+ */
+int mo_this_build(const struct ctx *c, const char *experiments);
 
 /* PATH of file in this program's directory (malloc'd), or NULL. */
 char *mo_beside_self(const char *file);

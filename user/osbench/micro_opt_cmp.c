@@ -5,9 +5,8 @@
  * micro-opt --this-build --csv --experiments NAME" and read back from
  * its CSV; then one table with both.
  */
-#include "csvtab.h"
+#include "csvin.h"
 #include "micro_opt.h"
-#include "report_parts.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -86,7 +85,7 @@ static pid_t spawn(char **argv, FILE **out, FILE *err)
 	return pid;
 }
 
-/* The unit of a row as a string literal (summary.h keeps literals). */
+/* The unit of a row as a string literal (figures.h keeps literals). */
 static const char *unit_literal(const char *unit)
 {
 	static const char *const units[] = { "ns", "us", "ms", "MiB/s" };
@@ -99,12 +98,13 @@ static const char *unit_literal(const char *unit)
 }
 
 /* Row i of the -O0 build's table into s; -1 when it is not that build's. */
-static int read_row(const struct csvtab *t, size_t i, const char *o0,
+static int read_row(const struct table *t, size_t i, const char *o0,
 		    struct summary *s)
 {
-	const char *build = csvtab_cell(t, i, csvtab_col(t, "build"));
-	const char *name = csvtab_cell(t, i, csvtab_col(t, "benchmark"));
-	const char *n = csvtab_cell(t, i, csvtab_col(t, "n"));
+	const struct rec r = { t, t->rows[i] };
+	const char *build = rec_get_or(&r, "build", "");
+	const char *name = rec_get_or(&r, "benchmark", "");
+	const char *n = rec_get_or(&r, "n", "");
 	int f;
 
 	if (strcmp(build, "unoptimised"))
@@ -116,17 +116,14 @@ static int read_row(const struct csvtab *t, size_t i, const char *o0,
 	if (f == FIG_COUNT)
 		return 0;
 	s->set[f] = true;
-	s->unit[f] = unit_literal(csvtab_cell(t, i, csvtab_col(t, "unit")));
-	s->value[f] = strtod(csvtab_cell(t, i, csvtab_col(t, "median")),
-			     NULL);
+	s->unit[f] = unit_literal(rec_get_or(&r, "unit", ""));
+	s->value[f] = strtod(rec_get_or(&r, "median", ""), NULL);
 	if (*n) {
 		s->has_st[f] = true;
 		s->st[f].n = strtoul(n, NULL, 10);
 		s->st[f].median = s->value[f];
-		s->st[f].ci_lo = strtod(csvtab_cell(t, i, csvtab_col(t,
-					"median_lo")), NULL);
-		s->st[f].ci_hi = strtod(csvtab_cell(t, i, csvtab_col(t,
-					"median_hi")), NULL);
+		s->st[f].ci_lo = strtod(rec_get_or(&r, "median_lo", ""), NULL);
+		s->st[f].ci_hi = strtod(rec_get_or(&r, "median_hi", ""), NULL);
 	}
 	return 0;
 }
@@ -149,8 +146,8 @@ static int measure_o0(const struct ctx *c, const char *o0, const char *name,
 {
 	char *argv[16], reps[24];
 	FILE *out = NULL, *err = tmpfile();
-	struct csvtab *t = NULL;
-	int status = 0, rc = 0;
+	struct table t = { 0 };
+	int status = 0, rc = 0, have = 0;
 	size_t i;
 	pid_t pid;
 
@@ -163,16 +160,16 @@ static int measure_o0(const struct ctx *c, const char *o0, const char *name,
 		return -1;
 	}
 	if (out) {
-		t = csvtab_read(out);
+		have = !csv_fread(out, &t, CSV_FIRST_TABLE | CSV_KEEP_QUOTE);
 		fclose(out);
 	}
-	for (i = 0; t && i < t->nrows && rc == 0; i++)
-		rc = read_row(t, i, o0, s);
-	csvtab_free(t);
+	for (i = 0; i < t.nrows && rc == 0; i++)
+		rc = read_row(&t, i, o0, s);
+	csv_free(&t);
 	if (waitpid(pid, &status, 0) < 0)
 		rc = fail_errno("waitpid");
 	pass_messages(err);
-	if (rc == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) || !t))
+	if (rc == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) || !have))
 		rc = fail("%s micro-opt --this-build --experiments %s failed "
 			  "(status %#x)", o0, name, (unsigned int)status);
 	return rc;

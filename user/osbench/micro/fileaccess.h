@@ -5,8 +5,8 @@
  * guest (fileaccess_stream.c) and the master-side server of that stream
  * (fileaccess_serve.c), the check of the scratch file's bytes
  * (fileaccess_check.c) and the side-by-side table (fileaccess_side.c).
- * All rows go through fa_row() so that local, remote and syncdev rows
- * have the same columns and sit side by side.
+ * All rows go through fa_row() (fileaccess_row.c) so that local, remote
+ * and syncdev rows have the same columns and sit side by side.
  */
 #ifndef OSBENCH_FILEACCESS_H
 #define OSBENCH_FILEACCESS_H
@@ -21,7 +21,16 @@
 #include <stdio.h>
 
 enum fop { F_SYNC_WRITE, F_SEQ_READ, F_RAND_READ, F_NOPS };
-extern const char *const fop_names[F_NOPS];
+
+/* The operation's name in the table ("sync-write"). */
+static inline const char *fop_name(enum fop f)
+{
+	static const char *const names[F_NOPS] = {
+		"sync-write", "seq-read", "rand-read",
+	};
+
+	return names[f];
+}
 
 /* One run of the experiment: what every target's rows need. */
 struct fa_run {

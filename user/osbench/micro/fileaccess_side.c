@@ -108,7 +108,7 @@ int fa_side_print(struct fa_side *s, const struct fa_run *run, FILE *out)
 	for (f = 0; f < F_NOPS; f++) {
 		for (chunk = run->minc, k = 0; chunk <= run->maxc &&
 		     k < SIDE_MAX_CHUNKS; chunk *= 4, k++) {
-			report_str(r, fop_names[f]);
+			report_str(r, fop_name(f));
 			report_num(r, (double)chunk);
 			for (i = 0; i < s->ntargets; i++)
 				cell(r, s->med[i][f][k]);

@@ -177,7 +177,7 @@ int fa_stream_measure(struct fa_run *run, struct fa_stream *s)
 				continue;
 			}
 			mb_progress(run->o, "syncdev %s: %s, %llu B",
-				    s->where, fop_names[f],
+				    s->where, fop_name(f),
 				    (unsigned long long)chunk);
 			rc = measure_chunk(run, s, buf, chunk, &ref, &conn,
 					   mib_s);

@@ -4,7 +4,8 @@
  * runs "osbench net --serve" (net.c): round-trip time of small TCP
  * messages (net_tcp.c) and of ICMP echo (net_ping.c), connection setup
  * and teardown, peak bandwidth, and the same through the syncdev device
- * (net_dev.c).  The server (net_serve.c) answers one request per TCP
+ * (net_dev.c), each with what every client part uses (net_client.c).
+ * The server (net_serve.c) answers one request per TCP
  * connection; the request names the exercise.
  *
  * Request: 16 bytes, little-endian: op (1 byte), 3 zero bytes, size

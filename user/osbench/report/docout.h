@@ -2,7 +2,8 @@
 /*
  * A document in Markdown or as one self-contained HTML page, written by
  * the same calls: headings, paragraphs, lists, preformatted blocks,
- * tables and plots.  In HTML every text is escaped and a plot (an SVG or
+ * tables and plots.  In HTML every text is escaped (user/common's
+ * html.h) and a plot (an SVG or
  * PNG file) is embedded as a data: URI, so the page needs nothing beside
  * it; in Markdown a plot is a link to the file.
  *
@@ -50,8 +51,5 @@ void doc_table_end(struct doc *d);
 int doc_plot(struct doc *d, const char *file, const char *caption);
 /* Closes the page; 0, or -1 when a write failed. */
 int doc_end(struct doc *d);
-
-/* Text escaped for HTML (&, <, >, ") onto f. */
-void doc_html_escape(FILE *f, const char *s);
 
 #endif

@@ -61,13 +61,14 @@ int rep_csv_table(struct doc *d, const char *dir, const char *file,
 		if (strcmp(t->note_keys[i], SYSINFO_NOTE))
 			doc_item(d, "%s: %s", t->note_keys[i],
 				 t->note_vals[i]);
-	for (i = 0; n < 64 && (cols ? cols[i] != NULL : i < t->ncols); i++) {
+	for (i = 0; n < 64 && (cols ? cols[i] != NULL : i < t->tab.ncols);
+	     i++) {
 		idx[n] = cols ? csvtab_col(t, cols[i]) : (int)i;
-		head[n] = cols ? cols[i] : t->cols[i];
+		head[n] = cols ? cols[i] : t->tab.head[i];
 		n++;
 	}
 	doc_table(d, n, head, NULL);
-	for (i = 0; i < t->nrows; i++) {
+	for (i = 0; i < t->tab.nrows; i++) {
 		for (k = 0; k < n; k++)
 			cells[k] = short_num(csvtab_cell(t, i, idx[k]),
 					     head[k], buf[k]);
@@ -85,7 +86,7 @@ static size_t fa_targets(const struct csvtab *t, char names[][300],
 	int cd = csvtab_col(t, "dir"), cf = csvtab_col(t, "fs");
 	size_t i, k, n = 0;
 
-	for (i = 0; i < t->nrows; i++) {
+	for (i = 0; i < t->tab.nrows; i++) {
 		const char *dir = csvtab_cell(t, i, cd);
 
 		for (k = 0; k < n && strcmp(dirs[k], dir); k++)
@@ -108,7 +109,7 @@ static double fa_median(const struct csvtab *t, const char *dir,
 	int cc = csvtab_col(t, "chunk_bytes"), cm = csvtab_col(t, "median");
 	size_t i;
 
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->tab.nrows; i++)
 		if (!strcmp(csvtab_cell(t, i, cd), dir) &&
 		    !strcmp(csvtab_cell(t, i, co), op) &&
 		    !strcmp(csvtab_cell(t, i, cc), chunk))
@@ -161,7 +162,7 @@ int rep_fa_side(struct doc *d, const struct rep *r)
 	if (remote > 0)
 		head[2 + n] = "local / remote";
 	doc_table(d, 2 + n + (remote > 0), head, NULL);
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->tab.nrows; i++)
 		if (!strcmp(csvtab_cell(t, i, csvtab_col(t, "dir")), dirs[0]))
 			fa_row(d, t, i, dirs, n, remote);
 	doc_table_end(d);

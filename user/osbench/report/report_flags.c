@@ -117,7 +117,7 @@ static size_t group_end(const struct csvtab *t, size_t i, int cd, int co)
 {
 	size_t k = i;
 
-	while (k < t->nrows &&
+	while (k < t->tab.nrows &&
 	       !strcmp(csvtab_cell(t, k, cd), csvtab_cell(t, i, cd)) &&
 	       !strcmp(csvtab_cell(t, k, co), csvtab_cell(t, i, co)))
 		k++;
@@ -163,7 +163,7 @@ static int file_flags(struct doc *d, const struct rep *r)
 	cd = csvtab_col(t, "dir");
 	cf = csvtab_col(t, "fs");
 	co = csvtab_col(t, "op");
-	for (i = 0; i < t->nrows; i = end) {
+	for (i = 0; i < t->tab.nrows; i = end) {
 		const char *fs = csvtab_cell(t, i, cf);
 
 		end = group_end(t, i, cd, co);

@@ -2,10 +2,12 @@
 /*
  * The headline figures "osbench report" puts in its summary table.  An
  * experiment records one with ctx_figure(c, FIG_..., value, unit) while
- * report runs it; report.c gives each its label and its estimate.
+ * report runs it; report_summary.c gives each its label and its
+ * estimate, figures.c its name.  What the rest of osbench sees of the
+ * report is this header.
  */
-#ifndef OSBENCH_SUMMARY_H
-#define OSBENCH_SUMMARY_H
+#ifndef OSBENCH_REPORT_FIGURES_H
+#define OSBENCH_REPORT_FIGURES_H
 
 #include "stats.h"
 
@@ -77,5 +79,8 @@ struct summary {
 	bool has_st[FIG_COUNT];
 	struct stats st[FIG_COUNT];
 };
+
+/* The name of a figure in summary.csv ("call3", "tcp_rtt_peer"). */
+const char *rep_figure_name(enum figure f);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading back a table that report.h wrote as CSV: its header and its
- * rows, the fields unquoted, and its notes from the metadata beside it
- * (NAME.meta.json, csvmeta.c).  The
+ * rows as user/common's reader gives them (csvin.h: the fields unquoted,
+ * a formula's neutralising quote kept), and its notes from the metadata
+ * beside it (NAME.meta.json, csvmeta.c).  The
  * report of osbench reads the experiments' tables this way, so that it
  * can render them again (Markdown, HTML) and look for anomalies in them.
  *
@@ -15,21 +16,20 @@
 #ifndef SYNCDEV_CSVTAB_H
 #define SYNCDEV_CSVTAB_H
 
+#include "csvin.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
 struct csvtab {
 	size_t nnotes;
 	char **note_keys, **note_vals;
-	size_t ncols;
-	char **cols;
-	size_t nrows;
-	char **cells;		/* nrows * ncols, row after row */
+	struct table tab;	/* the header and the rows */
 };
 
 /*
- * The first table of f (header, rows up to a blank line or the end), or
- * NULL when there is none (no header line).  No notes.
+ * The first table of the rest of f (header, rows up to a blank line or
+ * the end), or NULL when there is none (no header line).  No notes.
  */
 struct csvtab *csvtab_read(FILE *f);
 /*
@@ -40,10 +40,21 @@ struct csvtab *csvtab_load(const char *path);
 /*
  * The notes of the first table of a metadata document (report.h's
  * report_meta_begin) added to t: from its text, or from the file beside
- * csv_path.  0, or -1 when there is none or it cannot be read.
+ * csv_path.  0, or -1 when there is none, it cannot be read or its
+ * format_version is not REPORT_FORMAT_VERSION.
  */
 int csvtab_meta_parse(struct csvtab *t, const char *json);
 int csvtab_meta_load(struct csvtab *t, const char *csv_path);
+/*
+ * The format_version a metadata document starts with, or -1 when it
+ * starts with none (not a document report.h wrote).
+ */
+int csvtab_meta_version(const char *json);
+/*
+ * 0 when the metadata document at path has REPORT_FORMAT_VERSION, else
+ * -1 after a message that says what it has instead.
+ */
+int csvtab_meta_check(const char *path);
 void csvtab_free(struct csvtab *t);
 
 /* The column's index, or -1. */

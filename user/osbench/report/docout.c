@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "docout.h"
+#include "html.h"
 #include "util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-void doc_html_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* A Markdown table cell: a '|' would end it, a newline the row. */
 static void md_cell(FILE *f, const char *s)
@@ -46,7 +34,7 @@ void doc_begin(struct doc *d, const char *title)
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>", d->f);
-	doc_html_escape(d->f, title);
+	html_put_dq(d->f, title);
 	fputs("</title>\n<style>\n"
 	      "body { font-family: sans-serif; max-width: 75em; margin: auto; }\n"
 	      "table { border-collapse: collapse; margin: 1em 0; }\n"
@@ -55,7 +43,7 @@ void doc_begin(struct doc *d, const char *title)
 	      "pre { background: #f4f4f4; padding: 0.5em; overflow-x: auto; }\n"
 	      "img { max-width: 100%; }\n"
 	      "</style>\n</head>\n<body>\n<h1>", d->f);
-	doc_html_escape(d->f, title);
+	html_put_dq(d->f, title);
 	fputs("</h1>\n", d->f);
 }
 
@@ -67,7 +55,7 @@ void doc_heading(struct doc *d, int level, const char *text)
 		return;
 	}
 	fprintf(d->f, "<h%d>", level);
-	doc_html_escape(d->f, text);
+	html_put_dq(d->f, text);
 	fprintf(d->f, "</h%d>\n", level);
 }
 
@@ -78,7 +66,7 @@ static void vtext(struct doc *d, const char *open, const char *close,
 
 	fputs(open, d->f);
 	if (d->fmt == DOC_HTML)
-		doc_html_escape(d->f, s);
+		html_put_dq(d->f, s);
 	else
 		fputs(s, d->f);
 	fputs(close, d->f);
@@ -122,7 +110,7 @@ void doc_pre(struct doc *d, const char *text)
 		return;
 	}
 	fputs("<pre>", d->f);
-	doc_html_escape(d->f, text);
+	html_put_dq(d->f, text);
 	fputs("</pre>\n", d->f);
 }
 
@@ -137,7 +125,7 @@ void doc_table(struct doc *d, size_t ncols, const char *const *header,
 		fputs("<table>\n<tr>", d->f);
 		for (i = 0; i < ncols; i++) {
 			fputs("<th>", d->f);
-			doc_html_escape(d->f, header[i]);
+			html_put_dq(d->f, header[i]);
 			fputs("</th>", d->f);
 		}
 		fputs("</tr>\n", d->f);
@@ -168,7 +156,7 @@ void doc_row(struct doc *d, const char *const *cells)
 
 			strtod(c, &end);
 			fputs(*c && !*end ? "<td class=\"r\">" : "<td>", d->f);
-			doc_html_escape(d->f, c);
+			html_put_dq(d->f, c);
 			fputs("</td>", d->f);
 		}
 		fputs("</tr>\n", d->f);
@@ -254,12 +242,12 @@ int doc_plot(struct doc *d, const char *file, const char *caption)
 		fprintf(d->f, "![%s](%s)\n\n", caption, file);
 	} else {
 		fprintf(d->f, "<figure>\n<img alt=\"");
-		doc_html_escape(d->f, caption);
+		html_put_dq(d->f, caption);
 		fprintf(d->f, "\" src=\"data:image/%s;base64,",
 			svg ? "svg+xml" : "png");
 		base64(d->f, data, len);
 		fputs("\">\n<figcaption>", d->f);
-		doc_html_escape(d->f, caption);
+		html_put_dq(d->f, caption);
 		fputs("</figcaption>\n</figure>\n", d->f);
 	}
 	free(data);

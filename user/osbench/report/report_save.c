@@ -10,8 +10,11 @@
 #include "report_parts.h"
 #include "util.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 FILE *rep_meta_open(const char *dir, const char *name)
 {
@@ -157,12 +160,47 @@ static void load_row(struct rep *r, const struct csvtab *t, size_t i)
 	stats_median_ranks(r->s.st[f].n, &lo, &hi, &r->s.st[f].ci_level);
 }
 
+/*
+ * Every NAME.meta.json file of dir in the layout this program reads (its
+ * format_version); 0, or -1 after a message.  What is not a plain file
+ * is left to the reading, which finds no notes in it.
+ */
+static int check_versions(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	size_t n;
+	char *path;
+	int rc = 0;
+
+	/* Unreadable: rep_load says why when it reads summary.csv. */
+	if (!d)
+		return 0;
+	while (rc == 0 && (e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (n <= 10 || strcmp(e->d_name + n - 10, ".meta.json") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		rc = csvtab_meta_check(path);
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
 int rep_load(struct rep *r)
 {
-	char *path = xasprintf("%s/summary.csv", r->dir);
-	struct csvtab *t = csvtab_load(path);
+	char *path;
+	struct csvtab *t;
 	size_t i;
 
+	if (check_versions(r->dir))
+		return -1;
+	path = xasprintf("%s/summary.csv", r->dir);
+	t = csvtab_load(path);
 	if (!t) {
 		msg("cannot read the results %s (osbench report writes it)",
 		    path);
@@ -172,7 +210,7 @@ int rep_load(struct rep *r)
 	free(path);
 	memset(&r->s, 0, sizeof(r->s));
 	load_facts(r, t);
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->tab.nrows; i++)
 		load_row(r, t, i);
 	csvtab_free(t);
 	return 0;

@@ -11,12 +11,16 @@
  *   report_summary.c  the summary table: per figure the estimate with its
  *                     basis, the measured median with its spread, the
  *                     ratio
- *   report_estimate.c the estimates and their bases
+ *   report_estimate.c the estimates and their bases, with
+ *                     report_estimate_io.c for the network and the files
+ *   report_basis.c    what every estimate is made of
+ *   figures.c         the figures' names (figures.h)
  *   report_save.c     DIR/summary.csv, written and read back; the
  *                     NAME.meta.json beside every NAME.csv
  *   report_flags.c    anomalies a reader must not take at face value
  *   report_flag_est.c estimates more than 10x off what was measured
- *   report_doc.c      report.md and report.html from the folder
+ *   report_doc.c      report.md and report.html from the folder, with
+ *                     report_tables.c for the tables of the folder
  *   report_method.c   DIR/methodology.md
  *
  * Rendering reads only the folder, so "osbench report --render DIR"
@@ -27,7 +31,7 @@
 
 #include "docout.h"
 #include "experiment.h"
-#include "summary.h"
+#include "figures.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,9 +63,6 @@ int rep_only_parse(const char *what, const char *v, void *dst);
  */
 bool rep_selected(const struct rep *r, const char *name);
 
-/* The name of a figure in summary.csv ("call3", "tcp_rtt_peer"). */
-const char *rep_figure_name(enum figure f);
-
 /* Measure everything into rep->dir; the exit code (failures counted). */
 int rep_measure(struct rep *rep, const struct ctx *base);
 
@@ -73,7 +74,10 @@ int rep_measure(struct rep *rep, const struct ctx *base);
 FILE *rep_meta_open(const char *dir, const char *name);
 int rep_meta_close(FILE *meta);
 
-/* DIR/summary.csv from rep, and back.  0, or -1 after a message. */
+/*
+ * DIR/summary.csv from rep, and back.  0, or -1 after a message; reading
+ * back refuses a folder with a NAME.meta.json of another format_version.
+ */
 int rep_save(const struct rep *rep);
 int rep_load(struct rep *rep);
 
@@ -98,7 +102,10 @@ void rep_estimate(const struct rep *r, enum figure f, struct rep_est *e);
 void rep_estimate_net(const struct rep *r, enum figure f, struct rep_est *e);
 void rep_estimate_file(const struct rep *r, enum figure f,
 		       struct rep_est *e);
-/* Helpers of the estimates: figure f measured (and > 0), and its value. */
+/*
+ * What the estimates are made of (report_basis.c): figure f measured (and
+ * > 0), and its value.
+ */
 int rep_have(const struct rep *r, enum figure f);
 double rep_val(const struct rep *r, enum figure f);
 /* Set e to v with the basis; rep_need: rep_have, else "no basis". */
