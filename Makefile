@@ -11,6 +11,7 @@
 #   make vm           build the VM image (scripts/vm/vm-build)
 #   make shell        boot the VM to a root shell on this terminal (vm-shell)
 #   KERNEL=6.12       demo and shell boot that kernel: 6.1, 6.12, newest, debug
+#   ACCEL=tcg         demo and shell run the guest under it: auto, kvm, tcg
 #   make bench-transfer  the device against a userspace TCP copy, in the VM
 #   make bench-io     fast against dd, cat, fio and the memory bandwidth
 #   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
@@ -31,8 +32,9 @@ KDIR    ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
                        $(lastword $(sort $(wildcard /lib/modules/*-amd64/build \
                                                     /lib/modules/*-generic/build))))
 BUILD   := build
-# make demo KERNEL=6.12: the guest's kernel (scripts/vm/vm-common.sh).
-KERNEL_ENV = $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL))
+# make demo KERNEL=6.12 ACCEL=tcg: the guest's kernel and accelerator
+# (scripts/vm/vm-common.sh).
+KERNEL_ENV = $(strip $(if $(KERNEL),SYNCDEV_KERNEL=$(KERNEL)) $(if $(ACCEL),SYNCDEV_ACCEL=$(ACCEL)))
 OBJDIR  := $(BUILD)/obj
 
 # CC, CFLAGS, LDFLAGS and LDLIBS are the user's (make CC=clang

@@ -258,3 +258,5 @@ vm_disk() {
 	truncate -s "${2}M" "$1" || vm_die "cannot create the disk $1"
 	echo "file=$1,if=virtio,format=raw,cache=writeback"
 }
+
+. scripts/vm/vm-accel.sh

@@ -3,7 +3,7 @@
 # log (scripts/vm/vm-common.sh), on made-up logs: no guest is booted here.
 . tests/lib.sh
 
-for s in vm/vm-build vm/vm-run vm/vm-pair vm/vm-test vm/vm-shell vm/vm-kernel grade/grade \
+for s in vm/vm-build vm/vm-run vm/vm-pair vm/vm-test vm/vm-shell vm/vm-kernel vm/vm-accel grade/grade \
 	lint/check-kernel lint/check-clang vm/debug-kernel; do
 	check_output "scripts/$s --help" "scripts/$s" "scripts/$s" --help
 	check_exit "scripts/$s with a bad option is a usage error" 2 "scripts/$s" --bogus
