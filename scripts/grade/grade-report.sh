@@ -332,7 +332,11 @@ write_report() {
 	echo "| | |"
 	echo "|---|---|"
 	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
-	echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
+	if [ "${VM_ACCEL:-tcg}" = kvm ]; then
+		echo "| guest kernel | $VM_KVER (QEMU, KVM) |"
+	else
+		echo "| guest kernel | $VM_KVER (QEMU, TCG: times are emulated, compare them only with each other) |"
+	fi
 	[ ! -f "$stage/info" ] || while IFS= read -r line; do
 		echo "| $(md_text "${line%%: *}") | $(md_text "${line#*: }") |"
 	done <"$stage/info"
