@@ -449,7 +449,8 @@ put() {
 hand_over_outputs() {
 	rm -rf "$res/$cname.files"
 	mkdir -p "$res/$cname.files"
-	for o in $outs; do
+	for f in $files; do
+		o=${f##*/}
 		[ -f "$cw/out/$o" ] && ! [ -L "$cw/out/$o" ] && cp "$cw/out/$o" "$res/$cname.files/$o"
 	done
 	rm -rf "$cw/out"

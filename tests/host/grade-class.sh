@@ -164,7 +164,7 @@ check_output "a screenshot of the page" 'PNG image data, 1280 x 900' file "$tmp/
 
 # --- --only (serial) and --resume ---------------------------------------
 # verdicts FILE: a results.csv without the measured times.
-verdicts() { cut -d, -f1-12,17- "$1"; }
+verdicts() { cut -d, -f1-12,19- "$1"; }
 verdicts "$tmp/s1/b-opts/results.csv" >"$tmp/b-opts.parallel"
 verdicts "$tmp/s2/single/results.csv" >"$tmp/single.first"
 rm "$tmp/s2/single/done"        # as if the batch had stopped in its grade

@@ -10,7 +10,7 @@
 # (GRADE_STRICT_TIME=1) text around the sentence and the size / 8.
 . tests/lib.sh
 . scripts/guest/grade-check.sh
-# shellcheck disable=SC2034 # cw, side_, GRADE_STRICT_TIME, files, total: check_time's
+# shellcheck disable=SC2034 # cw, side_, GRADE_STRICT_TIME, files, total, work, cname: check_time's
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,11 +25,17 @@ for n in 32 859 1343 1663 2042 3065 2808 4056 3659 4619; do
 done
 head -c 4097 /dev/zero >"$tmp/one/file1"
 
-# use DIR: the case's input files.
+# use DIR: the case's input files, and its data set's sizes as the
+# guest's harness has them ($work/sets/SET).
 use() {
 	files=$(ls -d "$1"/file* | sort -V)
-	total=0
-	for f in $files; do total=$((total + $(wc -c <"$f"))); done
+	total=0 cname=${1##*/}.fcntl-fcntl work=$tmp/work
+	mkdir -p "$work/sets"
+	: >"$work/sets/${1##*/}"
+	for f in $files; do
+		total=$((total + $(wc -c <"$f")))
+		echo "${f##*/} $(wc -c <"$f")" >>"$work/sets/${1##*/}"
+	done
 }
 
 # judge OUTPUT: check_time on a program that printed OUTPUT (printf format).
