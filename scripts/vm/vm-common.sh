@@ -139,20 +139,25 @@ vm_kbuild() {
 		return
 	fi
 	local a=()
-	mapfile -t a < <(vm_root_binds "$VM_CHROOT")
+	mapfile -t a < <(vm_root_binds "$VM_CHROOT" "$dir")
 	bwrap "${a[@]}" --proc /proc --dev /dev --tmpfs /tmp --bind "$dir" "$dir" \
 		--remount-ro / --unshare-all --die-with-parent \
 		make -C "$VM_KDIR" M="$dir" "$@"
 }
 
-# vm_root_binds ROOT: bubblewrap's arguments that show ROOT's top-level
-# directories and links (proc, dev, sys and tmp excepted) read-only as
-# the sandbox's own, on a root where any other mount point can be made.
+# vm_root_binds ROOT [DIR]: bubblewrap's arguments that show ROOT's
+# top-level directories and links (proc, dev, sys and tmp excepted)
+# read-only as the sandbox's own, on a root where any other mount point
+# can be made.  The one DIR's path starts with is left out: bubblewrap
+# could not make DIR's mount point inside a read-only copy of it (a root
+# shared by several clones may well have a /work or /home of its own).
 vm_root_binds() {
-	local e n
+	local e n top=${2#/}
+	top=${top%%/*}
 	for e in "$1"/*; do
 		n=${e##*/}
 		case $n in proc|dev|sys|tmp) continue ;; esac
+		[ "$n" != "$top" ] || continue
 		if [ -L "$e" ]; then
 			printf '%s\n' --symlink "$(readlink "$e")" "/$n"
 		elif [ -d "$e" ]; then
