@@ -2,13 +2,16 @@
 /*
  * The key handshake over a socketpair: the same key on both sides
  * succeeds, different keys fail on both, and a recorded answer of either
- * side does not pass a later handshake (fresh nonces).
+ * side does not pass a later handshake (fresh nonces); its one deadline,
+ * and the kernel's deadline call where the driver has none.
  */
 #include "auth.h"
 #include "check.h"
 #include "deadline.h"
+#include "device.h"
 #include "util.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -289,6 +292,27 @@ static void test_deadline(void)
 	      why);
 }
 
+/*
+ * A descriptor whose driver has no SYNCDEV_IOC_SET_HANDSHAKE (here a
+ * socket: ENOTTY, as from an older syncdev): 0, and no message, so that
+ * the programs keep their own deadline without a word.
+ */
+static void test_no_kernel_deadline(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die_errno("socketpair");
+	msg_forget();
+	CHECK(dev_set_handshake(sv[0], "sock", 1500) == 0 && !*msg_last(NULL),
+	      "SET_HANDSHAKE refused with ENOTTY: 0, silently");
+	errno = 0;
+	CHECK(dev_confirm(sv[0]) == -1 && errno == ENOTTY,
+	      "CONFIRM there: -1, ENOTTY");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* A key file must be the caller's own: another user could change it. */
 static void test_key_owner(void)
 {
@@ -317,6 +341,7 @@ int main(void)
 	test_wrong_key();
 	test_replay();
 	test_deadline();
+	test_no_kernel_deadline();
 	test_key_owner();
 	return check_done();
 }
