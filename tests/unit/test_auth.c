@@ -2,13 +2,16 @@
 /*
  * The key handshake over a socketpair: the same key on both sides
  * succeeds, different keys fail on both, and a recorded answer of either
- * side does not pass a later handshake (fresh nonces).
+ * side does not pass a later handshake (fresh nonces); its one deadline,
+ * and the kernel's deadline call where the driver has none.
  */
 #include "auth.h"
 #include "check.h"
 #include "deadline.h"
+#include "device.h"
 #include "util.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -207,11 +210,15 @@ static void test_replay(void)
 	      "the master's recorded hello and proof replayed to a new slave: refused");
 }
 
-/* A master under a deadline of ms (deadline.h). */
+/*
+ * A master under a deadline of ms (deadline.h), started as where the
+ * kernel may hold it (deadline_start_dev) with kernel.
+ */
 struct timed_master {
 	int fd;
 	const struct auth_key *key;
 	uint32_t ms;
+	int kernel;
 	int ret;
 	char why[AUTH_WHY_LEN];
 };
@@ -222,7 +229,7 @@ static void *run_timed_master(void *arg)
 	struct auth_session sess;
 	struct deadline d;
 
-	deadline_start(&d, m->fd, m->ms);
+	deadline_start_dev(&d, m->fd, m->ms, m->kernel);
 	m->ret = auth_master_by(m->fd, m->key, &sess, m->why, &d);
 	shutdown(m->fd, SHUT_RDWR);
 	return NULL;
@@ -230,13 +237,13 @@ static void *run_timed_master(void *arg)
 
 /*
  * A slave played by hand with the key, its right answer sent one byte
- * every 20 ms (68 bytes), to a master with a deadline of ms: the master's
- * result, its reason in why.
+ * every 20 ms (68 bytes), to a master with a deadline of ms (kernel: as
+ * if the module held one): the master's result, its reason in why.
  */
-static int dribble_to_master(uint32_t ms, char *why)
+static int dribble_to_master(uint32_t ms, int kernel, char *why)
 {
 	struct auth_key k;
-	struct timed_master m = { .key = &k, .ms = ms };
+	struct timed_master m = { .key = &k, .ms = ms, .kernel = kernel };
 	unsigned char hello[4 + AUTH_NONCE_LEN];
 	unsigned char answer[4 + AUTH_NONCE_LEN + SHA256_LEN];
 	pthread_t t;
@@ -271,12 +278,39 @@ static void test_deadline(void)
 
 	/* The dribble goes on after the master gave up. */
 	signal(SIGPIPE, SIG_IGN);
-	CHECK(dribble_to_master(300, why) == -1 &&
+	CHECK(dribble_to_master(300, 0, why) == -1 &&
 	      strstr(why, "no complete answer within the handshake's 300 ms"),
 	      "a right key proof dribbled over 1.4 s: refused by a 300 ms deadline (%s)",
 	      why);
-	CHECK(dribble_to_master(60000, why) == 0,
+	CHECK(dribble_to_master(60000, 0, why) == 0,
 	      "the same proof under a 60 s deadline: accepted");
+	/* Only the device leaves the deadline to the kernel. */
+	why[0] = '\0';
+	CHECK(dribble_to_master(300, 1, why) == -1 &&
+	      strstr(why, "no complete answer within the handshake's 300 ms"),
+	      "on a socket, with the kernel's deadline set: still refused at 300 ms (%s)",
+	      why);
+}
+
+/*
+ * A descriptor whose driver has no SYNCDEV_IOC_SET_HANDSHAKE (here a
+ * socket: ENOTTY, as from an older syncdev): 0, and no message, so that
+ * the programs keep their own deadline without a word.
+ */
+static void test_no_kernel_deadline(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die_errno("socketpair");
+	msg_forget();
+	CHECK(dev_set_handshake(sv[0], "sock", 1500) == 0 && !*msg_last(NULL),
+	      "SET_HANDSHAKE refused with ENOTTY: 0, silently");
+	errno = 0;
+	CHECK(dev_confirm(sv[0]) == -1 && errno == ENOTTY,
+	      "CONFIRM there: -1, ENOTTY");
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /* A key file must be the caller's own: another user could change it. */
@@ -307,6 +341,7 @@ int main(void)
 	test_wrong_key();
 	test_replay();
 	test_deadline();
+	test_no_kernel_deadline();
 	test_key_owner();
 	return check_done();
 }

@@ -3,9 +3,10 @@
 # vm-cost: 50
 # Peers that are slow on purpose and local users who plant files, against
 # master and slave on the device: a hello or a key proof dribbled a byte
-# at a time is dropped at the handshake's one deadline (the real slave
-# after it gets the file), a keyed slave gives up on a dribbling master
-# with exit 4; a size of 2^64-1 after a small file is refused at its
+# at a time is dropped at the handshake's one deadline, which the kernel
+# holds and counts (the real slave after it gets the file), a keyed slave
+# gives up on a dribbling master with exit 4, and so does tcpcopy
+# --device --key on either side; a size of 2^64-1 after a small file is refused at its
 # header; a huge announced size in mmap mode is not reserved ahead of the
 # data; the temporary file has its final owner and mode before any data;
 # and the kernel's fs.protected_regular and fs.protected_symlinks are
@@ -20,12 +21,22 @@ chmod 600 key
 # One deadline of 1.5 s; a dribble of 100 ms a byte takes 3.6 s or more.
 HS="--handshake-timeout 1500"
 
+# cut_by_kernel NAME MARK ROLE PORT: since MARK (klog_mark) the kernel
+# shut down one connection of a ROLE session from 127.0.0.1:PORT (any
+# port if empty) at its 1.5 s deadline, its first stranger: the count
+# SYNCDEV_IOC_INFO gives (syncdev_info.strangers) is 1.
+cut_by_kernel() {
+	check_equal "$1: the kernel cut it at the deadline and counted it" \
+		"$(klog_since "$2" "syncdev: $3#[0-9]+: no handshake from 127\.0\.0\.1:${4:-[0-9]+} in 1500 ms: connection shut down \(1 so far\)")" 1
+}
+
 # A master with a slow stranger first in line, then the real slave.
 # slow_first NAME CASE PATTERN [OPTION...]: the options go to master,
 # badpeer and slave alike (--key).
 slow_first() {
 	name=$1 kind=$2 pat=$3
 	shift 3
+	mark=$(klog_mark)
 	# shellcheck disable=SC2086 # $HS is options
 	master 1 in fcntl $HS "$@" >master.log 2>&1 &
 	mpid=$!
@@ -38,6 +49,7 @@ slow_first() {
 	wait_gone $mpid 60
 	check_equal "$name: master exit 0" $? 0
 	check_same "$name: identical" in out
+	cut_by_kernel "$name" "$mark" master
 	rm -f out
 	kill $ppid 2>/dev/null
 	wait $ppid 2>/dev/null
@@ -49,6 +61,7 @@ slow_first "a key proof dribbled" slowproof \
 	--key key
 
 # A keyed slave and a master that dribbles its key hello.
+mark=$(klog_mark)
 badpeer master --port $BP_PORT --key key --drip 100 slowproof in >peer.log 2>&1 &
 pid=$!
 # shellcheck disable=SC2086 # $HS is options
@@ -58,8 +71,45 @@ check_output "keyed slave vs a dribbled key hello: says why" \
 	"key handshake with the master failed: no complete answer within the handshake's 1500 ms" \
 	cat slave.log
 no_output "keyed slave vs a dribbled key hello"
+cut_by_kernel "keyed slave vs a dribbled key hello" "$mark" slave $BP_PORT
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
+
+# tcpcopy --device --key: no greeting, the key proofs are the handshake,
+# under the same deadline ($SYNCDEV_HANDSHAKE_MS) held by the kernel.
+export SYNCDEV_HANDSHAKE_MS=1500
+what="tcpcopy send --device --key vs a dribbled key proof"
+mark=$(klog_mark)
+tcpcopy send in --device --key key >send.log 2>&1 &
+spid=$!
+badpeer slave --tcpcopy --key key --drip 100 --wait "$WAIT_MS" 127.0.0.1 \
+	slowproof >peer.log 2>&1 &
+ppid=$!
+wait_gone $spid 60
+check_equal "$what: exit 4" $? 4
+check_output "$what: says why" \
+	"key handshake with the receiver failed: no complete answer within the handshake's 1500 ms" \
+	cat send.log
+cut_by_kernel "$what" "$mark" master
+kill $ppid 2>/dev/null
+wait $ppid 2>/dev/null
+
+what="tcpcopy recv --device --key vs a dribbled key hello"
+mark=$(klog_mark)
+badpeer master --tcpcopy --port $BP_PORT --key key --drip 100 slowproof in \
+	>peer.log 2>&1 &
+pid=$!
+tcpcopy recv 127.0.0.1:$BP_PORT out --device -w "$WAIT_MS" --key key \
+	>recv.log 2>&1
+check_equal "$what: exit 4" $? 4
+check_output "$what: says why" \
+	"key handshake with the master failed: no complete answer within the handshake's 1500 ms" \
+	cat recv.log
+no_output "$what"
+cut_by_kernel "$what" "$mark" slave $BP_PORT
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+unset SYNCDEV_HANDSHAKE_MS
 
 # 2^64-1 bytes announced for file 2, after a small file 1.
 for m in fcntl mmap; do

@@ -25,6 +25,12 @@ void deadline_start_keep(struct deadline *d, int fd, uint32_t ms)
 	d->off = d->device;
 }
 
+void deadline_start_dev(struct deadline *d, int fd, uint32_t ms, int kernel)
+{
+	deadline_start(d, fd, ms);
+	d->off = d->device && kernel;
+}
+
 uint32_t deadline_handshake_ms(void)
 {
 	const char *s = getenv("SYNCDEV_HANDSHAKE_MS");

@@ -35,6 +35,17 @@ void deadline_start(struct deadline *d, int fd, uint32_t ms);
 void deadline_start_keep(struct deadline *d, int fd, uint32_t ms);
 
 /*
+ * The same where the kernel may hold the deadline itself: kernel set when
+ * SYNCDEV_IOC_SET_HANDSHAKE took (dev_set_handshake), and fd is the
+ * device, means no deadline here.  The kernel bounds each call by what is
+ * left of it as this code would, and shuts the connection down and counts
+ * the stranger at it; a second deadline here, started a little later,
+ * would only race the kernel's for which of the two ends the connection.
+ * On a socket, or without the kernel's, as deadline_start().
+ */
+void deadline_start_dev(struct deadline *d, int fd, uint32_t ms, int kernel);
+
+/*
  * The handshake's length: SYNCDEV_HANDSHAKE_MS from the environment when
  * it is a number of 1 to 3600000, else DEADLINE_HANDSHAKE_MS.
  */

@@ -184,6 +184,23 @@ int dev_set_timeout_ms(int fd, uint32_t ms)
 	return ioctl(fd, SYNCDEV_IOC_SET_TIMEOUT, &t);
 }
 
+int dev_set_handshake(int fd, const char *path, uint32_t ms)
+{
+	struct syncdev_handshake h = { .deadline_ms = ms };
+
+	if (ioctl(fd, SYNCDEV_IOC_SET_HANDSHAKE, &h) == 0)
+		return 1;
+	if (errno == ENOTTY)
+		return 0;
+	msg_errno("%s: cannot set the handshake deadline", path);
+	return -1;
+}
+
+int dev_confirm(int fd)
+{
+	return ioctl(fd, SYNCDEV_IOC_CONFIRM) ? -1 : 0;
+}
+
 int dev_set_peer(int fd, const char *path, struct in_addr addr)
 {
 	struct syncdev_peer p = { .addr = addr.s_addr };

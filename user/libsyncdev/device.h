@@ -39,6 +39,20 @@ int dev_accept(int fd, const char *path);
 int dev_connect(int fd, struct in_addr addr, uint16_t port,
 		uint32_t timeout_ms, uint32_t wait_ms);
 
+/*
+ * SYNCDEV_IOC_SET_HANDSHAKE: every connection made after the call must be
+ * confirmed (dev_confirm) within ms of being made, or the kernel shuts it
+ * down (ETIMEDOUT) and counts a stranger.  1 set; 0 the module has no such
+ * call (ENOTTY: an older syncdev, another module), silently: the caller
+ * keeps its own deadline; -1 after a message.
+ */
+int dev_set_handshake(int fd, const char *path, uint32_t ms);
+/*
+ * SYNCDEV_IOC_CONFIRM: the peer proved itself, lift the connection's
+ * deadline.  0, or -1 with errno (ETIMEDOUT: it passed first), silently.
+ */
+int dev_confirm(int fd);
+
 /* SYNCDEV_IOC_SET_PEER: accept from / connect to addr only. */
 int dev_set_peer(int fd, const char *path, struct in_addr addr);
 

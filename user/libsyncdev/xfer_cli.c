@@ -405,54 +405,113 @@ static int greeted(int fd, char *why, const struct deadline *d)
 }
 
 /*
+ * After the exchange, with the kernel's deadline: lift it.  It fails only
+ * when the deadline passed since the last byte; -1 with why.
+ */
+static int confirmed(int fd, char *why, const struct deadline *d)
+{
+	if (!dev_confirm(fd))
+		return 0;
+	if (errno == ETIMEDOUT)
+		snprintf(why, AUTH_WHY_LEN, "it was not done within the handshake's %u ms",
+			 d->ms);
+	else
+		snprintf(why, AUTH_WHY_LEN, "confirming it: %s",
+			 strerror(errno));
+	return -1;
+}
+
+/*
+ * One connection's hello, key proofs (k set) and, with the kernel's
+ * deadline (kernel), its confirmation; 0, or -1 after noting the drop.
+ */
+static int peer_proven(int fd, const struct xfer_args *a,
+		       const struct auth_key *k, struct auth_session *s,
+		       int kernel, struct xfer_drops *drops)
+{
+	const char *what = k ? "failed the key handshake" :
+			       "did not greet as a slave";
+	char why[AUTH_WHY_LEN];
+	struct deadline d;
+
+	deadline_start_dev(&d, fd, a->handshake_ms, kernel);
+	if (greeted(fd, why, &d))
+		what = "did not greet as a slave";
+	else if ((!k || !auth_master_by(fd, k, s, why, &d)) &&
+		 (!kernel || !confirmed(fd, why, &d)))
+		return 0;
+	xfer_note_drop(drops, now_ns(), what, why);
+	return -1;
+}
+
+/*
  * The stream starts only once the peer said it is a slave and, keyed,
- * proved the key, all within one deadline from the accept: a connection
- * that closes, resets, stays silent or dribbles (a port scanner, a
- * stranger) is dropped like a peer that fails the key handshake, and the
- * wait goes on for the real slave.
+ * proved the key, all within one deadline from the connection: one that
+ * closes, resets, stays silent or dribbles (a port scanner, a stranger)
+ * is dropped like a peer that fails the key handshake, and the wait goes
+ * on for the real slave.  The deadline is the kernel's where the module
+ * has SYNCDEV_IOC_SET_HANDSHAKE (it then counts the stranger too), else
+ * this program's (deadline.h).
  */
 int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s)
 {
-	char why[AUTH_WHY_LEN];
 	struct xfer_drops drops = { 0 };
-	struct deadline d;
+	int kernel = dev_set_handshake(fd, a->device, a->handshake_ms);
 
+	if (kernel < 0)
+		return -1;
 	for (;;) {
 		if (dev_accept(fd, a->device))
 			return -1;
-		deadline_start(&d, fd, a->handshake_ms);
-		if (greeted(fd, why, &d))
-			xfer_note_drop(&drops, now_ns(),
-				       "did not greet as a slave", why);
-		else if (k && auth_master_by(fd, k, s, why, &d))
-			xfer_note_drop(&drops, now_ns(),
-				       "failed the key handshake", why);
-		else
+		if (!peer_proven(fd, a, k, s, kernel, &drops))
 			return dev_set_timeout(fd, a->device, a->progress_s);
 		if (dev_disconnect(fd, a->device))
 			return -1;
 	}
 }
 
-int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
-		 struct auth_session *s)
+/*
+ * The slave's part of the handshake under d (kernel: the module's
+ * deadline, confirmed at the end): EXIT_OK, or the exit after a message.
+ */
+static int slave_handshake(int fd, const struct xfer_args *a,
+			 const struct auth_key *k, struct auth_session *s,
+			 const struct deadline *d, int kernel)
 {
 	unsigned char hello[FRAME_HELLO_LEN];
-	struct deadline d;
 
-	if (dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
-		return EXIT_FAIL;
-	deadline_start(&d, fd, a->handshake_ms);
 	frame_put_hello(hello);
-	if (deadline_write(fd, hello, sizeof(hello), &d) !=
+	if (deadline_write(fd, hello, sizeof(hello), d) !=
 	    (ssize_t)sizeof(hello)) {
 		msg("greeting the master on %s: %s", a->device, strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (k && auth_slave_by(fd, k, s, &d))
+	if (k && auth_slave_by(fd, k, s, d))
 		return EXIT_AUTH;
-	/* The deadline set the device's timeout: the transfer's again. */
+	if (kernel && dev_confirm(fd)) {
+		msg("%s: the handshake with the master was not done within %u ms: %s",
+		    a->device, d->ms, strerror(errno));
+		return k ? EXIT_AUTH : EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
+		 struct auth_session *s)
+{
+	int kernel = dev_set_handshake(fd, a->device, a->handshake_ms);
+	struct deadline d;
+	int ret;
+
+	if (kernel < 0 ||
+	    dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
+		return EXIT_FAIL;
+	deadline_start_dev(&d, fd, a->handshake_ms, kernel);
+	ret = slave_handshake(fd, a, k, s, &d, kernel);
+	if (ret)
+		return ret;
+	/* A deadline of this program's set the device's timeout: again. */
 	if (dev_set_timeout(fd, a->device, a->progress_s))
 		return EXIT_FAIL;
 	return EXIT_OK;

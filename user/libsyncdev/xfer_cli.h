@@ -74,7 +74,9 @@ struct auth_session;
 /*
  * Master: wait for a slave (--peer: only that address): a peer that
  * greets as one (frame.h's hello) and, with a key, proves it (auth.h),
- * both within a->handshake_ms of its connection (one deadline, deadline.h).
+ * both within a->handshake_ms of its connection (one deadline: the
+ * kernel's, SYNCDEV_IOC_SET_HANDSHAKE, confirmed once the peer proved
+ * itself; deadline.h's where the module lacks it).
  * A peer that does not is dropped, counted and logged (the first three,
  * then at most one line per 10 s) and the wait goes on.  0, or -1 after a
  * message.  A keyed handshake that succeeded fills *s.
@@ -103,7 +105,8 @@ void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
 /*
  * Slave: connect to the master (--peer: refused elsewhere), greet it
  * and, with a key, prove it and check the master's proof, all within
- * a->handshake_ms of the connection.  EXIT_OK, EXIT_FAIL or EXIT_AUTH
+ * a->handshake_ms of the connection (the kernel's deadline or deadline.h's,
+ * as for the master).  EXIT_OK, EXIT_FAIL or EXIT_AUTH
  * after a message.
  */
 int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,

@@ -90,7 +90,7 @@ static int send_files(struct sbuf *s, struct infile *f, unsigned int n)
 }
 
 int tcpcopy_send_files(char **paths, unsigned int n, uint16_t port,
-		       const struct tcpcopy_opts *o)
+		       struct tcpcopy_opts *o)
 {
 	struct infile *f = xcalloc(n, sizeof(*f));
 	struct ack_in in = { .len = 0 };
@@ -305,7 +305,7 @@ static unsigned char *check_outputs(char **paths, unsigned int n)
 }
 
 int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
-		       unsigned int n, const struct tcpcopy_opts *o)
+		       unsigned int n, struct tcpcopy_opts *o)
 {
 	struct xfer_report r = { .index = 0 };
 	struct sbuf s = { .cap = o->bufsize };

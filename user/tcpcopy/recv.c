@@ -147,8 +147,9 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 	if (fd < 0)
 		return EXIT_FAIL;
 	if (o->key_path) {
-		if (auth_slave(fd, &o->key, &o->sess))
-			return EXIT_AUTH;
+		ret = tcpcopy_link_auth(fd, 0, o);
+		if (ret)
+			return ret;
 		ack_set_auth(&o->sess);
 	}
 

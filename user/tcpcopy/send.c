@@ -82,7 +82,6 @@ out:
 
 int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o)
 {
-	char why[AUTH_WHY_LEN];
 	char *names[] = { (char *)path };
 	struct ack_in in = { .len = 0 };
 	struct infile f;
@@ -95,10 +94,9 @@ int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o)
 	if (fd < 0)
 		return EXIT_FAIL;
 	if (o->key_path) {
-		if (auth_master(fd, &o->key, &o->sess, why)) {
-			msg("key handshake with the receiver failed: %s", why);
-			return EXIT_AUTH;
-		}
+		ret = tcpcopy_link_auth(fd, 1, o);
+		if (ret)
+			return ret;
 		ack_set_auth(&o->sess);
 	}
 

@@ -42,6 +42,7 @@ struct tcpcopy_opts {
 	const char *key_path;	/* --key: keyed, as master and slave */
 	struct auth_key key;
 	struct auth_session sess;	/* after the handshake */
+	int hs_kernel;	/* --device --key: the kernel holds the deadline */
 };
 
 int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o);
@@ -53,16 +54,28 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
  * file written with open, write and close under its final name.
  */
 int tcpcopy_send_files(char **paths, unsigned int n, uint16_t port,
-		       const struct tcpcopy_opts *o);
+		       struct tcpcopy_opts *o);
 int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
-		       unsigned int n, const struct tcpcopy_opts *o);
+		       unsigned int n, struct tcpcopy_opts *o);
 
 /*
  * The connection, socket or (with o->device) syncdev device, with o's
- * progress timeout set; -1 after a message.
+ * progress timeout set; -1 after a message.  On the device with --key,
+ * the kernel's handshake deadline (SYNCDEV_IOC_SET_HANDSHAKE,
+ * deadline_handshake_ms()) is set before the connection where the module
+ * has it (o->hs_kernel).
  */
-int tcpcopy_link_accept(uint16_t port, const struct tcpcopy_opts *o);
+int tcpcopy_link_accept(uint16_t port, struct tcpcopy_opts *o);
 int tcpcopy_link_connect(struct in_addr addr, uint16_t port,
-			 const struct tcpcopy_opts *o);
+			 struct tcpcopy_opts *o);
+
+/*
+ * --key: the key handshake on the link, the sender's side (send) or the
+ * receiver's, all within deadline_handshake_ms() of the connection: the
+ * kernel's deadline, confirmed at the end, where it holds one, else this
+ * program's (deadline.h; the device's progress timeout set again after).
+ * EXIT_OK, or EXIT_AUTH / EXIT_FAIL after a message.
+ */
+int tcpcopy_link_auth(int fd, int send, struct tcpcopy_opts *o);
 
 #endif
