@@ -12,10 +12,14 @@ kill_boot() { [ -z "$boot_pid" ] || kill -TERM "$boot_pid" 2>/dev/null; }
 # case_count: the cases of one boot.
 case_count() { echo $(($(wc -w <<<"$data") * $(wc -w <<<"$methods"))); }
 
-# boot_limits: "STALL TOTAL": seconds one case may take in the guest (both
-# programs' limits, the grace periods, the barriers), and a whole boot.
+# boot_limits [VMS]: "STALL TOTAL": seconds one case may take in the guest
+# (both programs' limits and grace periods, copying the data set in and
+# the outputs out, and across two guests the barriers, which wait up to
+# two minutes for the other guest), and a whole boot.
 boot_limits() {
-	local stall=$(((timeout * 3 + 150) * VM_TIME_SCALE))
+	local extra=150
+	[ "${1:-2vm}" = 2vm ] || extra=60
+	local stall=$(((timeout * 3 + extra) * VM_TIME_SCALE))
 	echo "$stall $((stall * $(case_count) / 2 + (300 + BOOT_ALLOWANCE) * VM_TIME_SCALE))"
 }
 
@@ -37,7 +41,7 @@ watch_boot() {
 	shift 2
 	while [ "$1" != -- ]; do logs+=("$1"); shift; done
 	shift
-	read -r stall _ <<<"$(boot_limits)"
+	read -r stall _ <<<"$(boot_limits "$vms")"
 	cap=$(share_limit)
 	rm -f "$stage/stalled.$vms"
 	"$@" >/dev/null 2>&1 &
@@ -105,7 +109,7 @@ untrusted_guest() {
 # the console as they happen, where the host reads them.
 boot_1vm() {
 	local total t
-	read -r _ total <<<"$(boot_limits)"
+	read -r _ total <<<"$(boot_limits 1vm)"
 	prepare_shares "$1" 1vm
 	watch_boot "$1" 1vm "$1/1vm.log" -- untrusted_guest scripts/vm/vm-run \
 		--share "$1/share-1vm" --input "$1/input" \
@@ -120,7 +124,7 @@ boot_1vm() {
 # data.
 boot_2vm() {
 	local total t
-	read -r _ total <<<"$(boot_limits)"
+	read -r _ total <<<"$(boot_limits 2vm)"
 	prepare_shares "$1" 2vm
 	stage_slave_input "$1"
 	watch_boot "$1" 2vm "$1/2vm-master.log" "$1/2vm-slave.log" -- \
