@@ -183,6 +183,7 @@ grade_class "$tmp/root" both
 check_class "as root" "$tmp/root" both
 check_output "as root: QEMU ran as the grader's user" '^syncdev-grade:' getent passwd syncdev-grade
 
+userdel syncdev-ta 2>/dev/null
 useradd --no-create-home --home-dir "$ta" --shell /bin/sh syncdev-ta
 chown -R syncdev-ta: "$ta"
 mkdir -p "$tmp/user-vm"
