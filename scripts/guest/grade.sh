@@ -21,9 +21,12 @@
 # ({file}: one file; a data set of several is then one run per file;
 # {flag}: -f or -m), the master first, the slave once a TCP listener is up (at most 10 s later),
 # each in its own session under its own time limit.  The master runs in a
-# mount namespace of its own, the only place the input files are; the slave
-# runs without the capabilities that would reach them (capdrop), so that in
-# one guest a slave cannot pass by copying the master's input.
+# mount namespace of its own, the only place the input files are and where
+# the slave's output directory and the share are not; both run without the
+# capabilities that would reach another namespace or process (capdrop, each
+# without one more, so that neither may reach into the other), so that in
+# one guest neither a slave that copies the master's input nor a master that
+# writes the slave's outputs passes.
 #
 # It writes what only the guest can see to $SYNCDEV_SHARE/results/<1vm|2vm>/:
 # <case>.<side>.res (one "key=value" a line: status, reason (repeated),
@@ -43,7 +46,9 @@ scale=${SYNCDEV_TIME_SCALE:-1}
 : "${GRADE_CLI:=master {n} {files} {method}}" "${GRADE_SLAVE_CLI:=slave {n} {files} {method} {ip}}"
 res=$share/results/$vms
 work=/tmp/grade
-mkdir -p "$res" "$work/bin" "$work/data"
+# The slave's output directory, out of the masters' sight (data_holder).
+outdir=$work/slave/out
+mkdir -p "$res" "$work/bin" "$work/data" "$work/slave"
 sync_port=2390
 news_port=2391
 holder=""
@@ -107,13 +112,16 @@ set_bytes() {
 }
 
 # data_holder: a process in a mount namespace of its own with a tmpfs on
-# $work/data, where the masters run and the input files are copied; then
+# $work/data, where the masters run and the input files are copied; there
+# the slave's output directory ($work/slave) is an empty tmpfs and the share
+# is not mounted, so that a master cannot write the slave's outputs.  Then
 # /input goes from this namespace, so that only that one still reaches it.
 data_holder() {
 	[ -d "$input/data" ] || return 0
 	unshare -m --propagation private sh -c \
-		'mount -t tmpfs -o size=90% tmpfs "$1" && : >"$2" && exec sleep 2147483647' \
-		sh "$work/data" "$work/holder.ready" </dev/null >/dev/null 2>&1 &
+		'mount -t tmpfs -o size=90% tmpfs "$1" && mount -t tmpfs -o size=64k tmpfs "$3" &&
+		umount "$4" && : >"$2" && exec sleep 2147483647' \
+		sh "$work/data" "$work/holder.ready" "$work/slave" "$share" </dev/null >/dev/null 2>&1 &
 	holder=$!
 	n=0
 	while ! [ -f "$work/holder.ready" ] && [ $n -lt 100 ]; do
@@ -177,7 +185,7 @@ cut_short() {
 	last="" still=0
 	while ! finished "$1" && [ $still -lt 10 ]; do
 		size=""
-		[ "$1" = slave ] && size=$(du -sk "$cw/out" 2>/dev/null)
+		[ "$1" = slave ] && size=$(du -sk "$outdir" 2>/dev/null)
 		if [ -n "$size" ] && [ "$size" != "$last" ]; then
 			last=$size still=0
 		else
@@ -248,9 +256,10 @@ start_side() {
 	set -f
 	# shellcheck disable=SC2086
 	if [ "$s" = master ]; then
-		start_prog master "$secs" ${holder:+nsenter -t "$holder" -m --} "$work/bin/master" $args
+		start_prog master "$secs" ${holder:+nsenter -t "$holder" -m --} \
+			capdrop --also sys_time "$work/bin/master" $args
 	else
-		(cd "$cw/out" && start_prog slave "$secs" capdrop "$work/bin/slave" $args)
+		(cd "$outdir" && start_prog slave "$secs" capdrop --also wake_alarm "$work/bin/slave" $args)
 	fi
 	set +f
 }
@@ -387,7 +396,8 @@ run_case() {
 	echo "syncdev-vm: test grade/$vms/$cname"
 	cw=$work/case
 	rm -rf "$cw"
-	mkdir -p "$cw/out"
+	rm -rf "$outdir"
+	mkdir -p "$cw" "$outdir"
 	files=$(data_files "$1")
 	outs="" total=$(set_bytes "$1")
 	for f in $files; do
@@ -451,9 +461,9 @@ hand_over_outputs() {
 	mkdir -p "$res/$cname.files"
 	for f in $files; do
 		o=${f##*/}
-		[ -f "$cw/out/$o" ] && ! [ -L "$cw/out/$o" ] && cp "$cw/out/$o" "$res/$cname.files/$o"
+		[ -f "$outdir/$o" ] && ! [ -L "$outdir/$o" ] && cp "$outdir/$o" "$res/$cname.files/$o"
 	done
-	rm -rf "$cw/out"
+	rm -rf "$outdir"
 }
 
 # give_up WHY: no more cases in this guest; the host marks the rest.

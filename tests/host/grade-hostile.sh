@@ -75,6 +75,14 @@ script i-copier slave 'sleep 1
 for f in /tmp/grade/data/*/* /input/data/*/* /proc/[0-9]*/root/tmp/grade/data/*/*; do [ -f "$f" ] && cp "$f" .; done
 for p in /proc/[0-9]*; do nsenter -t ${p#/proc/} -m cat /tmp/grade/data/4097/file1 >file1 2>/dev/null && break; done
 echo "Transmission time: 1.0 ms, File size: 4097 bytes"'
+# A master that writes the slave's output files itself, through every
+# way it might find them, and a slave that does nothing.
+student q-master-writes
+script q-master-writes master 'for d in /tmp/grade/slave/out /proc/[0-9]*/cwd /share/results/1vm/4097.mmap-mmap.files; do
+	mkdir -p "$d" 2>/dev/null; cp "$2" "$d/file1" 2>/dev/null
+done
+echo "Transmission time: 1.0 ms, File size: 4097 bytes"'
+script q-master-writes slave 'sleep 2; echo "Transmission time: 1.0 ms, File size: 4097 bytes"'
 # Page-descriptor lines written by a program, not the kernel.
 student j-kmsg
 script j-kmsg master 'echo "syncdev: master#1: page vaddr=0x1000 pfn=0x1 pte=0x1" >/dev/kmsg; echo "Transmission time: 1.0 ms, File size: 4097 bytes"'
@@ -130,13 +138,13 @@ check_class() {
 		sh -c "! grep -rqs TA-SECRET-KEY '$out'"
 	check_equal "$l: the summary has every student" \
 		"$(tail -n +2 "$out/summary.csv" | cut -d, -f1 | sort | paste -sd ' ')" \
-		"a-honest b-kbuild c-incbin d-devzero e-linkko f-linkcli g-plant h-forge i-copier j-kmsg k-oops l-hang m-csv n-flood o-escape p-linked work"
+		"a-honest b-kbuild c-incbin d-devzero e-linkko f-linkcli g-plant h-forge i-copier j-kmsg k-oops l-hang m-csv n-flood o-escape p-linked q-master-writes work"
 	score() {
 		awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "score") c = i }
 			$1 == s { print $c }' "$out/summary.csv"
 	}
 	check_equal "$l: the honest student scores 100" "$(score a-honest)" 100.0
-	for s in h-forge i-copier j-kmsg; do
+	for s in h-forge i-copier j-kmsg q-master-writes; do
 		check_equal "$l: forging student $s scores 0" "$(score "$s")" 0.0
 	done
 	reason() { grep -h "^$1,$vms_n," "$out/$1/results.csv" | head -n 1; }
@@ -148,6 +156,7 @@ check_class() {
 	check_output "$l: the planting student's transfer still passes" ',pass,' reason g-plant
 	check_output "$l: forged results fail on the host's byte check" 'slave: (missing|wrong) output file1' reason h-forge
 	check_output "$l: a copying slave fails" 'slave: (missing|wrong) output file1' reason i-copier
+	check_output "$l: a master that writes the outputs fails" 'slave: (missing|wrong) output file1' reason q-master-writes
 	check_output "$l: kmsg page lines are not the kernel's" 'no page-descriptor line' reason j-kmsg
 	check_output "$l: an oops cleared from dmesg is still seen" 'kernel log: .*(Oops|BUG)' reason k-oops
 	check_output "$l: the hang is named" 'hung' reason l-hang
