@@ -10,7 +10,8 @@
 #                   -accel tcg)
 #
 # auto takes KVM when /dev/kvm opens read-write for the user QEMU runs as,
-# QEMU starts KVM (a machine with no board), and a guest of the kernel
+# QEMU starts KVM (a machine with no board), the CPU shows VMX or SVM, and a
+# guest of the kernel
 # VM_KERNEL boots under KVM to its panic for want of a root file system
 # within a time limit: a host can give a KVM that starts and then runs
 # nothing past real mode (seen on a hypervisor that passes /dev/kvm to
@@ -98,6 +99,13 @@ vm_kvm_check() {
 	if ! out=$(echo quit | timeout 20 "${runas[@]}" qemu-system-x86_64 -accel kvm -machine none \
 		-nodefaults -no-user-config -display none -monitor stdio 2>&1 >/dev/null); then
 		echo "QEMU cannot start KVM: $(printf '%s\n' "$out" | grep -v '^$' | head -n 1)"
+		return 1
+	fi
+	# KVM runs on the CPU's VMX or SVM: a host whose CPU shows neither
+	# may hand out a /dev/kvm that runs nothing.  auto takes TCG at once
+	# there; kvm still tries the boot.
+	if [ "$1" = auto ] && ! grep -qwE 'vmx|svm' /proc/cpuinfo; then
+		echo "the CPU shows neither vmx nor svm"
 		return 1
 	fi
 	key="$(cat /proc/sys/kernel/random/boot_id) $(stat -L -c %i.%Y "$(command -v qemu-system-x86_64)") $VM_KERNEL ${SYNCDEV_QEMU_USER:-$(id -un)}"

@@ -31,6 +31,12 @@ null) : >"$d/kvm"; mount --bind /dev/null "$d/kvm" ;;
 private) : >"$d/kvm"; chmod 600 "$d/kvm" ;;
 esac
 mount --move "$d" /dev
+# FAKE_CPU_FLAGS: the CPU flags /proc/cpuinfo shows instead of the host's.
+if [ -n "${FAKE_CPU_FLAGS:-}" ]; then
+	c=$(mktemp)
+	printf 'flags\t\t: %s\n' "$FAKE_CPU_FLAGS" >"$c"
+	mount --bind "$c" /proc/cpuinfo
+fi
 shift
 exec "$@"
 EOF
@@ -112,7 +118,7 @@ chmod 755 "$tmp/bin/qemu-system-x86_64"
 # fake [VAR=VALUE...] COMMAND...: COMMAND in a namespace with a regular
 # file as /dev/kvm and the stand-in QEMU; its stdout, then its stderr.
 fake() {
-	_o=$(nsrun file env PATH="$tmp/bin:$PATH" FAKE_LOG="$tmp/qemu.log" \
+	_o=$(FAKE_CPU_FLAGS=${FAKE_CPU_FLAGS:-fpu vmx} nsrun file env PATH="$tmp/bin:$PATH" FAKE_LOG="$tmp/qemu.log" \
 		SYNCDEV_VM_DIR="$tmp/fvm" "$@" 2>"$tmp/fake.err")
 	_rc=$?
 	printf '%s\n' "$_o"
@@ -120,6 +126,11 @@ fake() {
 	return $_rc
 }
 kver=$(bash -c '. scripts/vm/vm-common.sh && vm_pick_kernel && echo "$VM_KVER"')
+check_equal "a CPU that shows neither vmx nor svm: TCG at once, no boot" \
+	"$(FAKE_CPU_FLAGS="fpu sse2" fake FAKE_BOOT=ok scripts/vm/vm-accel)" \
+	"tcg
+vm-accel: accelerator: tcg (the CPU shows neither vmx nor svm)"
+: >"$tmp/qemu.log"
 check_equal "KVM that starts, a guest that does not boot: TCG, saying so" \
 	"$(fake FAKE_BOOT=no scripts/vm/vm-accel)" \
 	"tcg
