@@ -147,13 +147,15 @@ temp_holds() {
 # they arrive.
 free=$(df -k . | awk 'NR == 2 { print $4 }')
 size=$((free * 1024 / 2))
-badpeer master --port $BP_PORT --stall 60 --size $size hugestop in >peer.log 2>&1 &
+badpeer master --port $BP_PORT --stall 300 --size $size hugestop in >peer.log 2>&1 &
 pid=$!
 refuse userfaultfd slave 1 out mmap 127.0.0.1:$BP_PORT -w "$WAIT_MS" \
 	>slave.log 2>&1 &
 spid=$!
+# 16 MiB through the device: a while under a debug kernel beside other
+# guests.
 check "hugestop: the temporary file holds 15 MiB of the 16" \
-	poll_until 30 temp_holds 15728640
+	poll_until 120 temp_holds 15728640
 set -- .out.syncdev-*
 used=$(($(stat -c %b "$1") * 512))
 [ "$used" -le $((25 * 1048576)) ] &&
