@@ -58,9 +58,15 @@ stage_data() {
 			gendata "$size" "$seed" >"$d/$name" || return 1
 			echo "$name $size $(sha256sum <"$d/$name" | cut -d ' ' -f 1)"
 		done <"$stage/input/sets/$set" >"$stage/want/$set"
-		(cd "$d" && awk '{ print $1 }' "$stage/want/$set" | xargs cat | sha256sum | cut -c 1-16) \
-			>"$stage/want/$set.sum"
+		concat_sum "$d" "$stage/want/$set" >"$stage/want/$set.sum"
 	done
+}
+
+# concat_sum DIR WANT: the first 16 hex digits of SHA-256 of DIR's files
+# named in WANT (a data set's "NAME SIZE SHA256" lines), in that order,
+# concatenated: the checksum results.csv shows.
+concat_sum() {
+	(cd "$1" && awk '{ print $1 }' "$2" | xargs cat | sha256sum | cut -c 1-16)
 }
 
 # stage_slave_input STAGE: input-slave/, input/ without the data.
@@ -177,7 +183,7 @@ verify_outputs() {
 		[ $bad -gt 3 ] || echo "wrong output $name: $(stat -c %s "$tmp/$name") bytes, want $size, $(first_difference "$tmp/$name" "$stage/input/data/$3/$name")"
 	done <"$stage/want/$3"
 	got=""
-	[ $all = 0 ] || got=$(cd "$tmp" && awk '{ print $1 }' "$stage/want/$3" | xargs cat | sha256sum | cut -c 1-16)
+	[ $all = 0 ] || got=$(concat_sum "$tmp" "$stage/want/$3")
 	echo "$(cat "$stage/want/$3.sum") $got" >"$stage/results/$v/$c.sum"
 	rm -rf "$tmp"
 	[ $bad -le 3 ] || echo "and $((bad - 3)) more output files missing or wrong"
