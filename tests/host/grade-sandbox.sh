@@ -67,8 +67,8 @@ obj-m += hello.o
 EOF
 stage kbuild-shell
 check_equal "kbuild-shell: the module built" "$(verdict kbuild-shell)" ""
-probe=$tmp/stage/kbuild-shell/modules/probe.ko
-check_equal "kbuild-shell: hello.ko staged" "$(grep -cx 'hello.ko' "$tmp/stage/kbuild-shell/modules/order" 2>/dev/null)" 1
+probe=$tmp/stage/kbuild-shell/input/modules/probe.ko
+check_equal "kbuild-shell: hello.ko staged" "$(grep -cx 'hello.ko' "$tmp/stage/kbuild-shell/input/modules/order" 2>/dev/null)" 1
 if [ -f "$probe" ] && [ "$(head -n 1 "$probe")" != 0 ]; then
 	pass "kbuild-shell: the build's commands run as non-root (uid $(head -n 1 "$probe") in the sandbox)"
 else
@@ -95,7 +95,7 @@ printf 'int main(void) { return 0; }\n__asm__(".incbin \\"%s\\"");\n' "$canary" 
 stage incbin
 check_output "incbin: the build fails, the host file not being there" \
 	"^master build failed: .*file not found: $canary" verdict incbin
-check_equal "incbin: no master staged" "$(ls "$tmp/stage/incbin/bin" 2>/dev/null | grep -c master)" 0
+check_equal "incbin: no master staged (the slave is)" "$(ls "$tmp/stage/incbin/input/bin" 2>&1)" slave
 no_secret incbin
 
 # --- a header the host's secret hides behind a link in the tree ---------
@@ -150,7 +150,7 @@ ln -s "$canary" "$tmp/sub/linked-ko/syncdev.ko"
 stage linked-ko
 check_equal "linked-ko: refused by name, not replaced by ours" "$(verdict linked-ko)" \
 	"syncdev.ko is a symbolic link: a submission's files must be regular files"
-check_equal "linked-ko: nothing staged as a module" "$(ls "$tmp/stage/linked-ko/modules" | grep -c '\.ko$')" 0
+check_equal "linked-ko: nothing staged as a module" "$(ls "$tmp/stage/linked-ko/input/modules" | grep -c '\.ko$')" 0
 no_secret linked-ko
 
 new_sub linked-cli
@@ -189,9 +189,9 @@ printf '#include "greet.h"\nint main(void) { return GREET; }\n' >"$tmp/sub/hones
 echo '#define GREET 7' >"$tmp/sub/honest/greet.h"
 stage honest
 check_equal "honest: master.c compiled in the sandbox, no verdict" "$(verdict honest)" ""
-"$tmp/stage/honest/bin/master"
+"$tmp/stage/honest/input/bin/master"
 check_equal "honest: the compiled master runs (exit 7, from its own header)" "$?" 7
-check_equal "honest: our module staged (none given)" "$(cat "$tmp/stage/honest/modules/order" 2>/dev/null)" syncdev.ko
+check_equal "honest: our module staged (none given)" "$(cat "$tmp/stage/honest/input/modules/order" 2>/dev/null)" syncdev.ko
 
 # The course's layout: several trees, one using another's symbol.
 new_sub honest-trees
@@ -205,8 +205,8 @@ echo 'obj-m += u.o' >"$tmp/sub/honest-trees/user/Kbuild"
 stage honest-trees
 check_equal "honest-trees: both trees built, no verdict" "$(verdict honest-trees)" ""
 check_equal "honest-trees: both modules staged, in name order" \
-	"$(tr '\n' ' ' <"$tmp/stage/honest-trees/modules/order" 2>/dev/null)" "ks.ko u.ko "
+	"$(tr '\n' ' ' <"$tmp/stage/honest-trees/input/modules/order" 2>/dev/null)" "ks.ko u.ko "
 check_equal "honest-trees: u.ko depends on ks (the second pass saw its symbols)" \
-	"$(modinfo -F depends "$tmp/stage/honest-trees/modules/u.ko" 2>&1)" ks
+	"$(modinfo -F depends "$tmp/stage/honest-trees/input/modules/u.ko" 2>&1)" ks
 
 finish
