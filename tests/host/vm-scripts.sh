@@ -103,17 +103,18 @@ for report in \
 	printf 'syncdev-vm: kernel log begins\n[    9.000000] %s\nsyncdev-vm: kernel log ends\n' "$report"
 done >"$tmp/debug.log"
 
-# shellcheck source=/dev/null
-. scripts/vm/vm-common.sh
-check_equal "kernel WARNING found, test text ignored" "$(vm_log_problems "$tmp/warn.log")" \
+# vm_common FUNCTION ARG...: call one of scripts/vm/vm-common.sh's
+# functions; the library is bash's, this test sh's.
+vm_common() { bash -c '. scripts/vm/vm-common.sh && "$@"' vm_common "$@"; }
+check_equal "kernel WARNING found, test text ignored" "$(vm_common vm_log_problems "$tmp/warn.log")" \
 	"[    5.000000] WARNING: CPU: 1 PID: 77 at kernel/x.c:10 f+0x1/0x2"
-check_equal "every debug-kernel report found" "$(vm_log_problems "$tmp/debug.log" | wc -l)" 8
-check_equal "clean kernel log has no problems" "$(vm_log_problems "$tmp/clean.log")" ""
-check_equal "panic on the console found" "$(vm_log_problems "$tmp/panic.log")" \
+check_equal "every debug-kernel report found" "$(vm_common vm_log_problems "$tmp/debug.log" | wc -l)" 8
+check_equal "clean kernel log has no problems" "$(vm_common vm_log_problems "$tmp/clean.log")" ""
+check_equal "panic on the console found" "$(vm_common vm_log_problems "$tmp/panic.log")" \
 	"[    3.352081] Kernel panic - not syncing: sysrq triggered crash"
-check_equal "exit status read" "$(vm_exit_status "$tmp/warn.log")" 0
-check_equal "no exit status when the guest died" "$(vm_exit_status "$tmp/panic.log")" ""
-check_equal "current test read" "$(vm_current_test "$tmp/panic.log")" vm/20-y.sh
+check_equal "exit status read" "$(vm_common vm_exit_status "$tmp/warn.log")" 0
+check_equal "no exit status when the guest died" "$(vm_common vm_exit_status "$tmp/panic.log")" ""
+check_equal "current test read" "$(vm_common vm_current_test "$tmp/panic.log")" vm/20-y.sh
 
 # Kernel names: an unknown one is refused with the names it could be.
 check_output "an unknown kernel name is refused" "unknown kernel '6.13': 6.1, 6.12, newest, debug" \
