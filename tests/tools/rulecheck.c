@@ -206,10 +206,12 @@ static void test_share(int n, int hold)
 static void test_accept(void)
 {
 	int m = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+	int ret;
 
 	arm_alarm(ALARM_S * 3);
-	CHECK(ioctl(m, SYNCDEV_IOC_ACCEPT) == 0,
-	      "uid %u: ACCEPT gets the slave", (unsigned int)getuid());
+	ret = ioctl(m, SYNCDEV_IOC_ACCEPT);
+	CHECK(ret == 0, "uid %u: ACCEPT gets the slave (%s)",
+	      (unsigned int)getuid(), ret ? strerror(errno) : "no error");
 	close(m);
 }
 
@@ -224,12 +226,22 @@ static void test_busy(void)
 	close(m);
 }
 
+/*
+ * CONNECT, then hold the connection until the master's side ends it: a
+ * connection whose slave already closed it is one ACCEPT rightly skips.
+ */
 static void test_connect(void)
 {
 	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	ssize_t n;
+	char c;
 
 	CHECK(dt_connect(s, "127.0.0.1", 0, 0) == 0,
 	      "uid %u: CONNECT to the listening master", (unsigned int)getuid());
+	arm_alarm(ALARM_S * 3);
+	n = read(s, &c, 1);
+	CHECK(n == 0, "uid %u: the master accepted, then closed: end of file (%zd, %s)",
+	      (unsigned int)getuid(), n, n < 0 ? strerror(errno) : "no error");
 	close(s);
 }
 
