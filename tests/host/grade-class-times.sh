@@ -65,6 +65,27 @@ check_equal "summary.csv: the bad row left out, the others kept" \
 	"$(grep '^carol,' "$c/summary.csv" | cut -d, -f14-)" "5,,7,,,21"
 check_equal "summary.csv: a student not graded has no times" \
 	"$(grep '^dave,' "$c/summary.csv" | cut -d, -f12,14-)" "not-graded,,,,,,"
+# summary.json: summary.csv's table as JSON, cell for cell (a number as a
+# number, an empty cell as null), after its format_version.
+json_vs_csv() {
+	python3 -c '
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(doc) == ["format_version", "students"], list(doc)
+print(doc["format_version"])
+for js, row in zip(doc["students"], rows, strict=True):
+	assert list(js) == list(row), (list(js), list(row))
+	for k, v in row.items():
+		w = js[k]
+		want = None if v == "" else v
+		got = None if w is None else (w if isinstance(w, str) else format(w, ".1f") if isinstance(w, float) else str(w))
+		assert got == want, (row["student"], k, w, v)
+		assert not isinstance(w, str) or k in ("student", "result", "first_failure"), (k, w)
+print(len(rows))' "$1/summary.json" "$1/summary.csv" 2>&1 | paste -sd ' '
+}
+check_equal "summary.json: format_version 1, each row of summary.csv, numbers as numbers, empty as null" \
+	"$(json_vs_csv "$c")" "1 4"
 check_output "report.md: the accelerator" '^- accelerator: kvm$' cat "$c/report.md"
 check_output "report.md: the class's total and mean per student timed" \
 	'^- time: 411 s for the 2 students timed, a mean of 206 s each \(2 not timed\)$' cat "$c/report.md"
@@ -117,6 +138,20 @@ check_equal "merge: each shard's times in the summary" \
 	"$(tail -n +2 "$m/summary.csv" | cut -d, -f1,14,19 | paste -sd ' ')" "alice,1,10 bob,2,30"
 check_output "merge: the class's time" '^- time: 40 s for the 2 students timed, a mean of 20 s each$' \
 	cat "$m/report.md"
+
+check_equal "merge: summary.json of the merged class" "$(json_vs_csv "$m")" "1 2"
+echo '{"format_version":2,"students":[]}' >"$a/summary.json"
+check_output "merge: a shard's summary of another format refused, named" \
+	"^grade: $a/summary.json: format_version 2, not 1: merge it with the gradeclass that graded it\$" \
+	build/gradeclass merge --out "$tmp/m2" "$a" "$b"
+echo 'student,cases' >"$a/summary.json"
+check_output "merge: a shard's summary.json that is none refused" \
+	"^grade: $a/summary.json: no format_version: not a summary gradeclass writes\$" \
+	build/gradeclass merge --out "$tmp/m2" "$a" "$b"
+check_exit "merge: refused with 2" 2 build/gradeclass merge --out "$tmp/m2" "$a" "$b"
+rm "$a/summary.json"
+check_exit "merge: a shard that stopped before its summary (no summary.json) is merged" 0 \
+	build/gradeclass merge --out "$tmp/m2" "$a" "$b"
 
 sed -i 's/^accel=.*/accel=tcg/' "$a/grade.options"
 rm -rf "$m"

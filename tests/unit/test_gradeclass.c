@@ -173,7 +173,7 @@ static void test_names(void)
 {
 	static const char *const bad[] = {
 		"", ".", "..", "a/b", "/", "a\rb", "a\nb", "\x7f", "-rf", "work",
-		"WORK", "students", "Rubric", "summary.csv", "report.html",
+		"WORK", "students", "Rubric", "summary.csv", "Summary.JSON", "report.html",
 		"grade.options.new", "Times.csv",
 	};
 	char buf[128], longest[NAME_MAX_BYTES + 2];

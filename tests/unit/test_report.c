@@ -9,6 +9,7 @@
 #include "anomaly.h"
 #include "check.h"
 #include "csvtab.h"
+#include "json.h"
 #include "docout.h"
 #include "memspeed.h"
 #include "pingparse.h"
@@ -70,17 +71,17 @@ static void test_meta_version(void)
 {
 	struct csvtab t = { 0 };
 
-	CHECK(csvtab_meta_version(meta) == 1 &&
-	      csvtab_meta_version(" { \"format_version\" : 7 }") == 7,
+	CHECK(json_format_version(meta) == 1 &&
+	      json_format_version(" { \"format_version\" : 7 }") == 7,
 	      "meta version: read first in the document");
-	CHECK(csvtab_meta_version("{\"tables\":[],\"format_version\":1}") ==
+	CHECK(json_format_version("{\"tables\":[],\"format_version\":1}") ==
 	      -1 &&
-	      csvtab_meta_version("{\"format_version\":\"1\",\"tables\":[]}") ==
+	      json_format_version("{\"format_version\":\"1\",\"tables\":[]}") ==
 	      -1 &&
-	      csvtab_meta_version("{\"format_version\":1.5,\"tables\":[]}") ==
+	      json_format_version("{\"format_version\":1.5,\"tables\":[]}") ==
 	      -1 &&
-	      csvtab_meta_version("{\"format_version\":99999999999}") == -1 &&
-	      csvtab_meta_version("") == -1,
+	      json_format_version("{\"format_version\":99999999999}") == -1 &&
+	      json_format_version("") == -1,
 	      "meta version: missing, not first, not a whole number: none");
 	CHECK(csvtab_meta_parse(&t, "{\"tables\":[{\"notes\":"
 				"{\"a\":\"b\"}}]}") == -1 &&

@@ -15,6 +15,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * The version summary.json opens with; a reader (merge) refuses another.
+ * A change of its fields' names or meanings takes the next number.
+ */
+#define GRADECLASS_FORMAT_VERSION 1
+
 /* A student's row of summary.csv. */
 struct student {
 	char *name;
@@ -69,9 +75,9 @@ void recs_add(struct recs *rs, const struct table *t);
 /* dir/name written by fn(f, c); -1 after a message when it fails. */
 int write_file(const struct class *c, const char *dir, const char *name,
 	       void (*fn)(FILE *, const struct class *));
-/* summary.csv, results.csv, failures.csv and cases.csv into dir. */
+/* summary.csv and .json, results.csv, failures.csv and cases.csv into dir. */
 int write_tables(const struct class *c, const char *dir);
-/* summary.csv alone. */
+/* summary.csv and summary.json alone. */
 int write_tables_summary(const struct class *c, const char *dir);
 /* The class's report.md and report.html. */
 void report_md(FILE *f, const struct class *c);

@@ -6,6 +6,7 @@
  */
 #include "accel.h"
 #include "class.h"
+#include "json.h"
 #include "tree.h"
 #include "util.h"
 
@@ -58,6 +59,49 @@ static int same_grading(struct options *o, char **dirs, int ndirs)
 			return -1;
 		}
 		free(all);
+	}
+	return 0;
+}
+
+/*
+ * Each shard's summary.json, where it wrote one, is of the format this
+ * gradeclass writes: a shard summarized by another is merged by that one.
+ * A shard without one stopped before its summary; its students are
+ * reported as not graded.  -1 after naming the shard.
+ */
+static int same_format(char **dirs, int ndirs)
+{
+	char head[64];
+	int d, v;
+
+	for (d = 0; d < ndirs; d++) {
+		char *p = xasprintf("%s/summary.json", dirs[d]);
+		FILE *f = fopen(p, "r");
+		size_t n;
+
+		if (!f && errno == ENOENT) {
+			free(p);
+			continue;
+		}
+		if (!f) {
+			msg("%s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		n = fread(head, 1, sizeof(head) - 1, f);
+		fclose(f);
+		head[n] = '\0';
+		v = json_format_version(head);
+		if (v != GRADECLASS_FORMAT_VERSION) {
+			if (v < 0)
+				msg("%s: no format_version: not a summary gradeclass writes", p);
+			else
+				msg("%s: format_version %d, not %d: merge it with the gradeclass that graded it",
+				    p, v, GRADECLASS_FORMAT_VERSION);
+			free(p);
+			return -1;
+		}
+		free(p);
 	}
 	return 0;
 }
@@ -212,7 +256,8 @@ int merge(const char *out, char **dirs, int ndirs)
 		}
 		free(p);
 	}
-	if (same_grading(o, dirs, ndirs) || all_parts(o, dirs, ndirs))
+	if (same_grading(o, dirs, ndirs) || all_parts(o, dirs, ndirs) ||
+	    same_format(dirs, ndirs))
 		return EXIT_USAGE;
 	if (mkdir(out, 0777) && errno != EEXIST) {
 		msg("%s: %s", out, strerror(errno));

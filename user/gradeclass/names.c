@@ -19,6 +19,7 @@ const char *const class_reserved[] = {
 	"grade.options",	/* what the grades depend on */
 	"grade.options.new",	/* the options of a run, before they are kept */
 	"summary.csv",
+	"summary.json",
 	"results.csv",
 	"failures.csv",
 	"cases.csv",

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The class's CSV files: summary.csv, results.csv, failures.csv and
- * cases.csv (columns in docs/grading.md, "Read the results").
+ * cases.csv (columns in docs/grading.md, "Read the results"), and
+ * summary.csv's table as summary.json.
  */
 #include "class.h"
+#include "json.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -68,6 +70,47 @@ static void write_summary(FILE *f, const struct class *c)
 			row[NBASE + k] = times_cell(&s->times, k, secs[k]);
 		csv_row(f, row, NBASE + NTIMES);
 	}
+}
+
+/* One student's summary.csv row as a JSON object: numbers, or null. */
+static void json_student(FILE *f, const struct student *s)
+{
+	char secs[24];
+	int k;
+
+	fputs("{\"student\":", f);
+	json_put_string(f, s->name);
+	fprintf(f, ",\"cases\":%zu,\"passed\":%zu,\"failed\":%zu,\"not_run\":%zu",
+		s->cases, s->passed, s->failed, s->not_run);
+	for (k = 0; k < NCRIT; k++) {
+		fprintf(f, ",\"%s\":", criteria[k]);
+		json_put_number_or_null(f, s->crit[k]);
+	}
+	fputs(",\"score\":", f);
+	json_put_number_or_null(f, s->score);
+	fputs(",\"result\":", f);
+	json_put_string(f, s->result);
+	fputs(",\"first_failure\":", f);
+	json_put_string_or_null(f, s->first_failure);
+	for (k = 0; k < NTIMES; k++) {
+		fprintf(f, ",\"%s\":", time_columns[k]);
+		json_put_number_or_null(f, times_cell(&s->times, k, secs));
+	}
+	fputc('}', f);
+}
+
+/* {"format_version":N, "students":[{the summary.csv row}, ...]} */
+static void write_summary_json(FILE *f, const struct class *c)
+{
+	size_t i;
+
+	fprintf(f, "{\"format_version\":%d,\"students\":[",
+		GRADECLASS_FORMAT_VERSION);
+	for (i = 0; i < c->nstudents; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_student(f, &c->students[i]);
+	}
+	fputs("\n]}\n", f);
 }
 
 /* recs under head: each record's cell of each column ("" if it has none). */
@@ -141,12 +184,15 @@ static void write_failures(FILE *f, const struct class *c)
 
 int write_tables_summary(const struct class *c, const char *dir)
 {
-	return write_file(c, dir, "summary.csv", write_summary);
+	if (write_file(c, dir, "summary.csv", write_summary) ||
+	    write_file(c, dir, "summary.json", write_summary_json))
+		return -1;
+	return 0;
 }
 
 int write_tables(const struct class *c, const char *dir)
 {
-	if (write_file(c, dir, "summary.csv", write_summary) ||
+	if (write_tables_summary(c, dir) ||
 	    write_file(c, dir, "results.csv", write_results) ||
 	    write_file(c, dir, "failures.csv", write_failures) ||
 	    write_file(c, dir, "cases.csv", write_cases))

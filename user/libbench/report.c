@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "report.h"
 #include "csvout.h"
+#include "json.h"
 #include "util.h"
 
 #include <math.h>
@@ -123,22 +124,6 @@ void report_none(struct report *r)
 	add_cell(r, NULL, true);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static char *header_text(const struct report *r, size_t c)
 {
 	if (!r->col_units[c])
@@ -201,22 +186,22 @@ static void json_head(const struct report *r, FILE *f)
 	size_t i, c;
 
 	fputs("\"title\":", f);
-	json_string(f, r->title);
+	json_put_string(f, r->title);
 	fputs(",\"notes\":{", f);
 	for (i = 0; i < r->nnotes; i++) {
 		if (i)
 			fputc(',', f);
-		json_string(f, r->note_keys[i]);
+		json_put_string(f, r->note_keys[i]);
 		fputc(':', f);
-		json_string(f, r->note_vals[i]);
+		json_put_string(f, r->note_vals[i]);
 	}
 	fputs("},\"columns\":[", f);
 	for (c = 0; c < r->ncols; c++) {
 		fprintf(f, "%s{\"name\":", c ? "," : "");
-		json_string(f, r->col_names[c]);
+		json_put_string(f, r->col_names[c]);
 		fputs(",\"unit\":", f);
 		if (r->col_units[c])
-			json_string(f, r->col_units[c]);
+			json_put_string(f, r->col_units[c]);
 		else
 			fputs("null", f);
 		fputc('}', f);
@@ -275,14 +260,14 @@ static void print_json(const struct report *r)
 			fputs(i ? ",{" : "{", r->out);
 		else
 			fputc(',', r->out);
-		json_string(r->out, r->col_names[c]);
+		json_put_string(r->out, r->col_names[c]);
 		fputc(':', r->out);
 		if (!cell->text)
 			fputs("null", r->out);
 		else if (cell->numeric)
 			fputs(cell->text, r->out);
 		else
-			json_string(r->out, cell->text);
+			json_put_string(r->out, cell->text);
 		if (c + 1 == r->ncols)
 			fputc('}', r->out);
 	}

@@ -7,46 +7,12 @@
  * with \" \\ and \uXXXX escapes.
  */
 #include "csvtab.h"
+#include "json.h"
 #include "report.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
-		p++;
-	return p;
-}
-
-/* A JSON string at p into a new buffer *out; the end, or NULL. */
-static const char *json_str(const char *p, char **out)
-{
-	char *buf, *o;
-
-	if (*p++ != '"')
-		return NULL;
-	buf = xmalloc(strlen(p) + 1);
-	for (o = buf; *p && *p != '"'; p++) {
-		if (*p != '\\') {
-			*o++ = *p;
-		} else if (p[1] == 'u' && strlen(p) >= 6) {
-			*o++ = (char)strtol((char[]){ p[4], p[5], 0 }, NULL, 16);
-			p += 5;
-		} else if (p[1]) {
-			p++;
-			*o++ = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
-		}
-	}
-	*o = 0;
-	if (*p != '"') {
-		free(buf);
-		return NULL;
-	}
-	*out = buf;
-	return p + 1;
-}
 
 static void add(struct csvtab *t, char *key, char *val)
 {
@@ -58,52 +24,27 @@ static void add(struct csvtab *t, char *key, char *val)
 	t->note_vals[t->nnotes++] = val;
 }
 
-int csvtab_meta_version(const char *json)
-{
-	static const char key[] = "\"format_version\"";
-	const char *p = skip_ws(json);
-	char *end;
-	long v;
-
-	if (*p != '{')
-		return -1;
-	p = skip_ws(p + 1);
-	if (strncmp(p, key, sizeof(key) - 1))
-		return -1;
-	p = skip_ws(p + sizeof(key) - 1);
-	if (*p != ':')
-		return -1;
-	p = skip_ws(p + 1);
-	if (*p < '0' || *p > '9')
-		return -1;
-	v = strtol(p, &end, 10);
-	p = skip_ws(end);
-	if ((*p != ',' && *p != '}') || v > 1000000)
-		return -1;
-	return (int)v;
-}
-
 int csvtab_meta_parse(struct csvtab *t, const char *json)
 {
 	const char *p = strstr(json, "\"notes\"");
 	char *key, *val;
 
-	if (!p || csvtab_meta_version(json) != REPORT_FORMAT_VERSION)
+	if (!p || json_format_version(json) != REPORT_FORMAT_VERSION)
 		return -1;
-	p = skip_ws(p + 7);
-	if (*p != ':' || *(p = skip_ws(p + 1)) != '{')
+	p = json_skip_ws(p + 7);
+	if (*p != ':' || *(p = json_skip_ws(p + 1)) != '{')
 		return -1;
-	for (p = skip_ws(p + 1); *p != '}'; p = skip_ws(p)) {
-		p = json_str(p, &key);
+	for (p = json_skip_ws(p + 1); *p != '}'; p = json_skip_ws(p)) {
+		p = json_get_string(p, &key);
 		if (!p)
 			return -1;
-		p = skip_ws(p);
-		if (*p != ':' || !(p = json_str(skip_ws(p + 1), &val))) {
+		p = json_skip_ws(p);
+		if (*p != ':' || !(p = json_get_string(json_skip_ws(p + 1), &val))) {
 			free(key);
 			return -1;
 		}
 		add(t, key, val);
-		p = skip_ws(p);
+		p = json_skip_ws(p);
 		if (*p == ',')
 			p++;
 	}
@@ -134,7 +75,7 @@ int csvtab_meta_check(const char *path)
 
 	if (!text)
 		return fail_errno("cannot read %s", path);
-	v = csvtab_meta_version(text);
+	v = json_format_version(text);
 	free(text);
 	if (v == REPORT_FORMAT_VERSION)
 		return 0;

@@ -46,11 +46,6 @@ struct csvtab *csvtab_load(const char *path);
 int csvtab_meta_parse(struct csvtab *t, const char *json);
 int csvtab_meta_load(struct csvtab *t, const char *csv_path);
 /*
- * The format_version a metadata document starts with, or -1 when it
- * starts with none (not a document report.h wrote).
- */
-int csvtab_meta_version(const char *json);
-/*
  * 0 when the metadata document at path has REPORT_FORMAT_VERSION, else
  * -1 after a message that says what it has instead.
  */
