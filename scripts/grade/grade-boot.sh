@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade/grade: the guest boots of one student, one guest
 # (scripts/vm/vm-run) and two guests (scripts/vm/vm-pair), each running
-# scripts/guest/grade.sh on the staged directory.  A watchdog ends a boot
+# scripts/grade/guest/grade.sh on the staged directory.  A watchdog ends a boot
 # whose guest stops making progress (the same case for longer than a case
 # can take), so a guest that hangs hard costs one case's time, not the
 # whole boot's.  Console logs: STAGE/1vm.log, STAGE/2vm-master.log, ...
@@ -114,7 +114,7 @@ boot_1vm() {
 	watch_boot "$1" 1vm "$1/1vm.log" -- untrusted_guest scripts/vm/vm-run \
 		--share "$1/share-1vm" --input "$1/input" \
 		--timeout "$total" --log "$1/1vm.log" -- \
-		sh /opt/syncdev/scripts/guest/grade.sh 1vm
+		sh /opt/syncdev/scripts/grade/guest/grade.sh 1vm
 	t=$SECONDS
 	import_boot "$1" 1vm
 	phase_time "$1" checks $((SECONDS - t))
@@ -132,7 +132,7 @@ boot_2vm() {
 		--master-share "$1/share-2vm-master" --slave-share "$1/share-2vm-slave" \
 		--master-input "$1/input" --slave-input "$1/input-slave" \
 		--timeout "$total" --log-prefix "$1/2vm" -- \
-		sh /opt/syncdev/scripts/guest/grade.sh 2vm
+		sh /opt/syncdev/scripts/grade/guest/grade.sh 2vm
 	t=$SECONDS
 	import_boot "$1" 2vm
 	phase_time "$1" checks $((SECONDS - t))

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade/grade: turn the guests' result files (STAGE/results/
-# <1vm|2vm>/<case>.<side>.res, written by scripts/guest/grade-check.sh) into
+# <1vm|2vm>/<case>.<side>.res, written by scripts/grade/guest/grade-check.sh) into
 # a student's results.csv, failures.csv and report.md; build/gradeclass
 # makes the class's summary from them.
 # shellcheck disable=SC2034 # its variables are for the scripts that source it

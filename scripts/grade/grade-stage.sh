@@ -5,7 +5,7 @@
 #
 #   STAGE/input/bin/master, bin/slave  the programs
 #   STAGE/input/modules/*.ko, order    the modules, in load order
-#   STAGE/input/grade.conf             the cases (scripts/guest/grade.sh)
+#   STAGE/input/grade.conf             the cases (scripts/grade/guest/grade.sh)
 #   STAGE/cli                       the student's own command lines (the
 #                                   master's template, then the slave's),
 #                                   from grade.cli in the submission
@@ -319,7 +319,7 @@ cli_of() {
 # sq VALUE: VALUE single-quoted for sh.
 sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
-# write_conf STAGE: the cases for scripts/guest/grade.sh.
+# write_conf STAGE: the cases for scripts/grade/guest/grade.sh.
 write_conf() {
 	local strict
 	strict=$(cat "$1/strict-pages" 2>/dev/null || echo 0)

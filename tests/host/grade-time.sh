@@ -1,5 +1,5 @@
 #!/bin/sh
-# The time-line criterion (check_time of scripts/guest/grade-check.sh, run
+# The time-line criterion (check_time of scripts/grade/guest/grade-check.sh, run
 # here as the guest runs it, by sh, then again by busybox sh when the host
 # has it) on the output forms of public 2020 course submissions: the
 # course's line with the bytes, once or per file; the starter code's
@@ -9,7 +9,7 @@
 # size (off by one from / 8, or times 8), and under strict_time_line
 # (GRADE_STRICT_TIME=1) text around the sentence and the size / 8.
 . tests/lib.sh
-. scripts/guest/grade-check.sh
+. scripts/grade/guest/grade-check.sh
 # shellcheck disable=SC2034 # cw, side_, GRADE_STRICT_TIME, files, total, work, cname: check_time's
 
 tmp=$(mktemp -d)

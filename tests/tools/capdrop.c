@@ -5,7 +5,7 @@
  *
  *	capdrop [--also sys_time|wake_alarm] COMMAND [ARG...]
  *
- * The grader starts a student's slave with it (scripts/guest/grade.sh): as
+ * The grader starts a student's slave with it (scripts/grade/guest/grade.sh): as
  * root the slave may open devices and write files, but it cannot read the
  * master's input through /proc/PID/root, ptrace, process_vm_readv,
  * setns, mount, a file handle, a module, BPF, perf or /dev/mem.  The

@@ -388,7 +388,7 @@ each_file() {
 	done
 }
 
-. "$SYNCDEV_ROOT/scripts/guest/grade-check.sh"
+. "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
 
 # run_case SET MM SM: one case; its results go to $res.
 run_case() {
