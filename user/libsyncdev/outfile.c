@@ -200,44 +200,38 @@ static int map_output(struct outfile *f)
 }
 
 /*
- * Create the temporary file ".BASE.syncdev-XXXXXX" in f's directory,
- * readable and writable by its owner only (f->tmp: its path for
- * messages): the fd, or -1 with errno.  The suffix comes from a generator
- * seeded once, so a name costs one open().
+ * Pick the temporary name ".BASE.syncdev-XXXXXX" in f's directory dir
+ * (f->tmp: its path for messages, f->tmpname: the name in the
+ * directory): 0, or -1 with errno ENAMETOOLONG.  The suffix comes from a
+ * generator seeded once, so a name costs no system call.
  */
-static int create_tmp(struct outfile *f, const char *dir)
+static int tmp_name(struct outfile *f, const char *dir)
 {
 	static const char digits[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	static uint64_t state;
-	unsigned int tries, i;
+	unsigned int i;
 	uint64_t x;
-	int fd, len, at;
+	int len, at;
 
 	if (!state)
 		state = now_ns() ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ull;
-	for (tries = 0; tries < 100; tries++) {
-		/* xorshift64 */
-		state ^= state << 13;
-		state ^= state >> 7;
-		state ^= state << 17;
-		x = state;
-		/* A long base name is cut so that the name fits in NAME_MAX. */
-		len = snprintf(f->tmp, sizeof(f->tmp), "%s/%n.%.200s.syncdev-XXXXXX",
-			       dir, &at, f->base);
-		if (len >= (int)sizeof(f->tmp)) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		for (i = 0; i < 6; i++, x /= 62)
-			f->tmp[len - 6 + i] = digits[x % 62];
-		f->tmpname = f->tmp + at;
-		fd = openat(outdir_fd(f->dir), f->tmpname,
-			    O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
+	/* xorshift64 */
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	x = state;
+	/* A long base name is cut so that the name fits in NAME_MAX. */
+	len = snprintf(f->tmp, sizeof(f->tmp), "%s/%n.%.200s.syncdev-XXXXXX",
+		       dir, &at, f->base);
+	if (len >= (int)sizeof(f->tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
 	}
-	return -1;
+	for (i = 0; i < 6; i++, x /= 62)
+		f->tmp[len - 6 + i] = digits[x % 62];
+	f->tmpname = f->tmp + at;
+	return 0;
 }
 
 /* The mode open() gives a file it creates with 0666. */
@@ -255,6 +249,42 @@ static mode_t new_file_mode(void)
 }
 
 /*
+ * An unnamed file in f's directory with the mode open() gives a new file
+ * (f->tmp: the name it would have as a named one): the fd, or -1 when
+ * there is none to be had (not absent, the directory does not allow it,
+ * no descriptors to hold it, or O_TMPFILE failed): then a named one.
+ */
+static int create_unnamed(struct outfile *f, const char *dir)
+{
+	if (!f->absent || !outdir_unnamed(f->dir) || !outpend_fd_room() ||
+	    tmp_name(f, dir))
+		return -1;
+	return openat(outdir_fd(f->dir), ".", O_TMPFILE | O_RDWR | O_CLOEXEC,
+		      new_file_mode());
+}
+
+/*
+ * Create the temporary file in f's directory, readable and writable by
+ * its owner only: the fd, or -1 with errno.  A name taken already is
+ * never opened: another is picked.
+ */
+static int create_tmp(struct outfile *f, const char *dir)
+{
+	unsigned int tries;
+	int fd;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (tmp_name(f, dir))
+			return -1;
+		fd = openat(outdir_fd(f->dir), f->tmpname,
+			    O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+/*
  * Before any data: the temporary file takes the owner, group and
  * permission bits (not set-user-ID, set-group-ID, sticky) of the file it
  * replaces, as far as the slave may set them (an owner it cannot give is
@@ -269,6 +299,8 @@ static int take_attrs(struct outfile *f)
 
 	if (f->absent) {
 		outpend_set_new(f->pend);
+		if (f->unnamed)
+			return 0;	/* its mode given by openat */
 	} else if (fstatat(outdir_fd(f->dir), f->base, &st,
 			   AT_SYMLINK_NOFOLLOW)) {
 		/* Nothing there now: the rename need not look again. */
@@ -314,15 +346,23 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->dir = (unsigned int)d;
 	if (check_room(f->dir, dir, path, size))
 		return -1;
-	f->fd = create_tmp(f, dir);
-	if (f->fd < 0) {
-		if (errno == ENAMETOOLONG)
-			msg("output path %s is too long", path);
-		else
-			msg_errno("cannot create a temporary file for %s", path);
-		return -1;
+	f->fd = create_unnamed(f, dir);
+	f->unnamed = f->fd >= 0;
+	if (f->unnamed) {
+		f->pend = outpend_add_unnamed(f->dir, f->fd, f->tmpname, path,
+					      f->base);
+	} else {
+		f->fd = create_tmp(f, dir);
+		if (f->fd < 0) {
+			if (errno == ENAMETOOLONG)
+				msg("output path %s is too long", path);
+			else
+				msg_errno("cannot create a temporary file for %s",
+					  path);
+			return -1;
+		}
+		f->pend = outpend_add(f->dir, f->tmpname, path, f->base);
 	}
-	f->pend = outpend_add(f->dir, f->tmpname, path, f->base);
 	flags = map_flag(size, flags);
 	if (take_attrs(f) == 0 &&
 	    (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0))
@@ -437,6 +477,11 @@ int outfile_close(struct outfile *f)
 		msg_errno("writing %s to disk", f->tmp);
 		ret = -1;
 	}
+	/* Held until its link (outset.c): a local file system's close reports nothing. */
+	if (f->unnamed) {
+		f->fd = -1;
+		return ret;
+	}
 	/* close() is where a network file system reports a failed write. */
 	if (close(f->fd)) {
 		msg_errno("writing %s", f->tmp);
@@ -462,7 +507,7 @@ int outfile_commit(struct outfile *f)
 void outfile_abort(struct outfile *f)
 {
 	outfile_unmap(f);
-	if (f->fd >= 0)
+	if (f->fd >= 0 && !f->unnamed)
 		close(f->fd);
 	f->fd = -1;
 	if (f->pend)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An output file of the slave.  It is written under a temporary name in
- * its own directory (".NAME.syncdev-XXXXXX") and renamed to NAME only when
- * complete and verified, so a file with its final name is never partial.
+ * its own directory (".NAME.syncdev-XXXXXX"), or as an unnamed file
+ * (O_TMPFILE) where nothing has NAME and the directory allows it
+ * (outdir_unnamed), and renamed (linked) to NAME only when complete and
+ * verified, so a file with its final name is never partial.
  * Several temporary files may wait for their rename, which comes for all
  * of them at once, after one flush of their data (outfile_commit_all,
  * outset.c); outfile_remove_on_signals() makes SIGINT, SIGTERM and SIGHUP
@@ -51,6 +53,7 @@ struct outfile {
 	uint64_t next;		/* the offset the next write must have */
 	struct outpend *pend;	/* the temporary file's entry (outset.c) */
 	int absent;		/* OUTFILE_ABSENT */
+	int unnamed;		/* fd is an unnamed file, pend's to close */
 };
 
 /*
@@ -185,6 +188,12 @@ int outdir_fd(unsigned int dir);
  */
 int outdir_fsync_each(unsigned int dir);
 /*
+ * 1 when an unnamed file (O_TMPFILE) can be made in dir and linked to its
+ * name by this process, on a file system whose files are not flushed one
+ * by one (outset.c says how it is found out, once per directory).
+ */
+int outdir_unnamed(unsigned int dir);
+/*
  * 1 for a file system type (statfs f_type) whose syncfs() does not reach
  * the storage, where each file is flushed with fsync() instead: FUSE, 9p,
  * SMB/CIFS.
@@ -196,6 +205,15 @@ struct outpend;
 /* tmp and base: names in directory dir (outdir_open); path: for messages. */
 struct outpend *outpend_add(unsigned int dir, const char *tmp,
 			    const char *path, const char *base);
+/*
+ * An unnamed file (fd, held until outfile_commit_all links it to base,
+ * or closed with its entry); tmp: the name it takes should base be taken
+ * during the transfer.
+ */
+struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
+				    const char *path, const char *base);
+/* Whether one more unnamed file may be held open (descriptors left). */
+int outpend_fd_room(void);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
 /* Nothing had p's final name when its file was created. */

@@ -3,7 +3,14 @@
  * The temporary files of the outputs (outfile.h) and their one durable
  * point: the data of every closed temporary flushed together (syncfs, once
  * per file system; fsync of each file at its close where syncfs cannot be
- * trusted), then the renames, then each directory flushed once.
+ * trusted), then the renames (or links), then each directory flushed once.
+ *
+ * A file whose name nothing had is written, where the directory allows
+ * it (outdir_unnamed), as an unnamed file (O_TMPFILE) held open until its
+ * link to the name (linkat AT_EMPTY_PATH, which fails if the name was
+ * taken meanwhile, as RENAME_NOREPLACE does): a create without a name and
+ * a link cost the directory one entry instead of two and a rename, and
+ * what a crash or a kill leaves of it is nothing at all.
  */
 #include "outfile.h"
 #include "util.h"
@@ -15,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -27,7 +35,9 @@ struct outpend {
 	unsigned int dir;	/* its directory, in dirs */
 	int dirfd;		/* that directory's fd, for the signal handler */
 	int new;		/* nothing had the name at its creation */
-	char tmp[];		/* the temporary name, in dirfd */
+	int fd;			/* an unnamed file, held until its link; else -1 */
+	/* The temporary name, in dirfd; an unnamed file's only if linked to it. */
+	char tmp[];
 };
 
 /* A directory of outputs, open from its check to the commit. */
@@ -37,6 +47,7 @@ struct outdir {
 	dev_t dev;
 	int fsync_each;		/* syncfs cannot be trusted there */
 	int renamed;		/* a name changed in it: flush it */
+	int unnamed;		/* outdir_unnamed: -1 until probed */
 };
 
 /*
@@ -47,6 +58,9 @@ static struct outpend *volatile head;
 static struct outpend *tail;
 static struct outdir *dirs;
 static unsigned int ndirs, capdirs;
+/* Unnamed files held open, and how many descriptors they may take. */
+static unsigned int held;
+static rlim_t fd_limit;
 
 /* Whether the files are flushed to their disk before they count as in place. */
 static int sync_files = 1;
@@ -112,7 +126,8 @@ int outdir_open(const char *dir, const char *path)
 	}
 	dirs[ndirs] = (struct outdir){ .name = xstrdup(dir), .fd = fd,
 				       .dev = st.st_dev,
-				       .fsync_each = syncfs_untrusted(fd) };
+				       .fsync_each = syncfs_untrusted(fd),
+				       .unnamed = -1 };
 	return (int)ndirs++;
 }
 
@@ -126,8 +141,70 @@ int outdir_fsync_each(unsigned int dir)
 	return sync_files && dirs[dir].fsync_each;
 }
 
-struct outpend *outpend_add(unsigned int dir, const char *tmp,
-			    const char *path, const char *base)
+/*
+ * Whether an unnamed file can be linked in directory dir (fd): O_TMPFILE
+ * there (local file systems), and linkat() with AT_EMPTY_PATH allowed to
+ * this process (CAP_DAC_READ_SEARCH in the first user namespace, before
+ * Linux 6.10 always; a seccomp profile may refuse linkat).  Tried once,
+ * with a file linked and removed at once, so that an unnamed file is
+ * never made where it could not be linked.  SYNCDEV_NO_TMPFILE (set, not
+ * "0") keeps every file named.
+ */
+static int probe_unnamed(int fd)
+{
+	const char *env = getenv("SYNCDEV_NO_TMPFILE");
+	char name[64];
+	int tf, ok;
+
+	if (env && *env && strcmp(env, "0"))
+		return 0;
+	tf = openat(fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (tf < 0)
+		return 0;
+	snprintf(name, sizeof(name), ".syncdev-probe.%ld.%llx", (long)getpid(),
+		 (unsigned long long)now_ns());
+	ok = linkat(tf, "", fd, name, AT_EMPTY_PATH) == 0;
+	if (ok)
+		unlinkat(fd, name, 0);
+	close(tf);
+	return ok;
+}
+
+int outdir_unnamed(unsigned int dir)
+{
+	if (dirs[dir].fsync_each)
+		return 0;
+	if (dirs[dir].unnamed < 0)
+		dirs[dir].unnamed = probe_unnamed(dirs[dir].fd);
+	return dirs[dir].unnamed;
+}
+
+/*
+ * Whether one more unnamed file may be held open: the soft limit on
+ * descriptors raised to the hard one the first time, a margin kept for
+ * the directories and the rest of the program.
+ */
+int outpend_fd_room(void)
+{
+	struct rlimit rl;
+
+	if (!fd_limit) {
+		fd_limit = 1;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+			if (rl.rlim_cur < rl.rlim_max) {
+				rl.rlim_cur = rl.rlim_max < (1u << 20) ?
+					      rl.rlim_max : (1u << 20);
+				if (setrlimit(RLIMIT_NOFILE, &rl))
+					getrlimit(RLIMIT_NOFILE, &rl);
+			}
+			fd_limit = rl.rlim_cur;
+		}
+	}
+	return (rlim_t)held + ndirs + 64 < fd_limit;
+}
+
+static struct outpend *pend_new(unsigned int dir, const char *tmp,
+				const char *path, const char *base, int fd)
 {
 	size_t len = strlen(tmp) + 1;
 	struct outpend *p = xmalloc(sizeof(*p) + len);
@@ -137,7 +214,9 @@ struct outpend *outpend_add(unsigned int dir, const char *tmp,
 	p->base = base;
 	p->dir = dir;
 	p->dirfd = dirs[dir].fd;
-	p->new = 0;
+	p->new = fd >= 0;
+	p->fd = fd;
+	held += fd >= 0;
 	memcpy(p->tmp, tmp, len);
 	if (tail)
 		tail->next = p;
@@ -145,6 +224,30 @@ struct outpend *outpend_add(unsigned int dir, const char *tmp,
 		head = p;
 	tail = p;
 	return p;
+}
+
+struct outpend *outpend_add(unsigned int dir, const char *tmp,
+			    const char *path, const char *base)
+{
+	return pend_new(dir, tmp, path, base, -1);
+}
+
+struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
+				    const char *path, const char *base)
+{
+	return pend_new(dir, tmp, path, base, fd);
+}
+
+/* The temporary file gone: an unnamed one closed, a named one removed. */
+static void drop_tmp(struct outpend *p)
+{
+	if (p->fd >= 0) {
+		close(p->fd);
+		p->fd = -1;
+		held--;
+	} else {
+		unlinkat(p->dirfd, p->tmp, 0);
+	}
 }
 
 /* Unlink p from the list (not from the disk) and free it. */
@@ -167,7 +270,7 @@ static void forget(struct outpend *p)
 
 void outpend_remove(struct outpend *p)
 {
-	unlinkat(p->dirfd, p->tmp, 0);
+	drop_tmp(p);
 	forget(p);
 }
 
@@ -239,7 +342,7 @@ static void clear(void)
 
 	for (; p; p = next) {
 		next = p->next;
-		unlinkat(p->dirfd, p->tmp, 0);
+		drop_tmp(p);
 		head = next;
 		free(p);
 	}
@@ -252,13 +355,43 @@ static void clear(void)
 }
 
 /*
- * A name that was free when its file was created is taken with
- * RENAME_NOREPLACE, one system call instead of a look (replaceable) and a
- * rename: 1 when done.  0 when the name is taken now (or the file system
- * has no RENAME_NOREPLACE): then the caller looks and renames.
+ * An unnamed file linked to its name: 1.  When the name was taken during
+ * the transfer, it is linked to its temporary name instead, to be looked
+ * at and renamed as a named file is: 0.  -1 after a message.
  */
-static int put_new(const struct outpend *p)
+static int link_new(struct outpend *p)
 {
+	int fd = p->fd;
+
+	if (linkat(fd, "", p->dirfd, p->base, AT_EMPTY_PATH) == 0) {
+		drop_tmp(p);
+		return 1;
+	}
+	if (errno != EEXIST) {
+		msg_errno("cannot link the data of %s to its name", p->path);
+		return -1;
+	}
+	if (linkat(fd, "", p->dirfd, p->tmp, AT_EMPTY_PATH)) {
+		msg_errno("cannot link the data of %s to %s", p->path, p->tmp);
+		return -1;
+	}
+	p->fd = -1;
+	held--;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A name that was free when its file was created is taken with
+ * RENAME_NOREPLACE (or the unnamed file's link), one system call instead
+ * of a look (replaceable) and a rename: 1 when done.  0 when the name is
+ * taken now (or the file system has no RENAME_NOREPLACE): then the
+ * caller looks and renames.  -1 after a message.
+ */
+static int put_new(struct outpend *p)
+{
+	if (p->fd >= 0)
+		return link_new(p);
 	return p->new &&
 	       renameat2(p->dirfd, p->tmp, p->dirfd, p->base,
 			 RENAME_NOREPLACE) == 0;
@@ -272,15 +405,16 @@ static int put_new(const struct outpend *p)
 int outfile_commit_all(unsigned int *done)
 {
 	struct outpend *p;
-	int ret = sync_files ? sync_data() : 0;
+	int ret = sync_files ? sync_data() : 0, put;
 
 	*done = 0;
 	while (!ret && (p = head) != NULL) {
-		if (put_new(p)) {
+		put = put_new(p);
+		if (put > 0) {
 			dirs[p->dir].renamed = 1;
 			forget(p);
 			++*done;
-		} else if (!replaceable(p)) {
+		} else if (put < 0 || !replaceable(p)) {
 			ret = -1;
 		} else if (renameat(p->dirfd, p->tmp, p->dirfd, p->base)) {
 			msg_errno("cannot rename %s to %s", p->tmp, p->path);
@@ -303,8 +437,10 @@ static void remove_and_die(int sig)
 {
 	struct outpend *p;
 
+	/* An unnamed file goes with the process. */
 	for (p = head; p; p = p->next)
-		unlinkat(p->dirfd, p->tmp, 0);
+		if (p->fd < 0)
+			unlinkat(p->dirfd, p->tmp, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

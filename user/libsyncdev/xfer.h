@@ -28,6 +28,15 @@ struct auth_session;
  */
 #define XFER_MAP_MIN (64u << 10)
 
+/*
+ * Master: after a file, what is queued goes out once it is this much,
+ * not only when the buffer (1 MiB) is full: with many small files the
+ * slave starts writing them while the master still reads the next ones,
+ * instead of waiting for a thousand files' reads.  A write of the device
+ * per 64 KiB costs little beside a system call per file.
+ */
+#define XFER_EARLY_FLUSH (64u << 10)
+
 struct xfer_opts {
 	int verbose;		/* one line per file on stdout */
 	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */

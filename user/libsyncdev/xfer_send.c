@@ -124,6 +124,12 @@ int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 		hmac_sha256_wipe(&c.mac);
 		if (ret)
 			return ret;
+		if (b->end >= XFER_EARLY_FLUSH && tx_flush(b))
+			return send_failed(files[i].path,
+					   data_moved(&c, files[i].size),
+					   files[i].size);
+		if (slave_spoke(&c))
+			return EXIT_FAIL;
 	}
 	if (tx_flush(b))
 		return n ? send_failed(files[n - 1].path,
