@@ -47,7 +47,7 @@ struct outdir {
 	dev_t dev;
 	int fsync_each;		/* syncfs cannot be trusted there */
 	int renamed;		/* a name changed in it: flush it */
-	int unnamed;		/* outdir_unnamed: -1 until probed */
+	int unnamed;		/* outdir_unnamed */
 };
 
 /*
@@ -99,6 +99,35 @@ static int syncfs_untrusted(int fd)
 }
 
 /*
+ * Whether an unnamed file can be linked in directory dir (fd): O_TMPFILE
+ * there (local file systems), and linkat() with AT_EMPTY_PATH allowed to
+ * this process (CAP_DAC_READ_SEARCH, Linux 6.1 asks; a seccomp profile
+ * may refuse linkat).  Tried once,
+ * with a file linked and removed at once, so that an unnamed file is
+ * never made where it could not be linked.  SYNCDEV_NO_TMPFILE (set, not
+ * "0") keeps every file named.
+ */
+static int probe_unnamed(int fd)
+{
+	const char *env = getenv("SYNCDEV_NO_TMPFILE");
+	char name[64];
+	int tf, ok;
+
+	if (env && *env && strcmp(env, "0"))
+		return 0;
+	tf = openat(fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (tf < 0)
+		return 0;
+	snprintf(name, sizeof(name), ".syncdev-probe.%ld.%llx", (long)getpid(),
+		 (unsigned long long)now_ns());
+	ok = linkat(tf, "", fd, name, AT_EMPTY_PATH) == 0;
+	if (ok)
+		unlinkat(fd, name, 0);
+	close(tf);
+	return ok;
+}
+
+/*
  * The directory dir, opened on first sight: syncfs() reports the write-back
  * errors of the file system since the descriptor it is given was opened,
  * so it is opened before any data of this transfer is written.
@@ -126,8 +155,9 @@ int outdir_open(const char *dir, const char *path)
 	}
 	dirs[ndirs] = (struct outdir){ .name = xstrdup(dir), .fd = fd,
 				       .dev = st.st_dev,
-				       .fsync_each = syncfs_untrusted(fd),
-				       .unnamed = -1 };
+				       .fsync_each = syncfs_untrusted(fd) };
+	/* Tried here, at the check, before a master waits for it. */
+	dirs[ndirs].unnamed = !dirs[ndirs].fsync_each && probe_unnamed(fd);
 	return (int)ndirs++;
 }
 
@@ -141,41 +171,8 @@ int outdir_fsync_each(unsigned int dir)
 	return sync_files && dirs[dir].fsync_each;
 }
 
-/*
- * Whether an unnamed file can be linked in directory dir (fd): O_TMPFILE
- * there (local file systems), and linkat() with AT_EMPTY_PATH allowed to
- * this process (CAP_DAC_READ_SEARCH in the first user namespace, before
- * Linux 6.10 always; a seccomp profile may refuse linkat).  Tried once,
- * with a file linked and removed at once, so that an unnamed file is
- * never made where it could not be linked.  SYNCDEV_NO_TMPFILE (set, not
- * "0") keeps every file named.
- */
-static int probe_unnamed(int fd)
-{
-	const char *env = getenv("SYNCDEV_NO_TMPFILE");
-	char name[64];
-	int tf, ok;
-
-	if (env && *env && strcmp(env, "0"))
-		return 0;
-	tf = openat(fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (tf < 0)
-		return 0;
-	snprintf(name, sizeof(name), ".syncdev-probe.%ld.%llx", (long)getpid(),
-		 (unsigned long long)now_ns());
-	ok = linkat(tf, "", fd, name, AT_EMPTY_PATH) == 0;
-	if (ok)
-		unlinkat(fd, name, 0);
-	close(tf);
-	return ok;
-}
-
 int outdir_unnamed(unsigned int dir)
 {
-	if (dirs[dir].fsync_each)
-		return 0;
-	if (dirs[dir].unnamed < 0)
-		dirs[dir].unnamed = probe_unnamed(dirs[dir].fd);
 	return dirs[dir].unnamed;
 }
 

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slave's two ways of writing a file whose name nothing had: unnamed
+ * (O_TMPFILE, linked to its name at the commit) where the directory and
+ * the process allow it, else a named temporary renamed into place.  Which
+ * one a slave took is seen in what a SIGKILL in the middle of a transfer
+ * leaves: nothing of an unnamed file, the temporary name of a named one.
+ * Both give the same bytes and modes; the named one is taken under
+ * SYNCDEV_NO_TMPFILE and where a seccomp filter refuses linkat; a name
+ * taken during the transfer is replaced either way.
+ */
+#include "check.h"
+#include "tmpdir.h"
+#include "crc32c.h"
+#include "devio.h"
+#include "frame.h"
+#include "outfile.h"
+#include "util.h"
+#include "xfer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define NFILES 5
+static const size_t sizes[NFILES] = { 0, 1, 1000, 70000, 1u << 20 };
+
+/* What the slave's probe decides for dir, tried here the same way. */
+static int unnamed_here(void)
+{
+	int tf = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600), ok;
+
+	if (tf < 0)
+		return 0;
+	ok = linkat(tf, "", AT_FDCWD, path("probe"), AT_EMPTY_PATH) == 0;
+	unlink(path("probe"));
+	close(tf);
+	return ok;
+}
+
+/* From here on linkat() fails with EPERM, as under a container's seccomp profile. */
+static void refuse_linkat(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_linkat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = code };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		_exit(8);
+}
+
+/* The slave's side in a child on fd: xfer_recv into out[0..n-1], exit code its result. */
+static pid_t start_slave(int fd, char **out, unsigned int n, int seccomp)
+{
+	struct xfer_opts o = { 0 };
+	struct xfer_report r;
+	unsigned char absent[NFILES];
+	struct devbuf b;
+	pid_t pid = fork();
+	unsigned int i;
+
+	if (pid)
+		return pid;
+	if (seccomp)
+		refuse_linkat();
+	for (i = 0; i < n; i++)
+		absent[i] = access(out[i], F_OK) != 0;
+	o.absent = absent;
+	devbuf_open(&b, fd, METHOD_FCNTL, 4096);
+	_exit(xfer_recv(&b, out, n, &o, &r));
+}
+
+/* The frames of file index with size bytes of seed's data, into s: its length. */
+static size_t put_file(unsigned char *s, unsigned int index, size_t size,
+		       unsigned int seed, int trailer)
+{
+	unsigned char *d = s + FRAME_FILE_HDR_LEN;
+	size_t i;
+
+	frame_put_file_hdr(s, index, size);
+	for (i = 0; i < size; i++) {
+		seed = seed * 1103515245u + 12345u;
+		d[i] = (unsigned char)(seed >> 16);
+	}
+	if (trailer)
+		frame_put_trailer(d + size, crc32c(0, d, size));
+	return FRAME_FILE_HDR_LEN + size + (trailer ? FRAME_TRAILER_LEN : 0);
+}
+
+/*
+ * The child's descriptors on files of the test directory: *named those
+ * with a name there, *unnamed those without (O_TMPFILE: "#ino (deleted)"
+ * or "/dir/#ino (deleted)").
+ */
+static void child_files(pid_t pid, int *named, int *unnamed)
+{
+	char fdpath[64], target[400];
+	unsigned int fd;
+	ssize_t n;
+
+	*named = *unnamed = 0;
+	for (fd = 0; fd < 64; fd++) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%u", (int)pid, fd);
+		n = readlink(fdpath, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strncmp(target, dir, strlen(dir)))
+			continue;
+		if (strstr(target, " (deleted)"))
+			++*unnamed;
+		else if (strstr(target, ".syncdev-"))
+			++*named;
+	}
+}
+
+/*
+ * Until the child holds file 2's temporary open (the first one done:
+ * held if unnamed, closed if named): 1, or 0 if it never did (it died,
+ * or 30 s passed: a bound against a hang, not a measurement).
+ */
+static int wait_second_file(pid_t pid)
+{
+	int named, unnamed, tries;
+
+	for (tries = 0; tries < 30000; tries++) {
+		child_files(pid, &named, &unnamed);
+		if (named == 1 && unnamed == 0 && count_entries(".syncdev-") == 2)
+			return 1;
+		if (unnamed == 2)
+			return 1;
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return 0;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/*
+ * A slave killed with SIGKILL while file 2 of 2 arrives: the number of
+ * temporary files it left (0: both were unnamed), or -1 if it was not
+ * caught in the middle.
+ */
+static int killed_leaves(int seccomp)
+{
+	static unsigned char s[4096];
+	char *out[2] = { path("out0"), path("out1") };
+	size_t len = FRAME_STREAM_HDR_LEN;
+	int sv[2], left;
+	pid_t pid;
+
+	remove_outputs();
+	frame_put_stream_hdr(s, 2);
+	len += put_file(s + len, 0, 100, 1, 1);
+	len += put_file(s + len, 1, 1000, 2, 0) - 500;	/* half of its data */
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pid = start_slave(sv[0], out, 2, seccomp);
+	close(sv[0]);
+	write_full(sv[1], s, len);
+	left = wait_second_file(pid) ? 0 : -1;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(sv[1]);
+	/* A final name would be a partial file: never. */
+	if (left == 0)
+		left = access(out[0], F_OK) && access(out[1], F_OK) ?
+		       count_entries(".syncdev-") : 99;
+	remove_outputs();
+	return left;
+}
+
+static void test_which_way(void)
+{
+	int here = unnamed_here();
+
+	/* Root (CAP_DAC_READ_SEARCH) on a local file system: unnamed. */
+	CHECK(killed_leaves(0) == (here ? 0 : 2),
+	      "a slave killed mid-transfer leaves %s",
+	      here ? "nothing (unnamed files)" :
+		     "its two temporary files (unnamed files not allowed here)");
+	setenv("SYNCDEV_NO_TMPFILE", "1", 1);
+	CHECK(killed_leaves(0) == 2,
+	      "SYNCDEV_NO_TMPFILE=1: named temporary files (two left by a SIGKILL)");
+	unsetenv("SYNCDEV_NO_TMPFILE");
+	CHECK(killed_leaves(1) == 2,
+	      "linkat refused by seccomp: named temporary files (two left by a SIGKILL)");
+}
+
+/*
+ * The NFILES files of sizes[] in one stream to out<i>, slave in a child
+ * (seccomp: linkat refused there); before file k's trailer (k < 0: never)
+ * "out0" is made by another hand, a name taken during the transfer.  The
+ * slave's exit code.
+ */
+static int transfer(const char *prefix, int seccomp, int k)
+{
+	static unsigned char s[FRAME_STREAM_HDR_LEN + NFILES * 64 + (1u << 21)];
+	static char names[NFILES][320];
+	char *out[NFILES];
+	size_t len = FRAME_STREAM_HDR_LEN, at = 0;
+	unsigned int i;
+	int sv[2], st;
+	pid_t pid;
+
+	frame_put_stream_hdr(s, NFILES);
+	for (i = 0; i < NFILES; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s", path(""));
+		snprintf(names[i] + strlen(names[i]), 32, "%s%u", prefix, i);
+		out[i] = names[i];
+		len += put_file(s + len, i, sizes[i], 10 + i, 1);
+		if ((int)i == k)
+			at = len - FRAME_TRAILER_LEN;
+	}
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pid = start_slave(sv[0], out, NFILES, seccomp);
+	close(sv[0]);
+	if (k >= 0) {
+		write_full(sv[1], s, at);
+		wait_second_file(pid);
+		make_file("out0", 7, 99);
+	}
+	write_full(sv[1], s + at, len - at);
+	shutdown(sv[1], SHUT_WR);
+	waitpid(pid, &st, 0);
+	close(sv[1]);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* out<i> and ref<i> the same bytes and mode, for each file. */
+static int same_outputs(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char pa[320], pb[320];
+	unsigned int i;
+
+	for (i = 0; i < NFILES; i++) {
+		snprintf(pa, sizeof(pa), "%s%u", path(a), i);
+		snprintf(pb, sizeof(pb), "%s%u", path(b), i);
+		if (!same_file(pa, pb) || stat(pa, &sa) || stat(pb, &sb) ||
+		    sa.st_mode != sb.st_mode || sa.st_size != (off_t)sizes[i])
+			return 0;
+	}
+	return 1;
+}
+
+static void test_same_bytes(void)
+{
+	CHECK(transfer("ref", 1, -1) == 0,
+	      "linkat refused: %u files received (named temporaries)", NFILES);
+	CHECK(transfer("out", 0, -1) == 0 && same_outputs("out", "ref"),
+	      "by default: the same bytes and modes as the named way");
+	remove_outputs();
+	setenv("SYNCDEV_NO_TMPFILE", "1", 1);
+	CHECK(transfer("out", 0, -1) == 0 && same_outputs("out", "ref"),
+	      "SYNCDEV_NO_TMPFILE=1: the same bytes and modes");
+	unsetenv("SYNCDEV_NO_TMPFILE");
+	remove_outputs();
+	CHECK(transfer("out", 0, 1) == 0 && same_outputs("out", "ref") &&
+	      count_entries(".syncdev-") == 0,
+	      "a name taken during the transfer is replaced, no temporary left");
+	remove_outputs();
+}
+
+int main(void)
+{
+	if (tmpdir_make())
+		return 1;
+	test_which_way();
+	test_same_bytes();
+	tmpdir_remove();
+	return check_done();
+}
