@@ -7,7 +7,11 @@
  * leaves: nothing of an unnamed file, the temporary name of a named one.
  * Both give the same bytes and modes; the named one is taken under
  * SYNCDEV_NO_TMPFILE and where a seccomp filter refuses linkat; a name
- * taken during the transfer is replaced either way.
+ * taken during the transfer is replaced either way.  The writes of small
+ * unnamed files go through io_uring in batches (outbatch.c) under
+ * SYNCDEV_URING=1, seen as the ring the slave holds, and with write()
+ * where io_uring_setup is refused or SYNCDEV_URING=0: the same bytes,
+ * also past a full batch.
  */
 #include "check.h"
 #include "tmpdir.h"
@@ -31,8 +35,20 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#define NFILES 5
-static const size_t sizes[NFILES] = { 0, 1, 1000, 70000, 1u << 20 };
+/* Two sets of files: a few of every kind, and many small ones (past a batch). */
+#define NFILES 150
+#define FEW 5
+static const size_t few[FEW] = { 0, 1, 1000, 70000, 1u << 20 };
+
+static size_t size_of(unsigned int set, unsigned int i)
+{
+	return set ? (i * 37u) % 3000u : few[i];
+}
+
+static unsigned int count_of(unsigned int set)
+{
+	return set ? NFILES : FEW;
+}
 
 /* What the slave's probe decides for dir, tried here the same way. */
 static int unnamed_here(void)
@@ -47,13 +63,13 @@ static int unnamed_here(void)
 	return ok;
 }
 
-/* From here on linkat() fails with EPERM, as under a container's seccomp profile. */
-static void refuse_linkat(void)
+/* From here on system call nr fails with EPERM, as under a container's seccomp profile. */
+static void refuse(unsigned int nr)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_linkat, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -64,8 +80,11 @@ static void refuse_linkat(void)
 		_exit(8);
 }
 
-/* The slave's side in a child on fd: xfer_recv into out[0..n-1], exit code its result. */
-static pid_t start_slave(int fd, char **out, unsigned int n, int seccomp)
+/*
+ * The slave's side in a child on fd: xfer_recv into out[0..n-1], exit
+ * code its result; system call nr refused there (0: none).
+ */
+static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 {
 	struct xfer_opts o = { 0 };
 	struct xfer_report r;
@@ -76,8 +95,8 @@ static pid_t start_slave(int fd, char **out, unsigned int n, int seccomp)
 
 	if (pid)
 		return pid;
-	if (seccomp)
-		refuse_linkat();
+	if (nr)
+		refuse(nr);
 	for (i = 0; i < n; i++)
 		absent[i] = access(out[i], F_OK) != 0;
 	o.absent = absent;
@@ -102,10 +121,13 @@ static size_t put_file(unsigned char *s, unsigned int index, size_t size,
 	return FRAME_FILE_HDR_LEN + size + (trailer ? FRAME_TRAILER_LEN : 0);
 }
 
+/* io_uring rings the child holds, seen by child_files. */
+static int child_rings;
+
 /*
  * The child's descriptors on files of the test directory: *named those
  * with a name there, *unnamed those without (O_TMPFILE: "#ino (deleted)"
- * or "/dir/#ino (deleted)").
+ * or "/dir/#ino (deleted)"); its rings into child_rings.
  */
 static void child_files(pid_t pid, int *named, int *unnamed)
 {
@@ -113,13 +135,14 @@ static void child_files(pid_t pid, int *named, int *unnamed)
 	unsigned int fd;
 	ssize_t n;
 
-	*named = *unnamed = 0;
+	*named = *unnamed = child_rings = 0;
 	for (fd = 0; fd < 64; fd++) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%u", (int)pid, fd);
 		n = readlink(fdpath, target, sizeof(target) - 1);
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
+		child_rings += !strcmp(target, "anon_inode:[io_uring]");
 		if (strncmp(target, dir, strlen(dir)))
 			continue;
 		if (strstr(target, " (deleted)"))
@@ -156,7 +179,7 @@ static int wait_second_file(pid_t pid)
  * temporary files it left (0: both were unnamed), or -1 if it was not
  * caught in the middle.
  */
-static int killed_leaves(int seccomp)
+static int killed_leaves(unsigned int nr)
 {
 	static unsigned char s[4096];
 	char *out[2] = { path("out0"), path("out1") };
@@ -169,7 +192,7 @@ static int killed_leaves(int seccomp)
 	len += put_file(s + len, 0, 100, 1, 1);
 	len += put_file(s + len, 1, 1000, 2, 0) - 500;	/* half of its data */
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	pid = start_slave(sv[0], out, 2, seccomp);
+	pid = start_slave(sv[0], out, 2, nr);
 	close(sv[0]);
 	write_full(sv[1], s, len);
 	left = wait_second_file(pid) ? 0 : -1;
@@ -197,37 +220,61 @@ static void test_which_way(void)
 	CHECK(killed_leaves(0) == 2,
 	      "SYNCDEV_NO_TMPFILE=1: named temporary files (two left by a SIGKILL)");
 	unsetenv("SYNCDEV_NO_TMPFILE");
-	CHECK(killed_leaves(1) == 2,
+	CHECK(killed_leaves(__NR_linkat) == 2,
 	      "linkat refused by seccomp: named temporary files (two left by a SIGKILL)");
 }
 
-/*
- * The NFILES files of sizes[] in one stream to out<i>, slave in a child
- * (seccomp: linkat refused there); before file k's trailer (k < 0: never)
- * "out0" is made by another hand, a name taken during the transfer.  The
- * slave's exit code.
- */
-static int transfer(const char *prefix, int seccomp, int k)
+/* The rings a slave holds in the middle of a transfer, with SYNCDEV_URING=env. */
+static int rings_held(const char *env, unsigned int nr)
 {
-	static unsigned char s[FRAME_STREAM_HDR_LEN + NFILES * 64 + (1u << 21)];
+	setenv("SYNCDEV_URING", env, 1);
+	killed_leaves(nr);
+	unsetenv("SYNCDEV_URING");
+	return child_rings;
+}
+
+static void test_ring(void)
+{
+	if (!unnamed_here()) {
+		CHECK(rings_held("1", 0) == 0,
+		      "no unnamed files here: no ring, whatever SYNCDEV_URING says");
+		return;
+	}
+	CHECK(rings_held("1", 0) == 1,
+	      "SYNCDEV_URING=1: the writes go to an io_uring ring");
+	CHECK(rings_held("0", 0) == 0, "SYNCDEV_URING=0: no ring");
+	CHECK(rings_held("1", __NR_io_uring_setup) == 0,
+	      "io_uring_setup refused by seccomp: no ring, write() instead");
+}
+
+/*
+ * The files of set in one stream to PREFIX<i>, the slave in a child
+ * (system call nr refused there, 0: none); before file k's trailer (k <
+ * 0: never) "out0" is made by another hand, a name taken during the
+ * transfer.  The slave's exit code.
+ */
+static int transfer(const char *prefix, unsigned int set, unsigned int nr,
+		    int k)
+{
+	static unsigned char s[FRAME_STREAM_HDR_LEN + NFILES * 3100 + (1u << 21)];
 	static char names[NFILES][320];
-	char *out[NFILES];
+	unsigned int i, n = count_of(set);
 	size_t len = FRAME_STREAM_HDR_LEN, at = 0;
-	unsigned int i;
+	char *out[NFILES];
 	int sv[2], st;
 	pid_t pid;
 
-	frame_put_stream_hdr(s, NFILES);
-	for (i = 0; i < NFILES; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s", path(""));
-		snprintf(names[i] + strlen(names[i]), 32, "%s%u", prefix, i);
+	frame_put_stream_hdr(s, n);
+	for (i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s%s%u", path(""), prefix,
+			 i);
 		out[i] = names[i];
-		len += put_file(s + len, i, sizes[i], 10 + i, 1);
+		len += put_file(s + len, i, size_of(set, i), 10 + i, 1);
 		if ((int)i == k)
 			at = len - FRAME_TRAILER_LEN;
 	}
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
-	pid = start_slave(sv[0], out, NFILES, seccomp);
+	pid = start_slave(sv[0], out, n, nr);
 	close(sv[0]);
 	if (k >= 0) {
 		write_full(sv[1], s, at);
@@ -241,39 +288,70 @@ static int transfer(const char *prefix, int seccomp, int k)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-/* out<i> and ref<i> the same bytes and mode, for each file. */
-static int same_outputs(const char *a, const char *b)
+/* a<i> and b<i> the same bytes and mode, for each file of set. */
+static int same_outputs(const char *a, const char *b, unsigned int set)
 {
 	struct stat sa, sb;
 	char pa[320], pb[320];
 	unsigned int i;
 
-	for (i = 0; i < NFILES; i++) {
+	for (i = 0; i < count_of(set); i++) {
 		snprintf(pa, sizeof(pa), "%s%u", path(a), i);
 		snprintf(pb, sizeof(pb), "%s%u", path(b), i);
 		if (!same_file(pa, pb) || stat(pa, &sa) || stat(pb, &sb) ||
-		    sa.st_mode != sb.st_mode || sa.st_size != (off_t)sizes[i])
+		    sa.st_mode != sb.st_mode ||
+		    sa.st_size != (off_t)size_of(set, i))
 			return 0;
 	}
 	return 1;
 }
 
+/* Set received with SYNCDEV_URING=env (NULL: unset), nr refused: as ref<i>. */
+static int same_as_ref(unsigned int set, const char *env, unsigned int nr)
+{
+	int ok;
+
+	if (env)
+		setenv("SYNCDEV_URING", env, 1);
+	ok = transfer("out", set, nr, -1) == 0 && same_outputs("out", "ref", set);
+	unsetenv("SYNCDEV_URING");
+	remove_outputs();
+	return ok;
+}
+
 static void test_same_bytes(void)
 {
-	CHECK(transfer("ref", 1, -1) == 0,
-	      "linkat refused: %u files received (named temporaries)", NFILES);
-	CHECK(transfer("out", 0, -1) == 0 && same_outputs("out", "ref"),
-	      "by default: the same bytes and modes as the named way");
-	remove_outputs();
-	setenv("SYNCDEV_NO_TMPFILE", "1", 1);
-	CHECK(transfer("out", 0, -1) == 0 && same_outputs("out", "ref"),
-	      "SYNCDEV_NO_TMPFILE=1: the same bytes and modes");
-	unsetenv("SYNCDEV_NO_TMPFILE");
-	remove_outputs();
-	CHECK(transfer("out", 0, 1) == 0 && same_outputs("out", "ref") &&
-	      count_entries(".syncdev-") == 0,
-	      "a name taken during the transfer is replaced, no temporary left");
-	remove_outputs();
+	unsigned int set;
+
+	for (set = 0; set < 2; set++) {
+		CHECK(transfer("ref", set, __NR_linkat, -1) == 0,
+		      "linkat refused: %u files received (named temporaries)",
+		      count_of(set));
+		CHECK(same_as_ref(set, NULL, 0),
+		      "%u files, by default: the same bytes and modes as the named way",
+		      count_of(set));
+		CHECK(same_as_ref(set, "1", 0),
+		      "%u files, SYNCDEV_URING=1: the same bytes and modes",
+		      count_of(set));
+		CHECK(same_as_ref(set, "1", __NR_io_uring_setup),
+		      "%u files, SYNCDEV_URING=1, io_uring_setup refused: the same bytes and modes",
+		      count_of(set));
+		CHECK(same_as_ref(set, "0", 0),
+		      "%u files, SYNCDEV_URING=0: the same bytes and modes",
+		      count_of(set));
+		setenv("SYNCDEV_NO_TMPFILE", "1", 1);
+		CHECK(same_as_ref(set, NULL, 0),
+		      "%u files, SYNCDEV_NO_TMPFILE=1: the same bytes and modes",
+		      count_of(set));
+		unsetenv("SYNCDEV_NO_TMPFILE");
+		if (set)
+			continue;
+		CHECK(transfer("out", 0, 0, 1) == 0 &&
+		      same_outputs("out", "ref", 0) &&
+		      count_entries(".syncdev-") == 0,
+		      "a name taken during the transfer is replaced, no temporary left");
+		remove_outputs();
+	}
 }
 
 int main(void)
@@ -281,6 +359,7 @@ int main(void)
 	if (tmpdir_make())
 		return 1;
 	test_which_way();
+	test_ring();
 	test_same_bytes();
 	tmpdir_remove();
 	return check_done();

@@ -364,6 +364,8 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		f->pend = outpend_add(f->dir, f->tmpname, path, f->base);
 	}
 	flags = map_flag(size, flags);
+	if (f->unnamed && !(flags & OUTFILE_MAP))
+		f->batch = outbatch_reserve(size);
 	if (take_attrs(f) == 0 &&
 	    (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0))
 		return 0;
@@ -432,6 +434,13 @@ static int write_filled(struct outfile *f, uint64_t off,
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc)
 {
+	if (f->batch) {
+		if (crc)
+			*crc = crc32c_copy(*crc, f->batch + off, p, n);
+		else
+			memcpy(f->batch + off, p, n);
+		return 0;
+	}
 	if (f->fill.fd >= 0 && off != f->next)
 		pagefill_stop(&f->fill);
 	if (f->fill.fd >= 0)
@@ -479,6 +488,10 @@ int outfile_close(struct outfile *f)
 	}
 	/* Held until its link (outset.c): a local file system's close reports nothing. */
 	if (f->unnamed) {
+		if (f->batch)
+			outbatch_write(f->fd, f->batch, (size_t)f->size,
+				       f->pend);
+		f->batch = NULL;
 		f->fd = -1;
 		return ret;
 	}
@@ -506,6 +519,7 @@ int outfile_commit(struct outfile *f)
 
 void outfile_abort(struct outfile *f)
 {
+	f->batch = NULL;
 	outfile_unmap(f);
 	if (f->fd >= 0 && !f->unnamed)
 		close(f->fd);

@@ -54,6 +54,7 @@ struct outfile {
 	struct outpend *pend;	/* the temporary file's entry (outset.c) */
 	int absent;		/* OUTFILE_ABSENT */
 	int unnamed;		/* fd is an unnamed file, pend's to close */
+	unsigned char *batch;	/* outbatch: where its bytes gather, or NULL */
 };
 
 /*
@@ -214,6 +215,29 @@ struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
 				    const char *path, const char *base);
 /* Whether one more unnamed file may be held open (descriptors left). */
 int outpend_fd_room(void);
+/* p's data could not be written (err): its commit fails. */
+void outpend_set_failed(struct outpend *p, int err);
+
+/*
+ * outbatch.c: the writes of small unnamed files and their closes after
+ * the links go to io_uring, many per system call, where a ring can be
+ * had (not under SYNCDEV_NO_URING, set and not "0"); else write() and
+ * close() each.  One file at a time: each closed or aborted before the
+ * next one's reserve.
+ */
+#define OUTBATCH_FILE_MAX	(64u << 10)
+/*
+ * Where a file of size bytes (1 to OUTBATCH_FILE_MAX) gathers its bytes
+ * until its close queues its write; NULL: write() them as they come.
+ */
+unsigned char *outbatch_reserve(uint64_t size);
+/* Queue the write of n bytes at data into fd, from offset 0; a failure goes to p. */
+void outbatch_write(int fd, const unsigned char *data, size_t n,
+		    struct outpend *p);
+/* Queue fd's close. */
+void outbatch_close(int fd);
+/* Every queued write and close done (before the flush of the commit). */
+void outbatch_flush(void);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
 /* Nothing had p's final name when its file was created. */

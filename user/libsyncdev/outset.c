@@ -36,6 +36,7 @@ struct outpend {
 	int dirfd;		/* that directory's fd, for the signal handler */
 	int new;		/* nothing had the name at its creation */
 	int fd;			/* an unnamed file, held until its link; else -1 */
+	int err;		/* its data could not be written (outbatch) */
 	/* The temporary name, in dirfd; an unnamed file's only if linked to it. */
 	char tmp[];
 };
@@ -213,6 +214,7 @@ static struct outpend *pend_new(unsigned int dir, const char *tmp,
 	p->dirfd = dirs[dir].fd;
 	p->new = fd >= 0;
 	p->fd = fd;
+	p->err = 0;
 	held += fd >= 0;
 	memcpy(p->tmp, tmp, len);
 	if (tail)
@@ -274,6 +276,12 @@ void outpend_remove(struct outpend *p)
 void outpend_set_new(struct outpend *p)
 {
 	p->new = 1;
+}
+
+void outpend_set_failed(struct outpend *p, int err)
+{
+	if (!p->err)
+		p->err = err;
 }
 
 /*
@@ -360,8 +368,15 @@ static int link_new(struct outpend *p)
 {
 	int fd = p->fd;
 
+	if (p->err) {
+		errno = p->err;
+		msg_errno("writing %s", p->path);
+		return -1;
+	}
 	if (linkat(fd, "", p->dirfd, p->base, AT_EMPTY_PATH) == 0) {
-		drop_tmp(p);
+		p->fd = -1;
+		held--;
+		outbatch_close(fd);
 		return 1;
 	}
 	if (errno != EEXIST) {
@@ -402,8 +417,11 @@ static int put_new(struct outpend *p)
 int outfile_commit_all(unsigned int *done)
 {
 	struct outpend *p;
-	int ret = sync_files ? sync_data() : 0, put;
+	int ret, put;
 
+	/* Every write queued (outbatch) done before the flush looks. */
+	outbatch_flush();
+	ret = sync_files ? sync_data() : 0;
 	*done = 0;
 	while (!ret && (p = head) != NULL) {
 		put = put_new(p);
@@ -422,6 +440,7 @@ int outfile_commit_all(unsigned int *done)
 			++*done;
 		}
 	}
+	outbatch_flush();
 	if (sync_files && sync_dirs()) {
 		*done = 0;
 		ret = -1;
