@@ -40,7 +40,7 @@ struct outfile {
 	unsigned int dir;	/* outdir_open */
 	char tmp[PATH_MAX];	/* for messages: dir/tmpname */
 	const char *tmpname;	/* in tmp: the name in the directory */
-	int fd;
+	int fd;			/* written by outfile_write only (outbatch) */
 	uint64_t size;
 	uint64_t reserved;	/* mmap mode: bytes allocated from 0 */
 	unsigned char *map;	/* mmap mode, size > 0 only */
