@@ -8,14 +8,15 @@
  * O_TMPFILE, IORING_OP_RENAMEAT) took twice as long as the plain calls in
  * the TCG guests on 6.1 and 7.2: the kernel hands those to its io-wq
  * workers, a wake-up each.  So files are created with openat() and linked
- * with linkat(); only their writes and closes may be queued.  Whether
- * that pays depends on the kernel and the machine (in those guests,
- * batches of 64 took 0.75 of the plain time on 6.1 and up to 1.3 times it
- * on 7.2: docs/results.md, "Many files"), so it is measured in each
- * transfer: the first TRIAL files are written with write(), each timed,
- * the next TRIAL in one batch, timed, and the faster way writes the rest
- * and does the closes.  SYNCDEV_URING=0 keeps the plain calls, =1 the
- * batches wherever a ring can be had (the tests use both).
+ * with linkat(); only their writes and closes may be queued.  Alone in
+ * a guest, a thousand writes and closes in batches of 64 took 0.75 of the
+ * plain calls' time on 6.1, but in a transfer, where the master keeps the
+ * other CPU busy, the slave took twice as long with them (the kernel
+ * hands a write to tmpfs to an io-wq worker too, whose CPU the master
+ * needed): docs/results.md, "Many files".  A trial inside a transfer,
+ * timing its own calls, cannot see the time taken from the master.  So
+ * the plain calls are the default, and the batches are taken on request:
+ * SYNCDEV_URING=1 (where a ring can be had; else the plain calls).
  *
  * A file's bytes gather in an arena as they arrive and its write is
  * queued at its close; the queue goes out when it or the arena is full
@@ -35,14 +36,12 @@
 /* Entries per io_uring_enter, and the bytes their writes may gather. */
 #define BATCH_DEPTH	64u
 #define BATCH_ARENA	(1u << 20)
-#define TRIAL		BATCH_DEPTH
 #define TAG_CLOSE	UINT64_MAX
 
-enum way { UNTRIED, PLAIN_TRIAL, RING_TRIAL, RING, PLAIN };
+enum way { UNTRIED, RING, PLAIN };
 
 static struct {
 	enum way way;
-	uint64_t plain_ns, files;	/* the plain trial so far */
 	struct uring r;
 	unsigned char *arena;
 	size_t used;
@@ -52,19 +51,19 @@ static struct {
 	unsigned int nwrites;
 } ob;
 
-/* The first way of a transfer, from SYNCDEV_URING and what can be had. */
+/* The way of this process, from SYNCDEV_URING and what can be had. */
 static enum way first_way(void)
 {
 	const char *env = getenv("SYNCDEV_URING");
 
-	if (env && !strcmp(env, "0"))
+	if (!env || strcmp(env, "1"))
 		return PLAIN;
 	ob.arena = malloc(BATCH_ARENA);
-	if (!ob.arena)
-		return PLAIN;
-	if (!env || strcmp(env, "1"))
-		return PLAIN_TRIAL;
-	return uring_init(&ob.r, BATCH_DEPTH) == 0 ? RING : PLAIN;
+	if (ob.arena && uring_init(&ob.r, BATCH_DEPTH) == 0)
+		return RING;
+	free(ob.arena);
+	ob.arena = NULL;
+	return PLAIN;
 }
 
 /* The results of a batch into the writes' entries. */
@@ -84,22 +83,13 @@ static void record(const struct uring_done *d, int n)
 	}
 }
 
-/* The ring given up: plain calls from now on. */
-static void go_plain(void)
-{
-	if (ob.way == RING || ob.way == RING_TRIAL)
-		uring_free(&ob.r);
-	ob.way = PLAIN;
-}
-
 void outbatch_flush(void)
 {
 	struct uring_done d[BATCH_DEPTH];
-	uint64_t t0 = now_ns();
 	unsigned int i;
 	int n;
 
-	if ((ob.way != RING && ob.way != RING_TRIAL) || !ob.r.queued) {
+	if (ob.way != RING || !ob.r.queued) {
 		ob.used = 0;
 		return;
 	}
@@ -108,16 +98,11 @@ void outbatch_flush(void)
 		/* Nothing known of them: every write failed, no more batches. */
 		for (i = 0; i < ob.nwrites; i++)
 			outpend_set_failed(ob.pend[i], errno);
-		go_plain();
+		uring_free(&ob.r);
+		ob.way = PLAIN;
 	} else {
 		record(d, n);
 	}
-	/* The trial: a batch against as many plain writes. */
-	if (ob.way == RING_TRIAL && ob.nwrites == TRIAL &&
-	    (now_ns() - t0) > ob.plain_ns)
-		go_plain();
-	else if (ob.way == RING_TRIAL && ob.nwrites == TRIAL)
-		ob.way = RING;
 	ob.nwrites = 0;
 	ob.used = 0;
 }
@@ -139,33 +124,18 @@ unsigned char *outbatch_reserve(uint64_t size)
 	return p;
 }
 
-/* write() of a gathered file, timed for the trial. */
-static void write_plain(int fd, const unsigned char *data, size_t n,
-			struct outpend *p)
-{
-	uint64_t t0 = now_ns();
-
-	if (write_full(fd, data, n) < 0)
-		outpend_set_failed(p, errno);
-	if (ob.way != PLAIN_TRIAL)
-		return;
-	ob.plain_ns += now_ns() - t0;
-	if (++ob.files == TRIAL)
-		ob.way = uring_init(&ob.r, BATCH_DEPTH) == 0 ? RING_TRIAL :
-							       PLAIN;
-}
-
 void outbatch_write(int fd, const unsigned char *data, size_t n,
 		    struct outpend *p)
 {
 	struct io_uring_sqe *s = NULL;
 
 	/* Room was made at its reserve: the arena is not reused under it. */
-	if ((ob.way == RING || ob.way == RING_TRIAL) &&
-	    ob.nwrites < BATCH_DEPTH)
+	if (ob.way == RING && ob.nwrites < BATCH_DEPTH)
 		s = uring_sqe(&ob.r);
 	if (!s) {
-		write_plain(fd, data, n, p);
+		/* The ring failed since: this one alone. */
+		if (write_full(fd, data, n) < 0)
+			outpend_set_failed(p, errno);
 		return;
 	}
 	s->opcode = IORING_OP_WRITE;

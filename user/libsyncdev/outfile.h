@@ -220,10 +220,10 @@ void outpend_set_failed(struct outpend *p, int err);
 
 /*
  * outbatch.c: the writes of small unnamed files and their closes after
- * the links go to io_uring, many per system call, where a ring can be
- * had (not under SYNCDEV_NO_URING, set and not "0"); else write() and
- * close() each.  One file at a time: each closed or aborted before the
- * next one's reserve.
+ * the links go to io_uring, many per system call, with SYNCDEV_URING=1
+ * where a ring can be had; else (the default: outbatch.c says why)
+ * write() and close() each.  One file at a time: each closed or aborted
+ * before the next one's reserve.
  */
 #define OUTBATCH_FILE_MAX	(64u << 10)
 /*
