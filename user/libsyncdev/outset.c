@@ -48,6 +48,7 @@ struct outdir {
 	dev_t dev;
 	int fsync_each;		/* syncfs cannot be trusted there */
 	int renamed;		/* a name changed in it: flush it */
+	int linked;		/* an unnamed file was linked in it */
 	int unnamed;		/* outdir_unnamed */
 };
 
@@ -322,12 +323,38 @@ static int sync_data(void)
 }
 
 /* The directories whose entries changed, on the disk. */
+/*
+ * A link changes the file's inode (its link count, 0 when it was
+ * flushed) as well as the directory, and where nothing journals the two
+ * together (ext2, ext4 without a journal) the directory's fsync writes
+ * only the directory: after a crash the name would lead to an inode with
+ * no link, a lost file.  So a file system where unnamed files were
+ * linked is flushed whole again (syncfs, once), its inodes with it.
+ */
+static int sync_linked(unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (dirs[j].linked && dirs[j].dev == dirs[i].dev)
+			return 0;	/* done with it */
+	if (syncfs(dirs[i].fd) == 0)
+		return 0;
+	msg_errno("writing the files in %s to disk", dirs[i].name);
+	return -1;
+}
+
 static int sync_dirs(void)
 {
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < ndirs; i++) {
+		if (dirs[i].linked) {
+			if (sync_linked(i))
+				ret = -1;
+			continue;
+		}
 		if (!dirs[i].renamed)
 			continue;
 		/* EINVAL: a directory with no fsync. */
@@ -374,6 +401,7 @@ static int link_new(struct outpend *p)
 		return -1;
 	}
 	if (linkat(fd, "", p->dirfd, p->base, AT_EMPTY_PATH) == 0) {
+		dirs[p->dir].linked = 1;
 		p->fd = -1;
 		held--;
 		outbatch_close(fd);
@@ -387,6 +415,7 @@ static int link_new(struct outpend *p)
 		msg_errno("cannot link the data of %s to %s", p->path, p->tmp);
 		return -1;
 	}
+	dirs[p->dir].linked = 1;
 	p->fd = -1;
 	held--;
 	close(fd);
