@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -84,6 +85,9 @@ static void refuse(unsigned int nr)
  * The slave's side in a child on fd: xfer_recv into out[0..n-1], exit
  * code its result; system call nr refused there (0: none).
  */
+/* Descriptors a slave started by start_slave may have (0: as many as it may). */
+static rlim_t fd_cap;
+
 static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 {
 	struct xfer_opts o = { 0 };
@@ -97,6 +101,12 @@ static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 		return pid;
 	if (nr)
 		refuse(nr);
+	if (fd_cap) {
+		struct rlimit rl = { .rlim_cur = fd_cap, .rlim_max = fd_cap };
+
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(8);
+	}
 	for (i = 0; i < n; i++)
 		absent[i] = access(out[i], F_OK) != 0;
 	o.absent = absent;
@@ -345,6 +355,11 @@ static void test_same_bytes(void)
 		      "%u files, SYNCDEV_NO_TMPFILE=1: the same bytes and modes",
 		      count_of(set));
 		unsetenv("SYNCDEV_NO_TMPFILE");
+		fd_cap = 100;
+		CHECK(same_as_ref(set, NULL, 0),
+		      "%u files, 100 descriptors allowed: the same bytes and modes (named past the limit)",
+		      count_of(set));
+		fd_cap = 0;
 		if (set)
 			continue;
 		CHECK(transfer("out", 0, 0, 1) == 0 &&
