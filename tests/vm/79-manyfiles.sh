@@ -7,7 +7,8 @@
 # the course's ten files), and no temporary file is left; a file replaced
 # in a many-file transfer keeps its mode; a slave stopped by SIGTERM while
 # many verified files wait for their one durable point removes every
-# temporary file and puts none in place.
+# temporary file and puts none in place, whether its files are unnamed
+# (the default here) or named.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -67,34 +68,57 @@ many "$n x 1 KiB, mmap -> mmap" mmap mmap
 many "$n x 1 KiB, fcntl -> mmap, --no-sync" fcntl mmap --no-sync
 
 # SIGTERM while $n verified files wait for the durable point and the
-# last one, large, is being received: every temporary file removed.  8 MiB
-# with 64 KiB buffers: far more than the socket buffers hold, so the
-# master is still sending when it is stopped.
+# last one, large, is being received: every temporary file removed,
+# nothing put in place.  8 MiB with 64 KiB buffers: far more than the
+# socket buffers hold, so the master is still sending when it is
+# stopped.  Twice: as root on tmpfs the slave writes unnamed files
+# (O_TMPFILE), seen only as its descriptors on deleted files, all $n + 1
+# of them held; with SYNCDEV_NO_TMPFILE=1, under temporary names.
 size=8388608
 gen big "$size" 7
+unnamed_held() {
+	[ "$(ls -l "/proc/$spid/fd" 2>/dev/null | grep -c ' (deleted)$')" -eq $((n + 1)) ]
+}
 big_temp_made() {
 	set -- out/.big.syncdev-*
 	[ -e "$1" ]
 }
-# shellcheck disable=SC2086
-master $((n + 1)) $ins big fcntl -b 64K >master.log 2>&1 &
-mpid=$!
-# shellcheck disable=SC2086
-slave $((n + 1)) $outs out/big fcntl 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
-spid=$!
-poll_until 60 big_temp_made
-made=$?
-kill -STOP $mpid
-check_equal "SIGTERM mid-batch: the last file's temporary exists" $made 0
-[ $made -eq 0 ] || echo "# $(tail -n 3 master.log slave.log)"
-check_equal "SIGTERM mid-batch: the other files wait under temporary names" \
-	"$(ls -A out | grep -c '^\.f.*syncdev-')" "$n"
-kill -TERM $spid
-wait_gone $spid
-src=$?
-kill -CONT $mpid
-wait_gone $mpid
-check_equal "SIGTERM mid-batch: slave killed by SIGTERM" $src 143
-check_equal "SIGTERM mid-batch: nothing left in the output directory" \
-	"$(ls -A out | wc -l)" 0
+# sigterm_mid_batch WAY: WAY unnamed or named.
+sigterm_mid_batch() {
+	_w="SIGTERM mid-batch ($1)"
+	_seen=unnamed_held
+	[ "$1" = named ] && _seen=big_temp_made
+	# shellcheck disable=SC2086
+	master $((n + 1)) $ins big fcntl -b 64K >master.log 2>&1 &
+	mpid=$!
+	# shellcheck disable=SC2086
+	slave $((n + 1)) $outs out/big fcntl 127.0.0.1 -b 64K -w $WAIT_MS >slave.log 2>&1 &
+	spid=$!
+	poll_until 60 $_seen
+	made=$?
+	kill -STOP $mpid
+	if [ "$1" = named ]; then
+		check_equal "$_w: the last file's temporary exists" $made 0
+		check_equal "$_w: the other files wait under temporary names" \
+			"$(ls -A out | grep -c '^\.f.*syncdev-')" "$n"
+	else
+		check_equal "$_w: the slave holds all $((n + 1)) files open, unnamed" $made 0
+		check_equal "$_w: no name in the output directory" \
+			"$(ls -A out | wc -l)" 0
+	fi
+	[ $made -eq 0 ] || echo "# $(tail -n 3 master.log slave.log)"
+	kill -TERM $spid
+	wait_gone $spid
+	src=$?
+	kill -CONT $mpid
+	wait_gone $mpid
+	check_equal "$_w: slave killed by SIGTERM" $src 143
+	check_equal "$_w: nothing left in the output directory" \
+		"$(ls -A out | wc -l)" 0
+}
+sigterm_mid_batch unnamed
+SYNCDEV_NO_TMPFILE=1
+export SYNCDEV_NO_TMPFILE
+sigterm_mid_batch named
+unset SYNCDEV_NO_TMPFILE
 finish
