@@ -69,12 +69,13 @@ many "$n x 1 KiB, fcntl -> mmap, --no-sync" fcntl mmap --no-sync
 
 # SIGTERM while $n verified files wait for the durable point and the
 # last one, large, is being received: every temporary file removed,
-# nothing put in place.  8 MiB with 64 KiB buffers: far more than the
-# socket buffers hold, so the master is still sending when it is
-# stopped.  Twice: as root on tmpfs the slave writes unnamed files
+# nothing put in place.  32 MiB with 64 KiB buffers: far more than the
+# socket buffers hold (on 6.1 they grow to 4 MiB sent and 6 MiB
+# received, and took the rest of 8 MiB before the slave was looked at),
+# so the master is still sending when it is stopped.  Twice: as root on tmpfs the slave writes unnamed files
 # (O_TMPFILE), seen only as its descriptors on deleted files, all $n + 1
 # of them held; with SYNCDEV_NO_TMPFILE=1, under temporary names.
-size=8388608
+size=33554432
 gen big "$size" 7
 # The slave has written a buffer of big: the $n files before it are done
 # (what it wrote, /proc/PID/io's wchar, counts their bytes and its own).
