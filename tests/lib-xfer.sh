@@ -179,6 +179,25 @@ wait_log() {
 	grep -Eq "$2" "$1"
 }
 
+# out_temp PID PATH: a path to what slave PID writes for PATH while it
+# writes it, for stat -L: the temporary file (DIR/.NAME.syncdev-*), or
+# for an unnamed one (O_TMPFILE: design.md, "Durable confirmation") the
+# slave's descriptor of it, /proc/PID/fd/N, whose link reads "DIR/#INODE
+# (deleted)"; nothing while there is none.
+out_temp() {
+	_od=$(dirname "$2") _ob=$(basename "$2")
+	for _ot in "$_od/.$_ob".syncdev-*; do
+		[ -e "$_ot" ] && echo "$_ot" && return
+	done
+	case $_od in /*) ;; *) _od=$PWD/$_od ;; esac
+	_od=${_od%/.}
+	for _ot in /proc/"$1"/fd/*; do
+		case $(readlink "$_ot" 2>/dev/null) in
+		"$_od"/\#*" (deleted)") echo "$_ot" && return ;;
+		esac
+	done
+}
+
 # no_output NAME [OUT]: neither OUT (default out) nor a temporary file of
 # it (.OUT.syncdev-*) exists: nothing that could be taken for the file.
 no_output() {

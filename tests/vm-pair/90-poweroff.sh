@@ -29,9 +29,8 @@ fi
 
 # temp_size: bytes of the slave's temporary file so far (0 if none yet).
 temp_size() {
-	for f in .out.syncdev-*; do
-		[ -e "$f" ] && stat -c %s "$f" && return
-	done
+	set -- "$(out_temp "$spid" out)"
+	[ -n "$1" ] && stat -L -c %s "$1" && return
 	echo 0
 }
 

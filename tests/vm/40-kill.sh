@@ -14,10 +14,10 @@
 size=$(bulk 67108864 16777216)
 gen big "$size" 11
 
-# The slave's temporary output exists (it makes it after the headers).
+# The slave's temporary output exists (it makes it after the headers),
+# named or unnamed (out_temp).
 temp_file_made() {
-	set -- .out.syncdev-*
-	[ -e "$1" ]
+	[ -n "$(out_temp "$spid" out)" ]
 }
 
 for victim in master slave; do

@@ -130,12 +130,12 @@ done
 # temp_holds BYTES: out's temporary file has BYTES or more allocated
 # (blocks) or written (size, with "size").
 temp_holds() {
-	set -- "$1" "${2:-b}" .out.syncdev-*
-	[ -f "$3" ] || return 1
+	set -- "$1" "${2:-b}" "$(out_temp "$spid" out)"
+	[ -n "$3" ] || return 1
 	if [ "$2" = size ]; then
-		[ "$(stat -c %s "$3")" -ge "$1" ]
+		[ "$(stat -L -c %s "$3")" -ge "$1" ]
 	else
-		[ "$(($(stat -c %b "$3") * 512))" -ge "$1" ]
+		[ "$(($(stat -L -c %b "$3") * 512))" -ge "$1" ]
 	fi
 }
 
@@ -160,8 +160,8 @@ spid=$!
 # guests.
 check "hugestop: the temporary file holds 15 MiB of the 16" \
 	poll_until 120 temp_holds 15728640
-set -- .out.syncdev-*
-used=$(($(stat -c %b "$1") * 512))
+set -- "$(out_temp "$spid" out)"
+used=$(($(stat -L -c %b "$1") * 512))
 [ "$used" -le $((25 * 1048576)) ] &&
 	pass "hugestop: $size bytes announced, $used taken (the data and the window)" ||
 	fail "hugestop: the space follows the data" "$used bytes taken for 16 MiB received"
@@ -179,9 +179,9 @@ slave 1 out fcntl 127.0.0.1:$BP_PORT -w "$WAIT_MS" >slave.log 2>&1 &
 spid=$!
 check "stalled transfer: the temporary file holds half" \
 	poll_until 30 temp_holds 50000 size
-set -- .out.syncdev-*
+set -- "$(out_temp "$spid" out)"
 check_equal "replacing 1234:2345's 0640 file: the temporary is theirs and 0640 while data arrives" \
-	"$(stat -c '%u %g %a' "$1")" "1234 2345 640"
+	"$(stat -L -c '%u %g %a' "$1")" "1234 2345 640"
 kill $pid $spid 2>/dev/null
 wait $pid $spid 2>/dev/null
 rm -f out .out.syncdev-*

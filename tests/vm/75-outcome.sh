@@ -91,8 +91,8 @@ spid=$!
 # file and sizes it before its room check, and fills or allocates after.
 # The transfer takes a fraction of a second: polled without sleeping.
 slave_has_blocks() {
-	set -- small/.out.syncdev-*
-	[ -e "$1" ] && [ "$(stat -c %b "$1")" -ge "$want" ]
+	set -- "$(out_temp "$spid" small/out)"
+	[ -n "$1" ] && [ "$(stat -L -c %b "$1")" -ge "$want" ]
 }
 ready=no
 poll_until 120 slave_has_blocks && ready=yes
