@@ -52,8 +52,9 @@ struct xfer_args {
 #define XFER_MAX_TIMEOUT_S	4294967u
 
 /*
- * Parse argv.  Returns 0 when *a is ready, 1 when --help was printed, or
- * -1 after a message (a usage error: exit with EXIT_USAGE).
+ * Parse argv.  Returns 0 when *a is ready, 1 for --help (each program
+ * prints its own: user/master/help.c, user/slave/help.c), or -1 after a
+ * message (a usage error: exit with EXIT_USAGE).
  */
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a);
