@@ -22,7 +22,7 @@ man_section() {
 	awk -v s="$2" '/^\.SH /{on = (substr($0, 5) == s); next} on' "$1"
 }
 
-for p in master slave; do
+for p in master slave tcpcopy; do
 	$B/$p --help >"$T/$p.help"
 	# Options: "  -b, --buffer SIZE" and "      --device PATH" lines.
 	sed -n 's/^ *\(-[a-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' "$T/$p.help" |

@@ -10,6 +10,7 @@
 #ifndef SYNCDEV_XFER_CLI_H
 #define SYNCDEV_XFER_CLI_H
 
+#include "deadline.h"
 #include "devio.h"
 
 #include <netinet/in.h>
@@ -45,8 +46,8 @@ struct xfer_args {
 	uint32_t handshake_ms;	/* --handshake-timeout: hello and key proof */
 };
 
-/* --handshake-timeout: at most an hour. */
-#define XFER_MAX_HANDSHAKE_MS	3600000u
+/* --handshake-timeout: at most what $SYNCDEV_HANDSHAKE_MS may say. */
+#define XFER_MAX_HANDSHAKE_MS	DEADLINE_HANDSHAKE_MAX_MS
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */
 #define XFER_MAX_TIMEOUT_S	4294967u
