@@ -13,29 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *f)
+/* The options of --help, and the output and exit statuses. */
+static void usage_options(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d] [--progress-timeout S]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
-		"                                          [--progress-timeout S]\n"
-		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [--rename] [-b SIZE] [-w MS]\n\n"
-		"Copy one file over a plain userspace TCP connection: the baseline\n"
-		"that master and slave are measured against (make bench-transfer).\n"
-		"send listens on PORT (default %d), sends the size and FILE to the\n"
-		"first client and waits for its answer; recv connects, writes the\n"
-		"data to OUT (under a temporary name until complete) and answers\n"
-		"that the file is in place, or why not, as the slave answers the\n"
-		"master.\n\n"
-		"With --tar (implied by several files: the \"tar | nc\" baseline of\n"
-		"osbench transfer --files): one connection, the file count, each\n"
-		"file's size then its data, and each written as tar -x writes it:\n"
-		"open, write, close under its final name, no temporary file, no\n"
-		"flush to the disk, no CRC; -c, -d and --key are refused there.\n"
-		"With --rename, recv writes them as the slave does, each under a\n"
-		"temporary name renamed into place after the last (still no flush\n"
-		"and no CRC): what never showing a partial file costs.\n\n"
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
 		"  -b, --buffer SIZE  read()/write() buffer (default %uM)\n"
@@ -69,8 +50,34 @@ static void usage(FILE *f)
 		"answer).  Exit status: 0 ok (send: the receiver confirmed),\n"
 		"1 failure, 2 usage, 3 CRC32C or MAC mismatch, 4 the peer failed\n"
 		"the key handshake.\n",
-		TCPCOPY_DEFAULT_PORT, XFER_DEFAULT_BUFFER >> 20,
-		DEADLINE_HANDSHAKE_MS);
+		XFER_DEFAULT_BUFFER >> 20, DEADLINE_HANDSHAKE_MS);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d] [--progress-timeout S]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
+		"                                          [--progress-timeout S]\n"
+		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [--rename] [-b SIZE] [-w MS]\n\n"
+		"Copy one file over a plain userspace TCP connection: the baseline\n"
+		"that master and slave are measured against (make bench-transfer).\n"
+		"send listens on PORT (default %d), sends the size and FILE to the\n"
+		"first client and waits for its answer; recv connects, writes the\n"
+		"data to OUT (under a temporary name until complete) and answers\n"
+		"that the file is in place, or why not, as the slave answers the\n"
+		"master.\n\n"
+		"With --tar (implied by several files: the \"tar | nc\" baseline of\n"
+		"osbench transfer --files): one connection, the file count, each\n"
+		"file's size then its data, and each written as tar -x writes it:\n"
+		"open, write, close under its final name, no temporary file, no\n"
+		"flush to the disk, no CRC; -c, -d and --key are refused there.\n"
+		"With --rename, recv writes them as the slave does, each under a\n"
+		"temporary name renamed into place after the last (still no flush\n"
+		"and no CRC): what never showing a partial file costs.\n\n",
+		TCPCOPY_DEFAULT_PORT);
+	usage_options(f);
 }
 
 enum { OPT_PROGRESS = 256, OPT_KEY, OPT_RENAME };
