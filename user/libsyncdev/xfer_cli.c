@@ -422,3 +422,19 @@ int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 		return EXIT_FAIL;
 	return EXIT_OK;
 }
+
+void xfer_cli_usage_common(FILE *f, enum dev_side side)
+{
+	fprintf(f,
+		"\noptions:\n"
+		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default %uM);\n"
+		"                     mmap: at most the device buffer's size\n"
+		"  -v, --verbose      one line per file (size, CRC32C)\n"
+		"      --device PATH  device to use (default %s)\n"
+		"      --progress-timeout SECONDS\n"
+		"                     give up when nothing moves on the connection for\n"
+		"                     this long: the %s stalled or its machine is gone\n"
+		"                     (default: the module's progress_timeout_ms)\n",
+		XFER_DEFAULT_BUFFER >> 20, dev_path(side),
+		side == DEV_MASTER ? "slave" : "master");
+}

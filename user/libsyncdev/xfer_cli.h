@@ -11,6 +11,7 @@
 #define SYNCDEV_XFER_CLI_H
 
 #include "deadline.h"
+#include "device.h"
 #include "devio.h"
 
 #include <netinet/in.h>
@@ -51,6 +52,13 @@ struct xfer_args {
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */
 #define XFER_MAX_TIMEOUT_S	4294967u
+
+/*
+ * --help's first options, the ones master and slave share, for the
+ * program on side (the device's path; the other side is the one that
+ * may stall): "options:" and -b, -v, --device, --progress-timeout.
+ */
+void xfer_cli_usage_common(FILE *f, enum dev_side side);
 
 /*
  * Parse argv.  Returns 0 when *a is ready, 1 for --help (each program

@@ -21,17 +21,7 @@ static void usage_head(FILE *f)
 
 static void usage_options(FILE *f)
 {
-	fprintf(f,
-		"\noptions:\n"
-		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default %uM);\n"
-		"                     mmap: at most the device buffer's size\n"
-		"  -v, --verbose      one line per file (size, CRC32C)\n"
-		"      --device PATH  device to use (default %s)\n"
-		"      --progress-timeout SECONDS\n"
-		"                     give up when nothing moves on the connection for\n"
-		"                     this long: the master stalled or its machine is gone\n"
-		"                     (default: the module's progress_timeout_ms)\n",
-		XFER_DEFAULT_BUFFER >> 20, dev_path(DEV_SLAVE));
+	xfer_cli_usage_common(f, DEV_SLAVE);
 	fprintf(f,
 		"      --key FILE     keyed transfer: both sides prove they hold the\n"
 		"                     secret in FILE (%d to %d bytes, yours, mode 0600;\n"
