@@ -14,7 +14,7 @@
 #   ACCEL=tcg         demo and shell run the guest under it: auto, kvm, tcg
 #   make bench-transfer  the device against a userspace TCP copy, in the VM
 #   make bench-io     fast against dd, cat, fio and the memory bandwidth
-#   make install      master, slave, osbench and their man pages (PREFIX, DESTDIR)
+#   make install      master, slave, tcpcopy, osbench and their man pages (PREFIX, DESTDIR)
 #   make uninstall    remove what make install put in place
 #   make install-udev the udev rule: group syncdev may use the devices (uninstall-udev)
 #   make dkms-src     the module's sources as DKMS wants them (/usr/src/syncdev-VERSION)
@@ -229,7 +229,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 UDEVDIR ?= /etc/udev/rules.d
-INSTALL_PROGS := master slave osbench
+INSTALL_PROGS := master slave tcpcopy osbench
 DKMS_CONF := scripts/dkms/dkms.conf
 VERSION  := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(DKMS_CONF))
 DKMS_SRC := $(DESTDIR)/usr/src/syncdev-$(VERSION)

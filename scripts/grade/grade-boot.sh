@@ -101,7 +101,10 @@ untrusted_guest() {
 			[ "$size" -le "$max" ] || max=$size
 		done < <(set_files "$set")
 	done
-	SYNCDEV_CONSOLE_MAX=$CONSOLE_MAX SYNCDEV_SHARE_MAX=$((max + 16 * 1024 * 1024)) \
+	# exec: watch_boot runs this in the background, and its TERM must
+	# reach the runner itself, which stops its guests, not a shell that
+	# would die and leave them running.
+	exec env SYNCDEV_CONSOLE_MAX="$CONSOLE_MAX" SYNCDEV_SHARE_MAX=$((max + 16 * 1024 * 1024)) \
 		SYNCDEV_APPEND=loglevel=5 "$@"
 }
 

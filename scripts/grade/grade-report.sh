@@ -360,7 +360,7 @@ write_report() {
 	echo "bytes and kernel_log are the host's own checks: it made the data, compared the"
 	echo "output files after the guest was off and read the console it captured."
 	echo "exits, time_line and pages are guest-reported: a submission that runs as root"
-	echo "in the guest could forge them (docs/grading.md, \"What a submission can and"
+	echo "in the guest could forge them (docs/grading-trust.md, \"What a submission can and"
 	echo "cannot forge\")."
 	echo
 	echo "| VMs | case | data | result | ${CRITERIA// / | } | why |"

@@ -260,3 +260,18 @@ vm_disk() {
 }
 
 . scripts/vm/vm-accel.sh
+
+# vm_console_cap: stdin to stdout, at most SYNCDEV_CONSOLE_MAX bytes (all
+# of it when unset); past the cap, a line that says so, and the rest read
+# and dropped, so that the guest never blocks on its console.  Bytes, not
+# lines: a guest's line can be endless.
+vm_console_cap() {
+	if [ -z "${SYNCDEV_CONSOLE_MAX:-}" ]; then
+		cat
+		return
+	fi
+	stdbuf -o0 head -c "$SYNCDEV_CONSOLE_MAX"
+	[ "$(head -c 1 | wc -c)" = 1 ] || return 0
+	printf '\nvm-run: console output over %s bytes: the rest was dropped\n' "$SYNCDEV_CONSOLE_MAX"
+	cat >/dev/null
+}

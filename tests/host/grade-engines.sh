@@ -1,5 +1,5 @@
 #!/bin/sh
-# The two cluster engines of docs/grading.md, for real, on this machine: a
+# The two cluster engines of docs/grading-shards.md, for real, on this machine: a
 # class of three (copies of our programs, the smallest case) graded in one
 # run, then in two shards through GNU parallel and through Slurm (a
 # one-node cluster started here: its own slurm.conf, state, spool, ports
@@ -19,8 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 awk '/^With a Slurm job array: `scripts\/grade\/grade\.sbatch`/ { want = 1; next }
 	want && /^```sh$/ { on = 1; next }
 	on && /^```$/ { exit }
-	on { print }' docs/grading.md >"$tmp/doc.sbatch"
-check_same "docs/grading.md shows scripts/grade/grade.sbatch as it is" \
+	on { print }' docs/grading-shards.md >"$tmp/doc.sbatch"
+check_same "docs/grading-shards.md shows scripts/grade/grade.sbatch as it is" \
 	scripts/grade/grade.sbatch "$tmp/doc.sbatch"
 check_output "grade.sbatch run outside the repository says where to submit it from" \
 	'^grade.sbatch: submit it from the syncdev repository$' \

@@ -212,4 +212,13 @@ if [ "$user_pass" = 1 ]; then
 else
 	echo "grade-hostile: $PWD is not readable by an ordinary user: the grade as one is not run"
 fi
+# A stalled guest is stopped, not left behind: no runner or QEMU of the
+# class's outlives its grade (the stop may take the runner a few seconds).
+i=0
+while pgrep -f -- "$tmp/" >/dev/null && [ $i -lt 30 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+check_equal "no guest or runner of the class outlives its grade" \
+	"$(pgrep -af -- "$tmp/" | cut -c 1-120)" ""
 finish

@@ -2,8 +2,9 @@
 # shellcheck shell=sh
 # What the programs say of themselves and what their man pages and the
 # Makefile's help say cannot drift apart: every option and exit status
-# of master's and slave's --help is in the man page and the other way
-# round; osbench's man page names exactly the commands of osbench --help,
+# of master's, slave's and tcpcopy's --help is in the man page and the
+# other way round (what they say of them: manclaims.sh); osbench's man
+# page names exactly the commands of osbench --help,
 # in its order; the commands osbench --help says print no table are the
 # ones whose --help offers no --csv/--json, and every command that offers
 # them takes them; every exit status a command's --help names is in the
@@ -22,7 +23,7 @@ man_section() {
 	awk -v s="$2" '/^\.SH /{on = (substr($0, 5) == s); next} on' "$1"
 }
 
-for p in master slave; do
+for p in master slave tcpcopy; do
 	$B/$p --help >"$T/$p.help"
 	# Options: "  -b, --buffer SIZE" and "      --device PATH" lines.
 	sed -n 's/^ *\(-[a-z], \)\{0,1\}\(--[a-z-]*\).*/\1\2/p' "$T/$p.help" |

@@ -115,6 +115,15 @@ check_equal "panic on the console found" "$(vm_common vm_log_problems "$tmp/pani
 check_equal "exit status read" "$(vm_common vm_exit_status "$tmp/warn.log")" 0
 check_equal "no exit status when the guest died" "$(vm_common vm_exit_status "$tmp/panic.log")" ""
 check_equal "current test read" "$(vm_common vm_current_test "$tmp/panic.log")" vm/20-y.sh
+check_equal "console cap: all of a console under the cap, and no note" \
+	"$(printf 'abc\n' | SYNCDEV_CONSOLE_MAX=10 vm_common vm_console_cap | od -An -c | tr -s ' ')" " a b c \\n"
+check_equal "console cap: exactly the cap, and no note" \
+	"$(printf '0123456789' | SYNCDEV_CONSOLE_MAX=10 vm_common vm_console_cap)" 0123456789
+check_equal "console cap: a flood cut at the cap, with a note, the rest drained" \
+	"$(head -c 1000000 /dev/zero | tr '\0' x | SYNCDEV_CONSOLE_MAX=10 vm_common vm_console_cap | paste -sd '|')" \
+	"xxxxxxxxxx|vm-run: console output over 10 bytes: the rest was dropped"
+check_equal "console cap: unset, everything" \
+	"$(head -c 100000 /dev/zero | tr '\0' x | vm_common vm_console_cap | wc -c)" 100000
 
 # Kernel names: an unknown one is refused with the names it could be.
 check_output "an unknown kernel name is refused" "unknown kernel '6.13': 6.1, 6.12, newest, debug" \

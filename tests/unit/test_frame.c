@@ -196,13 +196,13 @@ static void test_result_wire(void)
 	frame_get_reason(b + FRAME_RESULT_HDR_LEN, &got);
 	CHECK(!strcmp(got.reason, "no space!"), "frame result reason");
 
-	/* The example in docs/protocol.md: one file in place. */
+	/* The example in docs/framing.md: one file in place. */
 	r = (struct frame_result){ .status = FRAME_ST_OK,
 				   .index = FRAME_NO_FILE, .files = 1 };
 	CHECK(frame_put_result(b, &r) == FRAME_RESULT_HDR_LEN &&
 	      !memcmp(b, "SDAK\3\0\1\0\0\0\0\0\377\377\377\377\1\0\0\0\0\0\0\0",
 		      FRAME_RESULT_HDR_LEN),
-	      "frame result: the ok example of docs/protocol.md");
+	      "frame result: the ok example of docs/framing.md");
 
 	r.reason_len = FRAME_REASON_MAX + 100;
 	memset(r.reason, 'x', sizeof(r.reason));

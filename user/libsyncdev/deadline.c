@@ -36,7 +36,7 @@ uint32_t deadline_handshake_ms(void)
 	const char *s = getenv("SYNCDEV_HANDSHAKE_MS");
 	uint64_t v;
 
-	if (s && !parse_uint(s, 1, 3600000, &v))
+	if (s && !parse_uint(s, 1, DEADLINE_HANDSHAKE_MAX_MS, &v))
 		return (uint32_t)v;
 	return DEADLINE_HANDSHAKE_MS;
 }

@@ -17,6 +17,8 @@
 
 /* How long a handshake may take unless told: 10 s. */
 #define DEADLINE_HANDSHAKE_MS	10000u
+/* The longest handshake that may be asked for: an hour. */
+#define DEADLINE_HANDSHAKE_MAX_MS	3600000u
 
 struct deadline {
 	uint64_t end_ns;	/* CLOCK_MONOTONIC, now_ns() */
@@ -47,7 +49,8 @@ void deadline_start_dev(struct deadline *d, int fd, uint32_t ms, int kernel);
 
 /*
  * The handshake's length: SYNCDEV_HANDSHAKE_MS from the environment when
- * it is a number of 1 to 3600000, else DEADLINE_HANDSHAKE_MS.
+ * it is a number of 1 to DEADLINE_HANDSHAKE_MAX_MS, else
+ * DEADLINE_HANDSHAKE_MS.
  */
 uint32_t deadline_handshake_ms(void);
 

@@ -34,6 +34,11 @@ int dev_module_param(const char *name, unsigned long long *value)
 	return ok ? 0 : -1;
 }
 
+uint16_t dev_default_port(void)
+{
+	return SYNCDEV_DEFAULT_PORT;
+}
+
 uint16_t dev_port(void)
 {
 	unsigned long long port;

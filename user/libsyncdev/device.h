@@ -24,6 +24,8 @@ int dev_module_param(const char *name, unsigned long long *value);
 
 /* The port a slave connects to by default: the module's, else 2325. */
 uint16_t dev_port(void);
+/* 2325, the module's port unless its port= says otherwise (for --help). */
+uint16_t dev_default_port(void);
 
 /* open(path, O_RDWR | O_CLOEXEC); the fd or -1. */
 int dev_open(const char *path);

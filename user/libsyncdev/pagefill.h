@@ -5,9 +5,8 @@
  * not exist yet faults: the kernel allocates the page, zeroes it and maps
  * it, and only then does the program copy its data in.  userfaultfd's
  * UFFDIO_COPY does it in one step: it allocates the page, copies the data
- * into it and maps it (docs/results.md, "The mmap receiver": in the test
- * VM 64 MiB took 128-203 ms this way, 240-417 by faults, 186-195 with
- * write()).
+ * into it and maps it (docs/transfer.md, "The mmap receiver"; the times
+ * of each way in docs/results.md).
  *
  * Only for tmpfs (shmem) mappings, and only where userfaultfd is allowed:
  * pagefill_start() fails otherwise, and the caller writes through the

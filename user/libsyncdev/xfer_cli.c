@@ -16,99 +16,6 @@
 
 #include "syncdev.h"
 
-/* The options about who the peer is, and what the disk keeps. */
-static void xfer_usage_security(FILE *f, enum xfer_role role)
-{
-	fprintf(f,
-		"      --key FILE     keyed transfer: both sides prove they hold the\n"
-		"                     secret in FILE (16 to 4095 bytes, yours, mode 0600;\n"
-		"                     make one with: umask 077; head -c 32 /dev/urandom\n"
-		"                     >FILE) before any data; %s\n"
-		"      --peer ADDR    %s\n"
-		"      --handshake-timeout MS\n"
-		"                     the slave's hello and, with --key, the key proofs\n"
-		"                     must all be done within MS milliseconds of the\n"
-		"                     connection (default $SYNCDEV_HANDSHAKE_MS, else\n"
-		"                     10000)%s\n",
-		role == ROLE_MASTER ?
-		"a peer that fails is dropped and\n"
-		"                     the master waits on" :
-		"a master that fails it ends the\n"
-		"                     slave with exit 4, nothing written",
-		role == ROLE_MASTER ? "accept a slave from IPv4 address ADDR only" :
-		"connect to IPv4 address ADDR only",
-		role == ROLE_MASTER ? "" : ": else exit 1, or 4 keyed");
-	if (role == ROLE_SLAVE)
-		fprintf(f,
-			"      --no-sync      confirm files without flushing them to the disk\n"
-			"                     (for benchmarks): a crash of this machine after\n"
-			"                     the master's exit 0 may lose or empty them\n"
-			"  -t, --timeout MS   connect timeout (default: the module's)\n"
-			"  -w, --wait MS      retry a refused connection (no master yet)\n"
-			"                     for up to MS milliseconds (default 30000;\n"
-			"                     0: fail at once)\n");
-}
-
-static void xfer_usage(FILE *f, enum xfer_role role)
-{
-	if (role == ROLE_MASTER)
-		fprintf(f,
-			"usage: master N file1 ... fileN fcntl|mmap [options]\n\n"
-			"Wait for one slave on /dev/master_device and send it the N files\n"
-			"over one connection, each followed by its CRC32C.\n\n"
-			"  fcntl             read() the files, write() to the device\n"
-			"  mmap              mmap the files, memcpy into the mapped device\n"
-			"                    buffer, SYNCDEV_IOC_SEND\n");
-	else
-		fprintf(f,
-			"usage: slave N file1 ... fileN fcntl|mmap a.b.c.d[:port] [options]\n\n"
-			"Connect /dev/slave_device to the master at a.b.c.d (port: the\n"
-			"module's, 2325 by default) and receive N files into file1..fileN.\n"
-			"Each file appears under its name only once its CRC32C verified.\n\n"
-			"  fcntl             read() from the device, write() the files\n"
-			"  mmap              SYNCDEV_IOC_RECV into the mapped device buffer,\n"
-			"                    memcpy into the mmapped files\n");
-	fprintf(f,
-		"\noptions:\n"
-		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default 1M);\n"
-		"                     mmap: at most the device buffer's size\n"
-		"  -v, --verbose      one line per file (size, CRC32C)\n"
-		"      --device PATH  device to use (default %s)\n",
-		role == ROLE_MASTER ? SYNCDEV_MASTER_PATH : SYNCDEV_SLAVE_PATH);
-	fprintf(f,
-		"      --progress-timeout SECONDS\n"
-		"                     give up when nothing moves on the connection for\n"
-		"                     this long: the %s stalled or its machine is gone\n"
-		"                     (default: the module's progress_timeout_ms)\n",
-		role == ROLE_MASTER ? "slave" : "master");
-	xfer_usage_security(f, role);
-	fprintf(f, "  -h, --help         this text\n\n");
-	fprintf(f,
-		"Without --key, anyone who can reach the port (another host, another\n"
-		"local user) can take the place of the %s and fake its answer.\n\n",
-		role == ROLE_MASTER ? "slave" : "master");
-	if (role == ROLE_MASTER)
-		fprintf(f,
-			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
-			"of all files, T runs from the connection being established to the\n"
-			"slave's confirmation.  Exit status: 0 only when the slave confirmed\n"
-			"that every file arrived intact and is in place; 1 failure (the\n"
-			"slave's reason is printed), 2 usage.\n");
-	else
-		fprintf(f,
-			"The files' data is flushed to the disk before they are renamed into\n"
-			"place (syncfs, once per file system; fsync of each file on FUSE, 9p\n"
-			"and SMB, whose syncfs does not reach the storage), and their\n"
-			"directories after, before the master is told.\n"
-			"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
-			"of all files, T runs from the connection being established to the\n"
-			"last file verified and renamed.  Then tells the master the outcome.\n"
-			"Exit status: 0 every file verified and in place, and the master told;\n"
-			"1 failure, 2 usage (e.g. the same output twice), 3 corrupt data (bad\n"
-			"framing, CRC or MAC mismatch), 4 no key handshake (the master failed\n"
-			"it, or runs with --key and this slave without).\n");
-}
-
 static int bad_number(const char *what, const char *s, const char *range)
 {
 	msg("bad %s '%s' (expected %s)", what, s, range);
@@ -276,7 +183,6 @@ static int parse_option(int c, char **argv, enum xfer_role role,
 					  "an IPv4 address a.b.c.d");
 		return 0;
 	case 'h':
-		xfer_usage(stdout, role);
 		return 1;
 	case 'b': case 't': case 'w': case OPT_PROGRESS: case OPT_HANDSHAKE:
 		return parse_number_opt(c, optarg, a);
@@ -515,4 +421,20 @@ int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 	if (dev_set_timeout(fd, a->device, a->progress_s))
 		return EXIT_FAIL;
 	return EXIT_OK;
+}
+
+void xfer_cli_usage_common(FILE *f, enum dev_side side)
+{
+	fprintf(f,
+		"\noptions:\n"
+		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default %uM);\n"
+		"                     mmap: at most the device buffer's size\n"
+		"  -v, --verbose      one line per file (size, CRC32C)\n"
+		"      --device PATH  device to use (default %s)\n"
+		"      --progress-timeout SECONDS\n"
+		"                     give up when nothing moves on the connection for\n"
+		"                     this long: the %s stalled or its machine is gone\n"
+		"                     (default: the module's progress_timeout_ms)\n",
+		XFER_DEFAULT_BUFFER >> 20, dev_path(side),
+		side == DEV_MASTER ? "slave" : "master");
 }

@@ -10,6 +10,8 @@
 #ifndef SYNCDEV_XFER_CLI_H
 #define SYNCDEV_XFER_CLI_H
 
+#include "deadline.h"
+#include "device.h"
 #include "devio.h"
 
 #include <netinet/in.h>
@@ -45,15 +47,23 @@ struct xfer_args {
 	uint32_t handshake_ms;	/* --handshake-timeout: hello and key proof */
 };
 
-/* --handshake-timeout: at most an hour. */
-#define XFER_MAX_HANDSHAKE_MS	3600000u
+/* --handshake-timeout: at most what $SYNCDEV_HANDSHAKE_MS may say. */
+#define XFER_MAX_HANDSHAKE_MS	DEADLINE_HANDSHAKE_MAX_MS
 
 /* --progress-timeout: at most this many seconds (u32 milliseconds). */
 #define XFER_MAX_TIMEOUT_S	4294967u
 
 /*
- * Parse argv.  Returns 0 when *a is ready, 1 when --help was printed, or
- * -1 after a message (a usage error: exit with EXIT_USAGE).
+ * --help's first options, the ones master and slave share, for the
+ * program on side (the device's path; the other side is the one that
+ * may stall): "options:" and -b, -v, --device, --progress-timeout.
+ */
+void xfer_cli_usage_common(FILE *f, enum dev_side side);
+
+/*
+ * Parse argv.  Returns 0 when *a is ready, 1 for --help (each program
+ * prints its own: user/master/help.c, user/slave/help.c), or -1 after a
+ * message (a usage error: exit with EXIT_USAGE).
  */
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a);

@@ -9,6 +9,7 @@
 #include "auth.h"
 #include "devio.h"
 #include "device.h"
+#include "help.h"
 #include "infile.h"
 #include "util.h"
 #include "xfer.h"
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	ret = xfer_parse_args(argc, argv, ROLE_MASTER, &a);
+	if (ret > 0)
+		master_usage(stdout);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (a.key_path && auth_load_key(a.key_path, &key))

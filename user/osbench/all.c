@@ -5,7 +5,7 @@
  * documents with --json).  A failing experiment is reported and the run
  * goes on; the exit status is 1 when any failed.
  */
-#include "commands.h"
+#include "experiment.h"
 #include "runner.h"
 #include "util.h"
 
@@ -29,7 +29,7 @@ static int all_run(const struct ctx *c, const void *opts)
 	(void)opts;
 	if (c->o.fmt == REPORT_JSON)
 		fputs("[\n", c->out);
-	for (cmd = osbench_commands; *cmd; cmd++) {
+	for (cmd = c->commands; *cmd; cmd++) {
 		if (!((*cmd)->flags & CMD_ALL))
 			continue;
 		if (n++)

@@ -8,6 +8,15 @@
 
 static const struct opt no_options[] = { { 0 } };
 
+const struct command *command_find(const struct command *const *table,
+				   const char *name)
+{
+	for (; *table; table++)
+		if (!strcmp((*table)->name, name))
+			return *table;
+	return NULL;
+}
+
 /* The common option groups command c takes (benchopt_group bits). */
 static unsigned int command_groups(const struct command *c)
 {

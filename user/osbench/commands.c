@@ -6,7 +6,6 @@
 #include "commands.h"
 
 #include <stddef.h>
-#include <string.h>
 
 const struct command *const osbench_commands[] = {
 	&cmd_run,
@@ -36,13 +35,3 @@ const struct command *const osbench_commands[] = {
 	&cmd_report,
 	NULL,
 };
-
-const struct command *command_find(const char *name)
-{
-	const struct command *const *c;
-
-	for (c = osbench_commands; *c; c++)
-		if (!strcmp((*c)->name, name))
-			return *c;
-	return NULL;
-}

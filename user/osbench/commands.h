@@ -23,7 +23,4 @@ extern const struct command cmd_micro_opt;
 /* Runners of the CMD_ALL experiments */
 extern const struct command cmd_all, cmd_report;
 
-/* The command named name in osbench_commands, or NULL. */
-const struct command *command_find(const char *name);
-
 #endif

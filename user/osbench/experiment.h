@@ -47,6 +47,12 @@ struct ctx {
 	char **args;		/* the operands, NULL-terminated */
 	int nargs;
 	struct summary *summary;	/* NULL unless "report" runs it */
+	/*
+	 * Every command (osbench_commands), for those that run others:
+	 * given by whoever runs a command, so that no command's file
+	 * depends on the table that lists it.
+	 */
+	const struct command *const *commands;
 };
 
 struct command {
@@ -86,6 +92,10 @@ struct command {
 
 /* Every command, in the order of "osbench --help"; NULL-terminated. */
 extern const struct command *const osbench_commands[];
+
+/* The command named name in a NULL-terminated table, or NULL. */
+const struct command *command_find(const struct command *const *table,
+				   const char *name);
 
 /*
  * Parse argv (argv[0] the command's name) into opts (opts_size bytes)

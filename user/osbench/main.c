@@ -39,6 +39,7 @@ static int run(const struct command *cmd, int argc, char **argv)
 	struct ctx c;
 	int rc = command_parse(cmd, argc, argv, opts, &c);
 
+	c.commands = osbench_commands;
 	if (rc < 0)
 		rc = cmd->run(&c, opts);
 	free(opts);
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 	char typed[64];
 
 	set_progname(argv[0]);
-	c = command_find(progname());
+	c = command_find(osbench_commands, progname());
 	if (c)
 		return run(c, argc, argv);
 
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = command_find(argv[1]);
+	c = command_find(osbench_commands, argv[1]);
 	if (!c) {
 		msg("unknown command '%s' (see osbench --help)", argv[1]);
 		return EXIT_USAGE;

@@ -8,7 +8,7 @@
  * medians of a figure are measured a few seconds apart.  Per figure: both
  * medians, the interval of each median, and -O0 / -O2.
  */
-#include "commands.h"
+#include "experiment.h"
 #include "micro/micro.h"
 #include "micro_opt.h"
 #include "util.h"

@@ -4,7 +4,7 @@
  * without a table of their own, as cells, and as the --this-build table
  * the comparing half reads back from the -O0 build.
  */
-#include "commands.h"
+#include "experiment.h"
 #include "micro/micro.h"
 #include "micro_opt.h"
 #include "runner.h"
@@ -36,7 +36,7 @@ int mo_measure_here(const struct ctx *c, const char *name,
 	sub.o.fmt = REPORT_TEXT;
 	sub.o.plot = NULL;
 	sub.summary = s;
-	rc = runner_one(command_find(name), &sub, t);
+	rc = runner_one(command_find(c->commands, name), &sub, t);
 	fclose(null);
 	return rc;
 }

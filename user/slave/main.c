@@ -8,6 +8,7 @@
 #include "auth.h"
 #include "devio.h"
 #include "device.h"
+#include "help.h"
 #include "outfile.h"
 #include "util.h"
 #include "xfer.h"
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	ret = xfer_parse_args(argc, argv, ROLE_SLAVE, &a);
+	if (ret > 0)
+		slave_usage(stdout);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (a.key_path && auth_load_key(a.key_path, &key))

@@ -3,6 +3,7 @@
  * tcpcopy send FILE [options] | tcpcopy recv IP[:port] OUT [options]
  */
 #include "tcpcopy.h"
+#include "deadline.h"
 #include "netaddr.h"
 #include "util.h"
 #include "xfer_cli.h"
@@ -11,6 +12,46 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The options of --help, and the output and exit statuses. */
+static void usage_options(FILE *f)
+{
+	fprintf(f,
+		"options:\n"
+		"  -p, --port PORT    send: the port to listen on\n"
+		"  -b, --buffer SIZE  read()/write() buffer (default %uM)\n"
+		"  -c, --crc          check the data with CRC32C, as master and slave\n"
+		"                     do (both sides must say it)\n"
+		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
+		"                     milliseconds (default 0)\n"
+		"      --progress-timeout SECONDS\n"
+		"                     give up when nothing moves on the connection\n"
+		"                     for this long (default: no limit; with -d the\n"
+		"                     module's progress_timeout_ms)\n"
+		"  -d, --device       the same copy, size and answer through syncdev:\n"
+		"                     send on /dev/master_device, recv on\n"
+		"                     /dev/slave_device (port: the module's unless\n"
+		"                     given; -p is ignored by send)\n"
+		"      --key FILE     keyed, as master and slave --key: both prove\n"
+		"                     the secret in FILE before any data, the data\n"
+		"                     and the answer carry its HMAC-SHA-256; a\n"
+		"                     peer that fails, or is not done within\n"
+		"                     $SYNCDEV_HANDSHAKE_MS (else %u) ms of the\n"
+		"                     connection, ends the program with exit 4\n"
+		"  -t, --tar          the files as tar | nc moves them (above); both\n"
+		"                     sides must say it\n"
+		"      --rename       recv --tar: temporary names, renamed at the end\n"
+		"  -h, --help         this text\n\n"
+		"Without --key, anyone who can reach the port can take the other\n"
+		"side's place and fake the data or the answer.\n\n"
+		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
+		"connection being established (with --key: from the end of its\n"
+		"handshake) to the last byte handled (send: to the receiver's\n"
+		"answer).  Exit status: 0 ok (send: the receiver confirmed),\n"
+		"1 failure, 2 usage, 3 CRC32C or MAC mismatch, 4 the peer failed\n"
+		"the key handshake.\n",
+		XFER_DEFAULT_BUFFER >> 20, DEADLINE_HANDSHAKE_MS);
+}
 
 static void usage(FILE *f)
 {
@@ -34,39 +75,9 @@ static void usage(FILE *f)
 		"flush to the disk, no CRC; -c, -d and --key are refused there.\n"
 		"With --rename, recv writes them as the slave does, each under a\n"
 		"temporary name renamed into place after the last (still no flush\n"
-		"and no CRC): what never showing a partial file costs.\n\n"
-		"options:\n"
-		"  -p, --port PORT    send: the port to listen on\n"
-		"  -b, --buffer SIZE  read()/write() buffer (default 1M)\n"
-		"  -c, --crc          check the data with CRC32C, as master and slave\n"
-		"                     do (both sides must say it)\n"
-		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
-		"                     milliseconds (default 0)\n"
-		"      --progress-timeout SECONDS\n"
-		"                     give up when nothing moves on the connection\n"
-		"                     for this long (default: no limit)\n"
-		"  -d, --device       the same copy, size and answer through syncdev:\n"
-		"                     send on /dev/master_device, recv on\n"
-		"                     /dev/slave_device (port: the module's unless\n"
-		"                     given; -p is ignored by send)\n"
-		"      --key FILE     keyed, as master and slave --key: both prove\n"
-		"                     the secret in FILE before any data, the data\n"
-		"                     and the answer carry its HMAC-SHA-256; a\n"
-		"                     peer that fails, or is not done within\n"
-		"                     $SYNCDEV_HANDSHAKE_MS (else 10000) ms of the\n"
-		"                     connection, ends the program with exit 4\n"
-		"  -t, --tar          the files as tar | nc moves them (above); both\n"
-		"                     sides must say it\n"
-		"      --rename       recv --tar: temporary names, renamed at the end\n"
-		"  -h, --help         this text\n\n"
-		"Without --key, anyone who can reach the port can take the other\n"
-		"side's place and fake the data or the answer.\n\n"
-		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
-		"connection being established to the last byte handled (send: to\n"
-		"the receiver's answer).  Exit status: 0 ok (send: the receiver\n"
-		"confirmed), 1 failure, 2 usage, 3 CRC32C or MAC mismatch, 4 the\n"
-		"peer failed the key handshake.\n",
+		"and no CRC): what never showing a partial file costs.\n\n",
 		TCPCOPY_DEFAULT_PORT);
+	usage_options(f);
 }
 
 enum { OPT_PROGRESS = 256, OPT_KEY, OPT_RENAME };

@@ -66,7 +66,7 @@ static void forget(const struct rep *r, int stem_len, const char *stem,
 static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 		    const char *file, int text, const char *plot, char **argv)
 {
-	const struct command *cmd = command_find(argv[0]);
+	const struct command *cmd = command_find(base->commands, argv[0]);
 	char *path = xasprintf("%s/%s", r->dir, file), *plotpath = NULL;
 	void *opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
 	struct ctx c;
@@ -81,6 +81,7 @@ static int run_into(struct rep *r, const struct ctx *base, struct tally *t,
 	if (plot && (cmd->flags & CMD_PLOT))
 		plotpath = xasprintf("%s/%s", r->dir, plot);
 	c.o = base->o;
+	c.commands = base->commands;
 	c.o.fmt = text ? REPORT_TEXT : REPORT_CSV;
 	c.o.plot = plotpath;
 	c.summary = &r->s;
@@ -161,7 +162,7 @@ static void experiments(struct rep *r, const struct ctx *base,
 	const struct command *const *cmd;
 	char file[64], plot[64];
 
-	for (cmd = osbench_commands; *cmd; cmd++) {
+	for (cmd = base->commands; *cmd; cmd++) {
 		char *argv[] = { (char *)(*cmd)->name, "--remote", r->remote,
 				 NULL };
 
