@@ -7,11 +7,7 @@
  * leaves: nothing of an unnamed file, the temporary name of a named one.
  * Both give the same bytes and modes; the named one is taken under
  * SYNCDEV_NO_TMPFILE and where a seccomp filter refuses linkat; a name
- * taken during the transfer is replaced either way.  The writes of small
- * unnamed files go through io_uring in batches (outbatch.c) under
- * SYNCDEV_URING=1, seen as the ring the slave holds, and with write()
- * by default and where io_uring_setup is refused: the same bytes, also
- * past a full batch.
+ * taken during the transfer is replaced either way.
  */
 #include "check.h"
 #include "tmpdir.h"
@@ -36,7 +32,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* Two sets of files: a few of every kind, and many small ones (past a batch). */
+/* Two sets of files: a few of every kind, and many small ones held at once. */
 #define NFILES 150
 #define FEW 5
 static const size_t few[FEW] = { 0, 1, 1000, 70000, 1u << 20 };
@@ -131,13 +127,10 @@ static size_t put_file(unsigned char *s, unsigned int index, size_t size,
 	return FRAME_FILE_HDR_LEN + size + (trailer ? FRAME_TRAILER_LEN : 0);
 }
 
-/* io_uring rings the child holds, seen by child_files. */
-static int child_rings;
-
 /*
  * The child's descriptors on files of the test directory: *named those
  * with a name there, *unnamed those without (O_TMPFILE: "#ino (deleted)"
- * or "/dir/#ino (deleted)"); its rings into child_rings.
+ * or "/dir/#ino (deleted)").
  */
 static void child_files(pid_t pid, int *named, int *unnamed)
 {
@@ -145,14 +138,13 @@ static void child_files(pid_t pid, int *named, int *unnamed)
 	unsigned int fd;
 	ssize_t n;
 
-	*named = *unnamed = child_rings = 0;
+	*named = *unnamed = 0;
 	for (fd = 0; fd < 64; fd++) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%u", (int)pid, fd);
 		n = readlink(fdpath, target, sizeof(target) - 1);
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		child_rings += !strcmp(target, "anon_inode:[io_uring]");
 		if (strncmp(target, dir, strlen(dir)))
 			continue;
 		if (strstr(target, " (deleted)"))
@@ -234,30 +226,6 @@ static void test_which_way(void)
 	      "linkat refused by seccomp: named temporary files (two left by a SIGKILL)");
 }
 
-/* The rings a slave holds in the middle of a transfer, with SYNCDEV_URING=env. */
-static int rings_held(const char *env, unsigned int nr)
-{
-	setenv("SYNCDEV_URING", env, 1);
-	killed_leaves(nr);
-	unsetenv("SYNCDEV_URING");
-	return child_rings;
-}
-
-static void test_ring(void)
-{
-	if (!unnamed_here()) {
-		CHECK(rings_held("1", 0) == 0,
-		      "no unnamed files here: no ring, whatever SYNCDEV_URING says");
-		return;
-	}
-	CHECK(rings_held("1", 0) == 1,
-	      "SYNCDEV_URING=1: the writes go to an io_uring ring");
-	CHECK(rings_held("0", 0) == 0 && rings_held("", 0) == 0,
-	      "SYNCDEV_URING=0 or empty: no ring");
-	CHECK(rings_held("1", __NR_io_uring_setup) == 0,
-	      "io_uring_setup refused by seccomp: no ring, write() instead");
-}
-
 /*
  * The files of set in one stream to PREFIX<i>, the slave in a child
  * (system call nr refused there, 0: none); before file k's trailer (k <
@@ -317,15 +285,12 @@ static int same_outputs(const char *a, const char *b, unsigned int set)
 	return 1;
 }
 
-/* Set received with SYNCDEV_URING=env (NULL: unset), nr refused: as ref<i>. */
-static int same_as_ref(unsigned int set, const char *env, unsigned int nr)
+/* Set received with system call nr refused (0: none): as ref<i>. */
+static int same_as_ref(unsigned int set, unsigned int nr)
 {
 	int ok;
 
-	if (env)
-		setenv("SYNCDEV_URING", env, 1);
 	ok = transfer("out", set, nr, -1) == 0 && same_outputs("out", "ref", set);
-	unsetenv("SYNCDEV_URING");
 	remove_outputs();
 	return ok;
 }
@@ -338,25 +303,16 @@ static void test_same_bytes(void)
 		CHECK(transfer("ref", set, __NR_linkat, -1) == 0,
 		      "linkat refused: %u files received (named temporaries)",
 		      count_of(set));
-		CHECK(same_as_ref(set, NULL, 0),
+		CHECK(same_as_ref(set, 0),
 		      "%u files, by default: the same bytes and modes as the named way",
 		      count_of(set));
-		CHECK(same_as_ref(set, "1", 0),
-		      "%u files, SYNCDEV_URING=1: the same bytes and modes",
-		      count_of(set));
-		CHECK(same_as_ref(set, "1", __NR_io_uring_setup),
-		      "%u files, SYNCDEV_URING=1, io_uring_setup refused: the same bytes and modes",
-		      count_of(set));
-		CHECK(same_as_ref(set, "0", 0),
-		      "%u files, SYNCDEV_URING=0: the same bytes and modes",
-		      count_of(set));
 		setenv("SYNCDEV_NO_TMPFILE", "1", 1);
-		CHECK(same_as_ref(set, NULL, 0),
+		CHECK(same_as_ref(set, 0),
 		      "%u files, SYNCDEV_NO_TMPFILE=1: the same bytes and modes",
 		      count_of(set));
 		unsetenv("SYNCDEV_NO_TMPFILE");
 		fd_cap = 100;
-		CHECK(same_as_ref(set, NULL, 0),
+		CHECK(same_as_ref(set, 0),
 		      "%u files, 100 descriptors allowed: the same bytes and modes (named past the limit)",
 		      count_of(set));
 		fd_cap = 0;
@@ -375,7 +331,6 @@ int main(void)
 	if (tmpdir_make())
 		return 1;
 	test_which_way();
-	test_ring();
 	test_same_bytes();
 	tmpdir_remove();
 	return check_done();

@@ -250,17 +250,22 @@ static mode_t new_file_mode(void)
 
 /*
  * An unnamed file in f's directory with the mode open() gives a new file
- * (f->tmp: the name it would have as a named one): the fd, or -1 when
- * there is none to be had (not absent, the directory does not allow it,
- * no descriptors to hold it, or O_TMPFILE failed): then a named one.
+ * (f->tmp: the name it would have as a named one), held in f->fd: 1, or 0
+ * when there is none to be had (not absent, the directory does not allow
+ * it, no descriptors to hold it, or O_TMPFILE failed): then a named one.
  */
 static int create_unnamed(struct outfile *f, const char *dir)
 {
 	if (!f->absent || !outdir_unnamed(f->dir) || !outpend_fd_room() ||
 	    tmp_name(f, dir))
-		return -1;
-	return openat(outdir_fd(f->dir), ".", O_TMPFILE | O_RDWR | O_CLOEXEC,
-		      new_file_mode());
+		return 0;
+	f->fd = openat(outdir_fd(f->dir), ".", O_TMPFILE | O_RDWR | O_CLOEXEC,
+		       new_file_mode());
+	if (f->fd < 0)
+		return 0;
+	f->pend = outpend_add_unnamed(f->dir, f->fd, f->tmpname, f->path,
+				      f->base);
+	return 1;
 }
 
 /*
@@ -346,12 +351,9 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 	f->dir = (unsigned int)d;
 	if (check_room(f->dir, dir, path, size))
 		return -1;
-	f->fd = create_unnamed(f, dir);
-	f->unnamed = f->fd >= 0;
-	if (f->unnamed) {
-		f->pend = outpend_add_unnamed(f->dir, f->fd, f->tmpname, path,
-					      f->base);
-	} else {
+	flags = map_flag(size, flags);
+	f->unnamed = create_unnamed(f, dir);
+	if (!f->unnamed) {
 		f->fd = create_tmp(f, dir);
 		if (f->fd < 0) {
 			if (errno == ENAMETOOLONG)
@@ -363,9 +365,6 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 		}
 		f->pend = outpend_add(f->dir, f->tmpname, path, f->base);
 	}
-	flags = map_flag(size, flags);
-	if (f->unnamed && !(flags & OUTFILE_MAP))
-		f->batch = outbatch_reserve(size);
 	if (take_attrs(f) == 0 &&
 	    (!(flags & OUTFILE_MAP) || !size || map_output(f) == 0))
 		return 0;
@@ -434,13 +433,6 @@ static int write_filled(struct outfile *f, uint64_t off,
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc)
 {
-	if (f->batch) {
-		if (crc)
-			*crc = crc32c_copy(*crc, f->batch + off, p, n);
-		else
-			memcpy(f->batch + off, p, n);
-		return 0;
-	}
 	if (f->fill.fd >= 0 && off != f->next)
 		pagefill_stop(&f->fill);
 	if (f->fill.fd >= 0)
@@ -488,10 +480,6 @@ int outfile_close(struct outfile *f)
 	}
 	/* Held until its link (outset.c): a local file system's close reports nothing. */
 	if (f->unnamed) {
-		if (f->batch)
-			outbatch_write(f->fd, f->batch, (size_t)f->size,
-				       f->pend);
-		f->batch = NULL;
 		f->fd = -1;
 		return ret;
 	}
@@ -519,7 +507,6 @@ int outfile_commit(struct outfile *f)
 
 void outfile_abort(struct outfile *f)
 {
-	f->batch = NULL;
 	outfile_unmap(f);
 	if (f->fd >= 0 && !f->unnamed)
 		close(f->fd);

@@ -40,7 +40,7 @@ struct outfile {
 	unsigned int dir;	/* outdir_open */
 	char tmp[PATH_MAX];	/* for messages: dir/tmpname */
 	const char *tmpname;	/* in tmp: the name in the directory */
-	int fd;			/* written by outfile_write only (outbatch) */
+	int fd;
 	uint64_t size;
 	uint64_t reserved;	/* mmap mode: bytes allocated from 0 */
 	unsigned char *map;	/* mmap mode, size > 0 only */
@@ -54,7 +54,6 @@ struct outfile {
 	struct outpend *pend;	/* the temporary file's entry (outset.c) */
 	int absent;		/* OUTFILE_ABSENT */
 	int unnamed;		/* fd is an unnamed file, pend's to close */
-	unsigned char *batch;	/* outbatch: where its bytes gather, or NULL */
 };
 
 /*
@@ -136,6 +135,12 @@ int outfile_close(struct outfile *f);
  * are removed and -1 is returned.
  */
 int outfile_commit_all(unsigned int *done);
+/*
+ * Close what outfile_commit_all left open of the files it put in place
+ * (the descriptors of linked unnamed files): after the answer, since the
+ * files are in place and on the disk without it.  Exit does it too.
+ */
+void outfile_release(void);
 /* outfile_close then outfile_commit_all: 0 or -1 after a message. */
 int outfile_commit(struct outfile *f);
 /* Close and remove the temporary file. */
@@ -215,29 +220,7 @@ struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
 				    const char *path, const char *base);
 /* Whether one more unnamed file may be held open (descriptors left). */
 int outpend_fd_room(void);
-/* p's data could not be written (err): its commit fails. */
-void outpend_set_failed(struct outpend *p, int err);
 
-/*
- * outbatch.c: the writes of small unnamed files and their closes after
- * the links go to io_uring, many per system call, with SYNCDEV_URING=1
- * where a ring can be had; else (the default: outbatch.c says why)
- * write() and close() each.  One file at a time: each closed or aborted
- * before the next one's reserve.
- */
-#define OUTBATCH_FILE_MAX	(64u << 10)
-/*
- * Where a file of size bytes (1 to OUTBATCH_FILE_MAX) gathers its bytes
- * until its close queues its write; NULL: write() them as they come.
- */
-unsigned char *outbatch_reserve(uint64_t size);
-/* Queue the write of n bytes at data into fd, from offset 0; a failure goes to p. */
-void outbatch_write(int fd, const unsigned char *data, size_t n,
-		    struct outpend *p);
-/* Queue fd's close. */
-void outbatch_close(int fd);
-/* Every queued write and close done (before the flush of the commit). */
-void outbatch_flush(void);
 /* Remove the temporary file and its entry. */
 void outpend_remove(struct outpend *p);
 /* Nothing had p's final name when its file was created. */

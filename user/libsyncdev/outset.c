@@ -36,7 +36,6 @@ struct outpend {
 	int dirfd;		/* that directory's fd, for the signal handler */
 	int new;		/* nothing had the name at its creation */
 	int fd;			/* an unnamed file, held until its link; else -1 */
-	int err;		/* its data could not be written (outbatch) */
 	/* The temporary name, in dirfd; an unnamed file's only if linked to it. */
 	char tmp[];
 };
@@ -62,6 +61,9 @@ static struct outdir *dirs;
 static unsigned int ndirs, capdirs;
 /* Unnamed files held open, and how many descriptors they may take. */
 static unsigned int held;
+/* Linked files still open: closed by outfile_release, after the answer. */
+static int *linked_fds;
+static unsigned int nlinked, caplinked;
 static rlim_t fd_limit;
 
 /* Whether the files are flushed to their disk before they count as in place. */
@@ -215,7 +217,6 @@ static struct outpend *pend_new(unsigned int dir, const char *tmp,
 	p->dirfd = dirs[dir].fd;
 	p->new = fd >= 0;
 	p->fd = fd;
-	p->err = 0;
 	held += fd >= 0;
 	memcpy(p->tmp, tmp, len);
 	if (tail)
@@ -241,13 +242,13 @@ struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
 /* The temporary file gone: an unnamed one closed, a named one removed. */
 static void drop_tmp(struct outpend *p)
 {
-	if (p->fd >= 0) {
-		close(p->fd);
-		p->fd = -1;
-		held--;
-	} else {
+	if (p->fd < 0) {
 		unlinkat(p->dirfd, p->tmp, 0);
+		return;
 	}
+	close(p->fd);
+	p->fd = -1;
+	held--;
 }
 
 /* Unlink p from the list (not from the disk) and free it. */
@@ -277,12 +278,6 @@ void outpend_remove(struct outpend *p)
 void outpend_set_new(struct outpend *p)
 {
 	p->new = 1;
-}
-
-void outpend_set_failed(struct outpend *p, int err)
-{
-	if (!p->err)
-		p->err = err;
 }
 
 /*
@@ -387,6 +382,29 @@ static void clear(void)
 }
 
 /*
+ * A linked file's descriptor, closed after the answer (outfile_release):
+ * a close costs about a fifth of a small file's time on the slave, and
+ * nothing of the file's safety waits for it.
+ */
+static void keep_linked(int fd)
+{
+	if (nlinked == caplinked) {
+		caplinked = caplinked ? caplinked * 2 : 256;
+		linked_fds = xreallocarray(linked_fds, caplinked,
+					   sizeof(*linked_fds));
+	}
+	linked_fds[nlinked++] = fd;
+}
+
+void outfile_release(void)
+{
+	while (nlinked) {
+		close(linked_fds[--nlinked]);
+		held--;
+	}
+}
+
+/*
  * An unnamed file linked to its name: 1.  When the name was taken during
  * the transfer, it is linked to its temporary name instead, to be looked
  * at and renamed as a named file is: 0.  -1 after a message.
@@ -395,16 +413,10 @@ static int link_new(struct outpend *p)
 {
 	int fd = p->fd;
 
-	if (p->err) {
-		errno = p->err;
-		msg_errno("writing %s", p->path);
-		return -1;
-	}
 	if (linkat(fd, "", p->dirfd, p->base, AT_EMPTY_PATH) == 0) {
 		dirs[p->dir].linked = 1;
 		p->fd = -1;
-		held--;
-		outbatch_close(fd);
+		keep_linked(fd);
 		return 1;
 	}
 	if (errno != EEXIST) {
@@ -448,8 +460,6 @@ int outfile_commit_all(unsigned int *done)
 	struct outpend *p;
 	int ret, put;
 
-	/* Every write queued (outbatch) done before the flush looks. */
-	outbatch_flush();
 	ret = sync_files ? sync_data() : 0;
 	*done = 0;
 	while (!ret && (p = head) != NULL) {
@@ -469,7 +479,6 @@ int outfile_commit_all(unsigned int *done)
 			++*done;
 		}
 	}
-	outbatch_flush();
 	if (sync_files && sync_dirs()) {
 		*done = 0;
 		ret = -1;

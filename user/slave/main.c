@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 	ret = xfer_recv(&b, targets, a.nfiles, &o, &r);
 	t1 = now_ns();
 	ret = ack_answer(fd, ret, r.status, r.index, r.files, "master");
+	outfile_release();
 	if (ret)
 		return ret;
 	xfer_print_time(t1 - t0, r.total);

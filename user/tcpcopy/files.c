@@ -331,6 +331,7 @@ int tcpcopy_recv_files(struct in_addr addr, uint16_t port, char **paths,
 	ret = recv_files(&s, &k, paths, n, &r) ? EXIT_FAIL : EXIT_OK;
 	t1 = now_ns();
 	ret = ack_answer(s.fd, ret, r.status, r.index, r.files, "sender");
+	outfile_release();
 	if (ret)
 		return ret;
 	xfer_print_time(t1 - t0, r.total);
