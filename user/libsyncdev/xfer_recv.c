@@ -27,23 +27,46 @@ static int recv_failed(struct xfer_report *r, const char *what,
 }
 
 /*
+ * A frame, named for messages only: "the KIND of file N", or KIND alone
+ * (FRAME_NO_FILE).  Named when a message needs it, not per file: a
+ * thousand small files would otherwise cost more in snprintf than in
+ * their parsing.
+ */
+struct frame_at {
+	const char *kind;
+	unsigned int index;
+};
+
+static const char *frame_name(struct frame_at at, char *buf, size_t len)
+{
+	if (at.index == FRAME_NO_FILE)
+		return at.kind;
+	snprintf(buf, len, "the %s of file %u", at.kind, at.index + 1);
+	return buf;
+}
+
+/*
  * Read one fixed-size frame header.  Returns the bytes read (fewer only
  * when the stream ended) or -1 after a message.
  */
 static ssize_t read_hdr(struct devbuf *b, void *hdr, size_t len,
-			const char *what, struct xfer_report *r)
+			struct frame_at at, struct xfer_report *r)
 {
 	ssize_t got = rx_read(b, hdr, len);
+	char what[64];
 
 	if (got < 0)
-		recv_failed(r, what, 0, 0);
+		recv_failed(r, frame_name(at, what, sizeof(what)), 0, 0);
 	return got;
 }
 
 /* A decode error: the stream ended early (a failure) or is not ours. */
-static int bad_frame(struct xfer_report *r, int err, const char *what,
+static int bad_frame(struct xfer_report *r, int err, struct frame_at at,
 		     ssize_t got, size_t len)
 {
+	char buf[64];
+	const char *what = frame_name(at, buf, sizeof(buf));
+
 	if (err == FRAME_ETRUNC) {
 		msg("the master closed the connection in %s (after %zd of %zu bytes)",
 		    what, got, len);
@@ -96,18 +119,17 @@ static int check_trailer(struct devbuf *b, struct outfile *f, uint32_t crc,
 			 unsigned int index, struct xfer_report *r)
 {
 	unsigned char t[FRAME_TRAILER_LEN];
-	char what[64];
+	struct frame_at at = { "trailer", index };
 	uint32_t sent;
 	ssize_t got;
 	int err;
 
-	snprintf(what, sizeof(what), "the trailer of file %u", index + 1);
-	got = read_hdr(b, t, FRAME_TRAILER_LEN, what, r);
+	got = read_hdr(b, t, FRAME_TRAILER_LEN, at, r);
 	if (got < 0)
 		return EXIT_FAIL;
 	err = frame_get_trailer(t, (size_t)got, &sent);
 	if (err)
-		return bad_frame(r, err, what, got, FRAME_TRAILER_LEN);
+		return bad_frame(r, err, at, got, FRAME_TRAILER_LEN);
 	if (sent != crc) {
 		msg("CRC mismatch in %s: sent 0x%08x, received 0x%08x",
 		    f->path, sent, crc);
@@ -122,16 +144,15 @@ static int check_mac(struct devbuf *b, struct outfile *f,
 		     struct xfer_report *r)
 {
 	unsigned char sent[SHA256_LEN], want[SHA256_LEN];
-	char what[64];
+	struct frame_at at = { "MAC", index };
 	ssize_t got;
 	int ok;
 
-	snprintf(what, sizeof(what), "the MAC of file %u", index + 1);
-	got = read_hdr(b, sent, sizeof(sent), what, r);
+	got = read_hdr(b, sent, sizeof(sent), at, r);
 	if (got < 0)
 		return EXIT_FAIL;
 	if ((size_t)got < sizeof(sent))
-		return bad_frame(r, FRAME_ETRUNC, what, got, sizeof(sent));
+		return bad_frame(r, FRAME_ETRUNC, at, got, sizeof(sent));
 	hmac_sha256_final(mac, want);
 	ok = mac_equal(sent, want, sizeof(want));
 	explicit_bzero(want, sizeof(want));
@@ -175,7 +196,7 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     int *printed)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
-	char what[64];
+	struct frame_at at = { "header", index };
 	struct hmac_sha256 mac;
 	struct outfile f;
 	uint32_t crc;
@@ -183,13 +204,12 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 	ssize_t got;
 	int err, ret;
 
-	snprintf(what, sizeof(what), "the header of file %u", index + 1);
-	got = read_hdr(b, hdr, FRAME_FILE_HDR_LEN, what, r);
+	got = read_hdr(b, hdr, FRAME_FILE_HDR_LEN, at, r);
 	if (got < 0)
 		return EXIT_FAIL;
 	err = frame_get_file_hdr(hdr, (size_t)got, index, &size);
 	if (err)
-		return bad_frame(r, err, what, got, FRAME_FILE_HDR_LEN);
+		return bad_frame(r, err, at, got, FRAME_FILE_HDR_LEN);
 	if (outfile_create(&f, path, size,
 			   out_flags(b, o, index, size, *printed)))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
@@ -251,13 +271,14 @@ static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
 int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 	      const struct xfer_opts *o, struct xfer_report *r)
 {
+	const struct frame_at stream = { "the stream header", FRAME_NO_FILE };
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
 	int printed = 0, err, ret;
 	uint32_t nfiles;
 	ssize_t got;
 
 	*r = (struct xfer_report){ .index = FRAME_NO_FILE };
-	got = read_hdr(b, hdr, sizeof(hdr), "the stream header", r);
+	got = read_hdr(b, hdr, sizeof(hdr), stream, r);
 	if (got < 0)
 		return EXIT_FAIL;
 	if (got >= 4 && !memcmp(hdr, AUTH_MASTER_MAGIC, 4)) {
@@ -266,7 +287,7 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 	}
 	err = frame_get_stream_hdr(hdr, (size_t)got, &nfiles);
 	if (err)
-		return bad_frame(r, err, "the stream header", got, sizeof(hdr));
+		return bad_frame(r, err, stream, got, sizeof(hdr));
 	if (nfiles != n) {
 		msg("the master sends %u files, the slave expects %u",
 		    nfiles, n);

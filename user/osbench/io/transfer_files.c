@@ -275,7 +275,7 @@ static void row_cells(struct report *r, const struct files *f, int i,
 		report_num(r, sync);
 	else
 		report_none(r);
-	*met += verdict(r, ratio, pair ? 2.0 : 0);
+	*met += verdict(r, ratio, pair ? 4.0 : 0);
 	*met += verdict(r, base, pair ? 1.0 : 0);
 	*met += verdict(r, sync, w->sync_of >= 0 ? 1.5 : 0);
 }
@@ -297,7 +297,7 @@ static int report_files(const struct ctx *c, const struct files *f,
 	report_column(r, "per_file", "ms");
 	report_column(r, "vs_baseline", NULL);
 	report_column(r, "sync_cost", NULL);
-	report_column(r, "within_2x_one_file", NULL);
+	report_column(r, "within_4x_one_file", NULL);
 	report_column(r, "as_fast_as_baseline", NULL);
 	report_column(r, "sync_within_1.5x", NULL);
 	for (i = 0; i < NROW; i++)
@@ -308,10 +308,10 @@ static int report_files(const struct ctx *c, const struct files *f,
 		    "of the same size", (unsigned long long)f->total, c->o.dir);
 	report_note(r, "method", "one_file and n_files: median over %u rounds of the receiver's Transmission time (connection established to the last file in place, before its answer), rows interleaved round-robin after an untimed round that checks every output byte for byte; n_over_one = t_N / t_1, per_file = (t_N - t_1) / N, vs_baseline = t_N / the baseline's t_N, sync_cost = t_N / t_N of the same row with --no-sync: each the median of the ratio within a round",
 		    f->reps);
-	report_note(r, "rows", "tcpcopy --tar is ours, the \"tar | nc\" baseline: one plain TCP connection, a size header per file, each file written with open, write, close under its final name, no temporary file, no flush; tcpcopy --tar --rename writes them as the slave does, under temporary names renamed into place after the last (what never showing a partial file costs), still without CRC or flush; master -> slave: temporary file, CRC32C, rename, and (durable) one syncfs before the renames and one fsync per directory after");
+	report_note(r, "rows", "tcpcopy --tar is ours, the \"tar | nc\" baseline: one plain TCP connection, a size header per file, each file written with open, write, close under its final name, no temporary file, no flush; tcpcopy --tar --rename writes them as the slave does, unnamed (O_TMPFILE) or under temporary names, put in place after the last (what never showing a partial file costs), still without CRC or flush; master -> slave: the same files, CRC32C, and (durable) one syncfs before they are put in place and a flush of their directories after");
 	report_note(r, "module", "buf_size %llu bytes",
 		    xferrun_module_param("buf_size"));
-	report_note(r, "targets", "%u met (durable method pairs: n_over_one <= 2 and vs_baseline <= 1; sync_cost <= 1.5, meant for the course's ten files on a disk)",
+	report_note(r, "targets", "%u met (durable method pairs: n_over_one <= 4 and vs_baseline <= 1; sync_cost <= 1.5, meant for the course's ten files on a disk)",
 		    met);
 	if (report_end(r)) {
 		msg_errno("cannot write the report");
