@@ -83,6 +83,42 @@ static void refuse(unsigned int nr)
  */
 /* Descriptors a slave started by start_slave may have (0: as many as it may). */
 static rlim_t fd_cap;
+/* start_slave's child checks what it holds after the commit (held_after). */
+static int check_release;
+
+/* This process's descriptors on files of the test directory. */
+static unsigned int own_files(void)
+{
+	char fdpath[64], target[400];
+	unsigned int fd, n = 0;
+	ssize_t len;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%u", fd);
+		len = readlink(fdpath, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		n += !strncmp(target, dir, strlen(dir));
+	}
+	return n;
+}
+
+/*
+ * After a commit of n unnamed files: each in place under its name and
+ * its descriptor still held, for the answer not to wait for the closes;
+ * none held after outfile_release.  ret, or 20.
+ */
+static int held_after(int ret, char **out, unsigned int n)
+{
+	unsigned int i, held = own_files();
+
+	for (i = 0; i < n; i++)
+		if (access(out[i], F_OK))
+			return 20;
+	outfile_release();
+	return held == n && own_files() == 0 ? ret : 20;
+}
 
 static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 {
@@ -107,7 +143,8 @@ static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 		absent[i] = access(out[i], F_OK) != 0;
 	o.absent = absent;
 	devbuf_open(&b, fd, METHOD_FCNTL, 4096);
-	_exit(xfer_recv(&b, out, n, &o, &r));
+	i = (unsigned int)xfer_recv(&b, out, n, &o, &r);
+	_exit(check_release ? held_after((int)i, out, n) : (int)i);
 }
 
 /* The frames of file index with size bytes of seed's data, into s: its length. */
@@ -318,6 +355,13 @@ static void test_same_bytes(void)
 		fd_cap = 0;
 		if (set)
 			continue;
+		if (unnamed_here()) {
+			check_release = 1;
+			CHECK(transfer("out", 0, 0, -1) == 0,
+			      "after the commit every file is in place and held open, and closed by outfile_release");
+			check_release = 0;
+			remove_outputs();
+		}
 		CHECK(transfer("out", 0, 0, 1) == 0 &&
 		      same_outputs("out", "ref", 0) &&
 		      count_entries(".syncdev-") == 0,
