@@ -317,7 +317,6 @@ static int sync_data(void)
 	return 0;
 }
 
-/* The directories whose entries changed, on the disk. */
 /*
  * A link changes the file's inode (its link count, 0 when it was
  * flushed) as well as the directory, and where nothing journals the two
@@ -339,6 +338,7 @@ static int sync_linked(unsigned int i)
 	return -1;
 }
 
+/* The directories whose entries changed, on the disk. */
 static int sync_dirs(void)
 {
 	unsigned int i;
