@@ -158,6 +158,8 @@ static void test_journal_types(void)
 	      !outfile_journal_commits(EXT4_SUPER_MAGIC, "data=ordered2\n") &&
 	      !outfile_journal_commits(EXT4_SUPER_MAGIC, "rw,data=ordered\n"),
 	      "data=ordered only as a whole line");
+	CHECK(!outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\njournal_async_commit\ndata=writeback\n"),
+	      "journal_async_commit (no flush before its commit block): flushed twice");
 	CHECK(!outfile_journal_commits(XFS_SUPER_MAGIC, ext4) &&
 	      !outfile_journal_commits(BTRFS_SUPER_MAGIC, ext4) &&
 	      !outfile_journal_commits(TMPFS_MAGIC, ext4),

@@ -26,23 +26,34 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-int outfile_journal_commits(unsigned long f_type, const char *options)
+/* Whether options, one a line, has the line line. */
+static int has_line(const char *options, const char *line)
 {
+	size_t len = strlen(line), n;
 	const char *p = options;
-	size_t n;
 
-	if (f_type != EXT4_SUPER_MAGIC || !options)
-		return 0;
-	/* One option per line; a whole line, not a part of one. */
 	while (*p) {
 		n = strcspn(p, "\n");
-		if ((n == 12 && !strncmp(p, "data=ordered", n)) ||
-		    (n == 12 && !strncmp(p, "data=journal", n)) ||
-		    (n == 14 && !strncmp(p, "data=writeback", n)))
+		if (n == len && !strncmp(p, line, n))
 			return 1;
 		p += n + (p[n] == '\n');
 	}
 	return 0;
+}
+
+/*
+ * A journal_async_commit journal writes its commit block with no flush
+ * before it (fs/jbd2/commit.c), so the commit could reach the disk before
+ * the data it names: not trusted.
+ */
+int outfile_journal_commits(unsigned long f_type, const char *options)
+{
+	if (f_type != EXT4_SUPER_MAGIC || !options ||
+	    has_line(options, "journal_async_commit"))
+		return 0;
+	return has_line(options, "data=ordered") ||
+	       has_line(options, "data=journal") ||
+	       has_line(options, "data=writeback");
 }
 
 /*
