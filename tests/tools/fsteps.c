@@ -12,10 +12,13 @@
  *   merged    each file's write-back started as it is written, then
  *             waited for (sync_file_range, no flush), the links, fsync
  *             of the directory: one journal commit for both
+ *   renamed   the files named (a temporary name each, closed), syncfs,
+ *             the renames, fsync of the directory (the slave's named
+ *             files, but on ext2, where that fsync does not flush)
  *   nosync    no flush at all (slave --no-sync)
  *
  * For each step the median time over REPS (default 11) rounds and the
- * device's flush requests per round (fields 15 and 16 of
+ * device's flush requests per round (the 16th and 17th fields of
  * /sys/block/DEV/stat, Linux 5.5 and later), one line each:
  *   WAY STEP: MS ms, FLUSHES flushes, FLUSH_MS ms in them
  * A measurement, not a test: it asserts nothing.  Exit 0, 1 on a failed
@@ -39,7 +42,7 @@ static const unsigned int sizes[NFILES] = {
 };
 static const char *const steps[NSTEPS] = { "write", "data", "names", "dirs" };
 
-enum way { SYNCFS2, DIRFSYNC, MERGED, NOSYNC };
+enum way { SYNCFS2, DIRFSYNC, MERGED, RENAMED, NOSYNC };
 
 /* The block device's flush requests and their ms since boot. */
 static void flushes(const char *dev, unsigned long long *n,
@@ -93,24 +96,32 @@ static void step_end(struct round *r)
 }
 
 /*
- * The files, unnamed, in dir; with start, each one's write-back started
- * (sync_file_range, no wait) as soon as it is written, as the slave does
- * where one flush serves the data and the names.
+ * The files in dir: unnamed and held open, or named .t.N and closed
+ * (fds[i] -1); with start, each one's write-back started (sync_file_range,
+ * no wait) as soon as it is written.
  */
-static void write_files(int dir, int *fds, int start)
+static void write_files(int dir, int *fds, int named, int start)
 {
 	static char buf[8192];
+	char tmp[16];
 	int i;
 
 	memset(buf, 'x', sizeof(buf));
 	for (i = 0; i < NFILES; i++) {
-		fds[i] = openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+		snprintf(tmp, sizeof(tmp), ".t.%d", i + 1);
+		fds[i] = named ? openat(dir, tmp, O_CREAT | O_EXCL | O_WRONLY |
+					O_CLOEXEC, 0600) :
+			 openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 		if (fds[i] < 0)
-			die_errno("O_TMPFILE in the directory");
+			die_errno("creating a file in the directory");
 		if (write_full(fds[i], buf, sizes[i]) < 0)
 			die_errno("write");
 		if (start && sync_file_range(fds[i], 0, 0, SYNC_FILE_RANGE_WRITE))
 			die_errno("sync_file_range");
+		if (named) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
 	}
 }
 
@@ -128,11 +139,17 @@ static void wait_files(int *fds)
 
 static void link_files(int dir, int *fds)
 {
-	char name[16];
+	char name[16], tmp[16];
 	int i;
 
 	for (i = 0; i < NFILES; i++) {
 		snprintf(name, sizeof(name), "o.%d", i + 1);
+		snprintf(tmp, sizeof(tmp), ".t.%d", i + 1);
+		if (fds[i] < 0) {
+			if (renameat(dir, tmp, dir, name))
+				die_errno("rename %s", tmp);
+			continue;
+		}
 		if (linkat(fds[i], "", dir, name, AT_EMPTY_PATH))
 			die_errno("linkat %s", name);
 		close(fds[i]);
@@ -151,10 +168,10 @@ static void one_round(int top, int rep, enum way way, struct round *r)
 	if (dir < 0 || syncfs(dir))
 		die_errno("directory %s", sub);
 	step_begin(r, 0);
-	write_files(dir, fds, way == MERGED);
+	write_files(dir, fds, way == RENAMED, way == MERGED);
 	step_end(r);
 	step_begin(r, 1);
-	if ((way == SYNCFS2 || way == DIRFSYNC) && syncfs(dir))
+	if ((way == SYNCFS2 || way == DIRFSYNC || way == RENAMED) && syncfs(dir))
 		die_errno("syncfs");
 	if (way == MERGED)
 		wait_files(fds);
@@ -164,7 +181,7 @@ static void one_round(int top, int rep, enum way way, struct round *r)
 	step_end(r);
 	step_begin(r, 3);
 	if ((way == SYNCFS2 && syncfs(dir)) ||
-	    ((way == DIRFSYNC || way == MERGED) && fsync(dir)))
+	    ((way == DIRFSYNC || way == MERGED || way == RENAMED) && fsync(dir)))
 		die_errno("flushing the names");
 	step_end(r);
 	close(dir);
@@ -199,7 +216,9 @@ static void report(const char *way, const struct sample *s, int reps)
 
 int main(int argc, char **argv)
 {
-	static const char *const ways[] = { "syncfs2", "dirfsync", "merged", "nosync" };
+	static const char *const ways[] = {
+		"syncfs2", "dirfsync", "merged", "renamed", "nosync"
+	};
 	static struct sample s[MAXREPS];
 	struct round r;
 	uint64_t reps = 11;
@@ -207,15 +226,15 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("usage: fsteps DIR DEV syncfs2|dirfsync|merged|nosync [REPS]\n");
+		printf("usage: fsteps DIR DEV syncfs2|dirfsync|merged|renamed|nosync [REPS]\n");
 		return EXIT_OK;
 	}
 	if (argc < 4 || argc > 5)
-		die(EXIT_USAGE, "usage: fsteps DIR DEV syncfs2|dirfsync|merged|nosync [REPS]");
-	for (w = 0; w < 4 && strcmp(argv[3], ways[w]); w++)
+		die(EXIT_USAGE, "usage: fsteps DIR DEV syncfs2|dirfsync|merged|renamed|nosync [REPS]");
+	for (w = 0; w < 5 && strcmp(argv[3], ways[w]); w++)
 		;
-	if (w == 4)
-		die(EXIT_USAGE, "unknown way '%s': syncfs2, dirfsync, merged or nosync", argv[3]);
+	if (w == 5)
+		die(EXIT_USAGE, "unknown way '%s': syncfs2, dirfsync, merged, renamed or nosync", argv[3]);
 	if (argc == 5 && parse_uint(argv[4], 1, MAXREPS, &reps))
 		die(EXIT_USAGE, "REPS must be 1 to %d, not '%s'", MAXREPS, argv[4]);
 	top = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -160,6 +160,13 @@ static void test_journal_types(void)
 	      "data=ordered only as a whole line");
 	CHECK(!outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\njournal_async_commit\ndata=writeback\n"),
 	      "journal_async_commit (no flush before its commit block): flushed twice");
+	CHECK(outfile_dir_fsync_unflushed(EXT4_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(EXT4_SUPER_MAGIC, 1),
+	      "ext2: the names by syncfs; ext4 with a journal: the directory's fsync");
+	CHECK(!outfile_dir_fsync_unflushed(XFS_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(BTRFS_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(TMPFS_MAGIC, 0),
+	      "XFS, Btrfs, tmpfs: the directory's fsync");
 	CHECK(!outfile_journal_commits(XFS_SUPER_MAGIC, ext4) &&
 	      !outfile_journal_commits(BTRFS_SUPER_MAGIC, ext4) &&
 	      !outfile_journal_commits(TMPFS_MAGIC, ext4),

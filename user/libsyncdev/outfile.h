@@ -209,6 +209,12 @@ int outfile_syncfs_untrusted(unsigned long f_type);
  */
 int outfile_journal_commits(unsigned long f_type, const char *options);
 int outfile_fs_journals(int fd);
+/*
+ * 1 where a directory's fsync() does not flush the disk's cache, so that
+ * the names need a syncfs(): ext2 and ext4 without a journal
+ * (outjournal.c).  journal: outfile_fs_journals.
+ */
+int outfile_dir_fsync_unflushed(unsigned long f_type, int journal);
 
 /* outset.c: the list of temporary files that exist now. */
 struct outpend;

@@ -51,6 +51,7 @@ struct outdir {
 	dev_t dev;
 	int fsync_each;		/* syncfs cannot be trusted there */
 	int journal;		/* outfile_fs_journals */
+	int names_syncfs;	/* outfile_dir_fsync_unflushed */
 	int renamed;		/* a name changed in it: flush it */
 	int linked;		/* an unnamed file was linked in it */
 	int unnamed;		/* outdir_unnamed */
@@ -93,6 +94,14 @@ int outfile_syncfs_untrusted(unsigned long f_type)
 	default:
 		return 0;
 	}
+}
+
+/* The statfs type of the file system of fd; 0 when it cannot be told. */
+static unsigned long fs_type(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) ? 0 : (unsigned long)st.f_type;
 }
 
 /* The same of the file system of fd; 1 when it cannot be told. */
@@ -163,6 +172,8 @@ int outdir_open(const char *dir, const char *path)
 				       .dev = st.st_dev,
 				       .fsync_each = syncfs_untrusted(fd),
 				       .journal = outfile_fs_journals(fd) };
+	dirs[ndirs].names_syncfs =
+		outfile_dir_fsync_unflushed(fs_type(fd), dirs[ndirs].journal);
 	/* Tried here, at the check, before a master waits for it. */
 	dirs[ndirs].unnamed = !dirs[ndirs].fsync_each && probe_unnamed(fd);
 	return (int)ndirs++;
@@ -392,14 +403,22 @@ static int sync_data(void)
  * no link, a lost file.  So a file system where unnamed files were
  * linked is flushed whole again (syncfs, once), its inodes with it.
  * With a journal the directory's fsync commits the link's transaction,
- * the inode's change in it (outjournal.c).
+ * the inode's change in it (outjournal.c).  Where the directory's fsync
+ * does not flush the disk's cache (ext2: outfile_dir_fsync_unflushed),
+ * renamed files' directories are flushed so too.
  */
+static int names_by_syncfs(unsigned int i)
+{
+	return (dirs[i].linked && !dirs[i].journal) ||
+	       (dirs[i].renamed && dirs[i].names_syncfs);
+}
+
 static int sync_linked(unsigned int i)
 {
 	unsigned int j;
 
 	for (j = 0; j < i; j++)
-		if (dirs[j].linked && dirs[j].dev == dirs[i].dev)
+		if (names_by_syncfs(j) && dirs[j].dev == dirs[i].dev)
 			return 0;	/* done with it */
 	if (syncfs(dirs[i].fd) == 0)
 		return 0;
@@ -413,7 +432,7 @@ static int sync_dirs(void)
 	int ret = 0;
 
 	for (i = 0; i < ndirs; i++) {
-		if (dirs[i].linked && !dirs[i].journal) {
+		if (names_by_syncfs(i)) {
 			if (sync_linked(i))
 				ret = -1;
 			continue;
