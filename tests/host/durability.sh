@@ -3,7 +3,9 @@
 # in a host file (scripts/vm/vm-run --disk-file), slaves receive the
 # course's ten small files and one of 4 MiB (fcntl and mmap mode, and
 # fcntl mode again over older files of the same names, which the slave
-# writes under temporary names and renames), and
+# writes under temporary names and renames, and once more with
+# sync_file_range refused, as a seccomp profile may: the slave flushes
+# with syncfs then), and
 # the instant both programs exit 0 the guest reboots without syncing
 # (sysrq b: what is only in its page cache is lost, as in a power cut).
 # A second boot mounts the disk as the crash left it: every confirmed
@@ -44,7 +46,7 @@ write() {
 	echo 360000 >/proc/sys/vm/dirty_expire_centisecs
 	insmod "$SYNCDEV_ROOT/kernel/syncdev.ko" || exit 1
 	"$disk" mount /mnt --fs "$fs" || exit 1
-	mkdir /mnt/nosync /mnt/fcntl /mnt/mmap /mnt/replace
+	mkdir /mnt/nosync /mnt/fcntl /mnt/mmap /mnt/replace /mnt/refused
 	i=0
 	for s in $sizes; do
 		i=$((i + 1))
@@ -56,12 +58,15 @@ write() {
 	# The control last: a durable slave flushes its file system with
 	# one syncfs(), which writes any dirty data there, a --no-sync
 	# slave's before it too.
-	for mode in fcntl mmap replace nosync; do
-		method=$mode opt=""
-		[ "$mode" = replace ] && method=fcntl
-		[ "$mode" = nosync ] && method=fcntl opt=--no-sync
-		# shellcheck disable=SC2086 # lists of names
-		(cd /mnt/$mode && slave $n $outs $method 127.0.0.1 -w 20000 $opt) \
+	for mode in fcntl mmap replace refused nosync; do
+		method=$mode opt="" wrap=""
+		case $mode in
+		replace) method=fcntl ;;
+		refused) method=fcntl wrap="refuse sync_file_range" ;;
+		nosync) method=fcntl opt=--no-sync ;;
+		esac
+		# shellcheck disable=SC2086 # lists of names, the wrapper's words
+		(cd /mnt/$mode && $wrap slave $n $outs $method 127.0.0.1 -w 20000 $opt) \
 			>slave.log 2>&1 &
 		spid=$!
 		# shellcheck disable=SC2086
@@ -82,7 +87,7 @@ write() {
 # check: what the disk holds after the crash.
 check() {
 	"$disk" attach /mnt --fs "$fs" || exit 1
-	for mode in fcntl mmap replace; do
+	for mode in fcntl mmap replace refused; do
 		i=0 bad=""
 		for s in $sizes; do
 			i=$((i + 1))

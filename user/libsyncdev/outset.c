@@ -347,6 +347,8 @@ static int one_commit(unsigned int i)
  * The data of the files on the file system of directory i written, and
  * waited for: every write started first, so that the disk gets them
  * together.  Each file's write-back errors since its open are reported.
+ * 0 when done; 1 when sync_file_range is refused (a seccomp profile),
+ * where syncfs serves instead; -1 after a message.
  */
 static int write_out(unsigned int i)
 {
@@ -362,6 +364,8 @@ static int write_out(unsigned int i)
 			if (sync_file_range(p->fd, 0, 0, pass ? wait :
 					    SYNC_FILE_RANGE_WRITE) == 0)
 				continue;
+			if (errno == EPERM || errno == ENOSYS)
+				return 1;
 			msg_errno("writing %s to disk", p->path);
 			return -1;
 		}
@@ -375,17 +379,18 @@ static int write_out(unsigned int i)
 static int sync_data(void)
 {
 	unsigned int i, j;
+	int out;
 
 	for (i = 0; i < ndirs; i++) {
 		for (j = 0; j < i && dirs[j].dev != dirs[i].dev; j++)
 			;
 		if (j < i || dirs[i].fsync_each)
 			continue;	/* done, or each file was (outfile_close) */
-		if (one_commit(i)) {
-			if (write_out(i))
-				return -1;
+		out = one_commit(i) ? write_out(i) : 1;
+		if (out < 0)
+			return -1;
+		if (out == 0)
 			continue;
-		}
 		if (syncfs(dirs[i].fd)) {
 			msg_errno("writing the files in %s to disk", dirs[i].name);
 			return -1;
