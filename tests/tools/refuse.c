@@ -5,7 +5,8 @@
  * EPERM, every other one is untouched.  The tests of the fallbacks run
  * under it: fast's from io_uring to Linux AIO (tests/host/io_fast.sh),
  * the slave's from UFFDIO_COPY to faulting its mapping
- * (tests/host/pagefill.sh).
+ * (tests/host/pagefill.sh), the slave's from writing its files out to
+ * syncfs on ext4 (tests/host/durability.sh).
  *
  *	refuse CALL[,CALL]... COMMAND [ARG]...
  */
@@ -26,6 +27,7 @@ static const struct {
 } calls[] = {
 	{ "io_uring_setup", __NR_io_uring_setup },
 	{ "userfaultfd", __NR_userfaultfd },
+	{ "sync_file_range", __NR_sync_file_range },
 };
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))

@@ -138,6 +138,41 @@ static void test_syncfs_types(void)
 	      "ext4, XFS, Btrfs, tmpfs and NFS: one syncfs");
 }
 
+/* Where one journal commit serves a link and its inode (outjournal.c). */
+static void test_journal_types(void)
+{
+	/* /proc/fs/ext4/vda/options of ext4 and of ext2 on Linux 6.1. */
+	static const char ext4[] = "rw\nbsddf\ndelalloc\njournal_checksum\nbarrier\ndata=ordered\ninode_readahead_blks=32\n";
+	static const char ext2[] = "rw\nbsddf\nnodelalloc\nnojournal_checksum\nbarrier\ninode_readahead_blks=32\n";
+
+	CHECK(outfile_journal_commits(EXT4_SUPER_MAGIC, ext4),
+	      "ext4 with data=ordered: one commit");
+	CHECK(outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\ndata=journal\n") &&
+	      outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\ndata=writeback"),
+	      "data=journal, data=writeback (last line unended): one commit");
+	CHECK(!outfile_journal_commits(EXT4_SUPER_MAGIC, ext2) &&
+	      !outfile_journal_commits(EXT4_SUPER_MAGIC, "") &&
+	      !outfile_journal_commits(EXT4_SUPER_MAGIC, NULL),
+	      "ext2, ext4 without a journal, options unknown: flushed twice");
+	CHECK(!outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\nnodata=ordered\n") &&
+	      !outfile_journal_commits(EXT4_SUPER_MAGIC, "data=ordered2\n") &&
+	      !outfile_journal_commits(EXT4_SUPER_MAGIC, "rw,data=ordered\n"),
+	      "data=ordered only as a whole line");
+	CHECK(!outfile_journal_commits(EXT4_SUPER_MAGIC, "rw\njournal_async_commit\ndata=writeback\n"),
+	      "journal_async_commit (no flush before its commit block): flushed twice");
+	CHECK(outfile_dir_fsync_unflushed(EXT4_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(EXT4_SUPER_MAGIC, 1),
+	      "ext2: the names by syncfs; ext4 with a journal: the directory's fsync");
+	CHECK(!outfile_dir_fsync_unflushed(XFS_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(BTRFS_SUPER_MAGIC, 0) &&
+	      !outfile_dir_fsync_unflushed(TMPFS_MAGIC, 0),
+	      "XFS, Btrfs, tmpfs: the directory's fsync");
+	CHECK(!outfile_journal_commits(XFS_SUPER_MAGIC, ext4) &&
+	      !outfile_journal_commits(BTRFS_SUPER_MAGIC, ext4) &&
+	      !outfile_journal_commits(TMPFS_MAGIC, ext4),
+	      "XFS, Btrfs, tmpfs: not by ext4's options");
+}
+
 /* A directory and a file or link with these modes and owners. */
 static int refused(int link, mode_t dmode, uid_t duid, uid_t fuid,
 		   uid_t me, int level)
@@ -449,6 +484,7 @@ int main(void)
 	test_outfile_attrs();
 	test_sticky_rules();
 	test_syncfs_types();
+	test_journal_types();
 	test_outfile_batch();
 	test_outfile_check();
 	test_outfile_absent();

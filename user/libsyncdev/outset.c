@@ -4,6 +4,9 @@
  * point: the data of every closed temporary flushed together (syncfs, once
  * per file system; fsync of each file at its close where syncfs cannot be
  * trusted), then the renames (or links), then each directory flushed once.
+ * Where a journal commits a link with its inode and the data before it
+ * (ext4), files that are all unnamed are written out without a flush and
+ * one commit serves both (one_commit).
  *
  * A file whose name nothing had is written, where the directory allows
  * it (outdir_unnamed), as an unnamed file (O_TMPFILE) held open until its
@@ -46,6 +49,8 @@ struct outdir {
 	int fd;
 	dev_t dev;
 	int fsync_each;		/* syncfs cannot be trusted there */
+	int journal;		/* outfile_fs_journals */
+	int names_syncfs;	/* outfile_dir_fsync_unflushed */
 	int renamed;		/* a name changed in it: flush it */
 	int linked;		/* an unnamed file was linked in it */
 	int unnamed;		/* outdir_unnamed */
@@ -91,6 +96,14 @@ int outfile_syncfs_untrusted(unsigned long f_type)
 	default:
 		return 0;
 	}
+}
+
+/* The statfs type of the file system of fd; 0 when it cannot be told. */
+static unsigned long fs_type(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) ? 0 : (unsigned long)st.f_type;
 }
 
 /* The same of the file system of fd; 1 when it cannot be told. */
@@ -159,7 +172,10 @@ int outdir_open(const char *dir, const char *path)
 	}
 	dirs[ndirs] = (struct outdir){ .name = xstrdup(dir), .fd = fd,
 				       .dev = st.st_dev,
-				       .fsync_each = syncfs_untrusted(fd) };
+				       .fsync_each = syncfs_untrusted(fd),
+				       .journal = outfile_fs_journals(fd) };
+	dirs[ndirs].names_syncfs =
+		outfile_dir_fsync_unflushed(fs_type(fd), dirs[ndirs].journal);
 	/* Tried here, at the check, before a master waits for it. */
 	dirs[ndirs].unnamed = !dirs[ndirs].fsync_each && probe_unnamed(fd);
 	return (int)ndirs++;
@@ -299,16 +315,77 @@ static int replaceable(const struct outpend *p)
 				    &st) == 0;
 }
 
-/* The data of every temporary file on the disk: syncfs() once per file system. */
+/*
+ * Whether the files on the file system of directory i may skip the data
+ * flush: a journal there (ext4) commits each link in a transaction no
+ * older than the writes that gave its file blocks and size, and the
+ * directory's fsync (sync_dirs) commits it with every older one, behind a
+ * flush of the device's cache (the commit block's REQ_PREFLUSH); so once
+ * each file's data is written, not yet flushed (write_out), one flush
+ * serves the data and the names.  Only where every file there is unnamed
+ * and held open: a named one was closed, and its name could be committed
+ * before its data (delayed allocation leaves a size of 0 until its write).
+ */
+static int one_commit(unsigned int i)
+{
+	const struct outpend *p;
+
+	if (!dirs[i].journal)
+		return 0;
+	for (p = head; p; p = p->next)
+		if (dirs[p->dir].dev == dirs[i].dev && p->fd < 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The data of the files on the file system of directory i written, and
+ * waited for: every write started first, so that the disk gets them
+ * together.  Each file's write-back errors since its open are reported.
+ * 0 when done; 1 when sync_file_range is refused (a seccomp profile),
+ * where syncfs serves instead; -1 after a message.
+ */
+static int write_out(unsigned int i)
+{
+	static const unsigned int wait = SYNC_FILE_RANGE_WAIT_BEFORE |
+		SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
+	const struct outpend *p;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (p = head; p; p = p->next) {
+			if (dirs[p->dir].dev != dirs[i].dev)
+				continue;
+			if (sync_file_range(p->fd, 0, 0, pass ? wait :
+					    SYNC_FILE_RANGE_WRITE) == 0)
+				continue;
+			if (errno == EPERM || errno == ENOSYS)
+				return 1;
+			msg_errno("writing %s to disk", p->path);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * The data of every temporary file on the disk: syncfs() once per file
+ * system, or written out where one commit serves the names too.
+ */
 static int sync_data(void)
 {
 	unsigned int i, j;
+	int out;
 
 	for (i = 0; i < ndirs; i++) {
 		for (j = 0; j < i && dirs[j].dev != dirs[i].dev; j++)
 			;
 		if (j < i || dirs[i].fsync_each)
 			continue;	/* done, or each file was (outfile_close) */
+		out = one_commit(i) ? write_out(i) : 1;
+		if (out < 0)
+			return -1;
+		if (out == 0)
+			continue;
 		if (syncfs(dirs[i].fd)) {
 			msg_errno("writing the files in %s to disk", dirs[i].name);
 			return -1;
@@ -324,13 +401,23 @@ static int sync_data(void)
  * only the directory: after a crash the name would lead to an inode with
  * no link, a lost file.  So a file system where unnamed files were
  * linked is flushed whole again (syncfs, once), its inodes with it.
+ * With a journal the directory's fsync commits the link's transaction,
+ * the inode's change in it (outjournal.c).  Where the directory's fsync
+ * does not flush the disk's cache (ext2: outfile_dir_fsync_unflushed),
+ * renamed files' directories are flushed so too.
  */
+static int names_by_syncfs(unsigned int i)
+{
+	return (dirs[i].linked && !dirs[i].journal) ||
+	       (dirs[i].renamed && dirs[i].names_syncfs);
+}
+
 static int sync_linked(unsigned int i)
 {
 	unsigned int j;
 
 	for (j = 0; j < i; j++)
-		if (dirs[j].linked && dirs[j].dev == dirs[i].dev)
+		if (names_by_syncfs(j) && dirs[j].dev == dirs[i].dev)
 			return 0;	/* done with it */
 	if (syncfs(dirs[i].fd) == 0)
 		return 0;
@@ -345,7 +432,7 @@ static int sync_dirs(void)
 	int ret = 0;
 
 	for (i = 0; i < ndirs; i++) {
-		if (dirs[i].linked) {
+		if (names_by_syncfs(i)) {
 			if (sync_linked(i))
 				ret = -1;
 			continue;

@@ -60,7 +60,10 @@ void slave_usage(FILE *f)
 		"the disk at once (syncfs, once per file system; on FUSE, 9p and\n"
 		"SMB, whose syncfs does not reach the storage, each file is fsync'ed\n"
 		"at its close instead), then the files are renamed into place, then\n"
-		"each of their directories is fsync'ed once.\n"
+		"each of their directories is fsync'ed once.  On ext4 with a journal,\n"
+		"where every file is new, the data is written out without a flush\n"
+		"(sync_file_range) and the directories' fsync commits it with the\n"
+		"names, one journal commit.\n"
 		"--no-sync leaves out the flushes, not the renames.\n");
 	fprintf(f,
 		"Prints \"Transmission time: T ms, File size: S bytes\": S is the total\n"
