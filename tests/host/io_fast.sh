@@ -106,9 +106,27 @@ check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [
 # each rounded down, add up to its 95 MiB less at most one per step.
 same_xor "auto --timeline" "$T/big" --timeline
 steps=$(sed -n 's/^  \([a-z]*\) .*/\1/p' "$T/err" | uniq | tr '\n' ' ')
-check_equal "--timeline: its steps in order" "$steps" "residency open probe rest close all "
+check_equal "--timeline: its steps in order" "$steps" "residency open probe rest close all choice "
 mib=$(awk '$6 == "MiB" { sum += $5; n++ } END { print (sum <= 95 && sum >= 95 - n) ? "covered" : sum " MiB in " n " steps" }' "$T/err")
 check_equal "--timeline: the reading steps cover the file" "$mib" "covered"
+# With a thread per candidate, read and mmap race side by side: one
+# probe line each, each engine with a 4 MiB chunk at least, and the
+# choice says the winner's shape and its rate over the loser's.
+same_xor "auto, two threads: the race counts in the XOR" "$T/big" --threads 2 --timeline
+raced=$(awk '$1 == "probe" && $6 == "MiB" && $5 >= 4 { print $2 }' "$T/err" | sort | tr '\n' ' ')
+check_equal "race: read and mmap each read a chunk" "$raced" "mmap read "
+check_output "race: the choice and its reason" \
+	"^  choice    (read: 2 threads x [0-9]+ KiB|mmap: 2 threads x 64 MiB windows), race [0-9]+\.[0-9]{2}x (mmap|read)$" \
+	$B/fast --threads 2 --timeline "$T/big"
+check_output "one thread: probes in turn, the reason says trial" \
+	"^  choice    (read|mmap): 1 thread x [0-9]+ (KiB|MiB windows), trial [0-9]+\.[0-9]{2}x (mmap|read)$" \
+	$B/fast --threads 1 --timeline "$T/big"
+check_output "forced: the reason says so" \
+	"^  choice    read: 2 threads x 512 KiB, forced$" \
+	$B/fast --method read --threads 2 --block 512K --timeline "$T/big"
+check_output "too small to measure: the rule" \
+	"^  choice    read: [0-9]+ threads x [0-9]+ KiB, rule \(too small to measure\)$" \
+	$B/fast --timeline "$T/f9437187"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 # direct first; read, when slower, is cut short when it has taken as long
 check_output "auto on a dropped file measures read and direct by the clock" \

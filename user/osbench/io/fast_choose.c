@@ -45,6 +45,13 @@
 #define PROBE_MIN_SLICE (4 * MIB_B)
 /* Probes take at most this fraction of the file. */
 #define PROBE_SHARE 4
+/*
+ * A warm race (fast_run_race): 32 MiB in 4 MiB chunks, so that each
+ * engine takes at least one chunk, the faster several, and a mapping
+ * window is not so small that mmap's per-call costs decide.
+ */
+#define RACE_BYTES (32 * MIB_B)
+#define RACE_CHUNK (4 * MIB_B)
 
 const struct fast_engine *fast_engine(enum fast_method m)
 {
@@ -230,6 +237,67 @@ static int probe(struct fast_file *f, unsigned int *mask, uint64_t slice,
 }
 
 /*
+ * Warm, with a thread for each candidate: the candidates race side by
+ * side (fast_run_race) on the first RACE_BYTES of the file, each rated
+ * by the bytes its threads XORed over their CPU time, so no core sits
+ * idle while another engine is timed and a thread that loses its core
+ * for a moment loses no rate.  An engine this file refuses (mmap on some
+ * file systems) fails the race: it is dropped from *mask and nothing
+ * the race read counts (*off stays).  race_fits() is false where it
+ * cannot be run: cold, fewer threads than candidates, or a file too
+ * small.  race(): 0 raced, 1 not (a thread could not be started, or an
+ * engine refused the file: the probes take over), -1 with errno.
+ */
+static bool race_fits(const struct fast_file *f, unsigned int mask)
+{
+	unsigned int n = (unsigned int)__builtin_popcount(mask);
+
+	return !f->cold && n >= 2 && f->threads >= n &&
+	       f->size / PROBE_SHARE >= 2ull * n * RACE_CHUNK;
+}
+
+static int race(struct fast_file *f, unsigned int *mask,
+		struct fast_choice *c, uint64_t *off, uint32_t *xor)
+{
+	const struct fast_engine *e[FAST_NMETHODS];
+	struct fast_lap lap[FAST_NMETHODS];
+	uint64_t len = f->size / PROBE_SHARE / RACE_CHUNK * RACE_CHUNK;
+	uint64_t t0 = now_ns(), wall;
+	unsigned int ne = 0, k;
+	uint32_t x;
+	int m;
+
+	for (m = FAST_READ; m < FAST_NMETHODS; m++)
+		if (*mask & (1u << m))
+			e[ne++] = fast_engine(m);
+	if (len > RACE_BYTES)
+		len = RACE_BYTES;
+	if (fast_run_race(e, ne, f, 0, len, RACE_CHUNK, &x, lap)) {
+		if (errno == EAGAIN)
+			return 1;
+		if (!unsupported(FAST_MMAP, errno) || !(*mask & 1u << FAST_MMAP))
+			return -1;
+		*mask &= ~(1u << FAST_MMAP);
+		return 1;
+	}
+	wall = now_ns() - t0;
+	for (k = 0; k < ne && c->nsteps < FAST_MAX_STEPS; k++) {
+		m = e[k]->method;
+		c->steps[c->nsteps++] = (struct fast_step){
+			.what = "probe", .method = m, .bytes = lap[k].bytes,
+			.wall_ns = wall, .cpu_ns = lap[k].cpu_ns,
+			.threads = lap[k].threads };
+		c->probe_mib_s[m] = lap[k].cpu_ns ? (double)lap[k].bytes /
+			(double)MIB_B / ((double)lap[k].cpu_ns / 1e9) : 0;
+	}
+	*xor ^= x;
+	*off = len;
+	c->probe_bytes = len;
+	c->measured = c->raced = true;
+	return 0;
+}
+
+/*
  * Open every engine in *mask and make its threads' states, dropping the
  * engines this file refuses.
  */
@@ -320,7 +388,7 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 {
 	unsigned int mask, rounds;
 	uint64_t off = 0, slice, t0 = now_ns();
-	int ret = -1;
+	int ret = -1, raced;
 
 	memset(c, 0, sizeof(*c));
 	c->cut = FAST_AUTO;
@@ -337,7 +405,10 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 	if (open_all(f, &mask))
 		return -1;
 	step_add(c, f, "open", FAST_AUTO, 0, t0, 0);
-	if (!c->forced && probe_plan(f, mask, &slice, &rounds)) {
+	raced = !c->forced && race_fits(f, mask) ? race(f, &mask, c, &off, xor) : 1;
+	if (raced < 0)
+		goto out;
+	if (raced && !c->forced && probe_plan(f, mask, &slice, &rounds)) {
 		c->measured = true;
 		if (probe(f, &mask, slice, rounds, c, &off, xor))
 			goto out;
@@ -349,6 +420,7 @@ int fast_xor_file(struct fast_file *f, enum fast_method m,
 	else
 		c->method = fast_rule(c->cached, f->size);
 	ret = run_rest(f, c, mask, off, xor);
+	fast_choice_reason(f, c);
 out:
 	t0 = now_ns();
 	close_all(f, mask);

@@ -52,6 +52,8 @@ void fast_timeline_describe(const struct fast_choice *c, char *buf,
 		total += c->steps[i].wall_ns;
 	}
 	if (n < len)
-		snprintf(buf + n, len - n, "\n  %-16s %8.3f ms", "all steps",
-			 (double)total / 1e6);
+		n += (size_t)snprintf(buf + n, len - n, "\n  %-16s %8.3f ms",
+				      "all steps", (double)total / 1e6);
+	if (n < len && c->reason[0])
+		snprintf(buf + n, len - n, "\n  %-9s %s", "choice", c->reason);
 }
