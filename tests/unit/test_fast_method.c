@@ -97,14 +97,17 @@ static void test_block(void)
 {
 	CHECK(fast_block_for_l2(1u << 20) == 512u << 10,
 	      "block: half of a 1 MiB L2");
-	CHECK(fast_block_for_l2(2u << 20) == 1u << 20,
-	      "block: half of a 2 MiB L2");
+	CHECK(fast_block_for_l2(512u << 10) == 256u << 10,
+	      "block: half of a 512 KiB L2");
+	CHECK(fast_block_for_l2(2u << 20) == 512u << 10,
+	      "block: 512 KiB for a 2 MiB L2, not half of it");
 	CHECK(fast_block_for_l2(0) == 256u << 10, "block: unknown L2");
 	CHECK(fast_block_for_l2(96u << 10) == 64u << 10,
 	      "block: at least 64 KiB");
-	CHECK(fast_block_for_l2(32u << 20) == 1u << 20, "block: at most 1 MiB");
-	CHECK(fast_block_for_l2(1280u << 10) == 640u << 10 &&
-	      fast_block_for_l2(1000000) % 4096 == 0,
+	CHECK(fast_block_for_l2(32u << 20) == 512u << 10,
+	      "block: at most 512 KiB");
+	CHECK(fast_block_for_l2(600u << 10) == 300u << 10 &&
+	      fast_block_for_l2(700000) % 4096 == 0,
 	      "block: a page multiple");
 }
 

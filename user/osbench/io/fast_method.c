@@ -44,8 +44,8 @@ size_t fast_block_for_l2(uint64_t l2)
 		return 256u << 10;
 	if (b < (64u << 10))
 		b = 64u << 10;
-	if (b > (1u << 20))
-		b = 1u << 20;
+	if (b > (512u << 10))
+		b = 512u << 10;
 	return (size_t)(b & ~(uint64_t)4095);
 }
 

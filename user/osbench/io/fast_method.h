@@ -125,9 +125,11 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size);
  * The pread() block: half of one core's L2 (the buffer is written by the
  * kernel's copy and read back by the XOR while it is still there; half
  * leaves room for the page-cache lines passing through), within 64 KiB ..
- * 1 MiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
+ * 512 KiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
  * bhyve (AMD EPYC Turin-like), a read-back GiB took 35.4-35.9 ms with 512 KiB and
- * 37.9-39.7 with 256 KiB, and 768 KiB was slower again (docs/io.md).
+ * 37.9-39.7 with 256 KiB, and 768 KiB was slower again.  At most 512 KiB:
+ * with the 2 MiB L2 of an Intel Xeon under KVM, 512 KiB read 2.9 % more
+ * per CPU-second than 1 MiB (docs/io.md).
  */
 size_t fast_block_for_l2(uint64_t l2);
 
