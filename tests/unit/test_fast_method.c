@@ -457,7 +457,8 @@ static void test_reason(void)
 	c.measured = true;
 	c.probe_mib_s[FAST_READ] = 9000;
 	fast_choice_reason(&f, &c);
-	CHECK(!strcmp(c.reason, "read: 2 threads x 256 KiB, the only engine measured"),
+	CHECK(!strcmp(c.reason,
+		      "read: 2 threads x 256 KiB, the only candidate left"),
 	      "reason: one engine left ('%s')", c.reason);
 }
 

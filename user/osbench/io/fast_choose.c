@@ -278,6 +278,7 @@ static int race(struct fast_file *f, unsigned int *mask,
 		if (!unsupported(FAST_MMAP, errno) || !(*mask & 1u << FAST_MMAP))
 			return -1;
 		*mask &= ~(1u << FAST_MMAP);
+		c->measured = true;	/* read is the only candidate left */
 		return 1;
 	}
 	wall = now_ns() - t0;

@@ -177,7 +177,7 @@ void fast_choice_reason(const struct fast_file *f, struct fast_choice *c)
 		     c->probe_mib_s[m] > c->probe_mib_s[other]))
 			other = (enum fast_method)m;
 	if (other == FAST_AUTO || mine <= 0)
-		snprintf(c->reason + n, len - n, ", the only engine measured");
+		snprintf(c->reason + n, len - n, ", the only candidate left");
 	else
 		snprintf(c->reason + n, len - n, ", %s %.2fx %s",
 			 c->raced ? "race" : "trial", mine / c->probe_mib_s[other],

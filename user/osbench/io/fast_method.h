@@ -280,8 +280,10 @@ void fast_choice_describe(const struct fast_file *f,
 
 /*
  * c->reason: the engine that read the rest, its threads and unit, and
- * why: "trial 1.30x mmap" (its probe rate over the best other
- * candidate's), "forced", or "rule" (too small to measure).
+ * why: "race 1.30x mmap" or "trial 1.30x mmap" (its probe rate over
+ * the best other candidate's, raced side by side or probed in turn),
+ * "the only candidate left" (the others refused the file), "forced", or
+ * "rule" (too small to measure).
  */
 void fast_choice_reason(const struct fast_file *f, struct fast_choice *c);
 
