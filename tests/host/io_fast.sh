@@ -110,10 +110,10 @@ check_equal "--timeline: its steps in order" "$steps" "residency open probe rest
 mib=$(awk '$6 == "MiB" { sum += $5; n++ } END { print (sum <= 95 && sum >= 95 - n) ? "covered" : sum " MiB in " n " steps" }' "$T/err")
 check_equal "--timeline: the reading steps cover the file" "$mib" "covered"
 # With a thread per candidate, read and mmap race side by side: one
-# probe line each, each engine with a 4 MiB chunk at least, and the
+# probe line each, each engine with an 8 MiB chunk at least, and the
 # choice says the winner's shape and its rate over the loser's.
 same_xor "auto, two threads: the race counts in the XOR" "$T/big" --threads 2 --timeline
-raced=$(awk '$1 == "probe" && $6 == "MiB" && $5 >= 4 { print $2 }' "$T/err" | sort | tr '\n' ' ')
+raced=$(awk '$1 == "probe" && $6 == "MiB" && $5 >= 8 { print $2 }' "$T/err" | sort | tr '\n' ' ')
 check_equal "race: read and mmap each read a chunk" "$raced" "mmap read "
 check_output "race: the choice and its reason" \
 	"^  choice    (read: 2 threads x [0-9]+ KiB|mmap: 2 threads x 64 MiB windows), race [0-9]+\.[0-9]{2}x (mmap|read)$" \

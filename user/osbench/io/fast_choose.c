@@ -255,7 +255,7 @@ static bool race_fits(const struct fast_file *f, unsigned int mask)
 	unsigned int n = (unsigned int)__builtin_popcount(mask);
 
 	return !f->cold && n >= 2 && f->threads >= n &&
-	       f->size / PROBE_SHARE >= 2ull * n * RACE_CHUNK;
+	       f->size / PROBE_SHARE >= (uint64_t)n * RACE_CHUNK;
 }
 
 static int race(struct fast_file *f, unsigned int *mask,
