@@ -115,6 +115,13 @@ check_equal "--timeline: the reading steps cover the file" "$mib" "covered"
 same_xor "auto, two threads: the race counts in the XOR" "$T/big" --threads 2 --timeline
 raced=$(awk '$1 == "probe" && $6 == "MiB" && $5 >= 8 { print $2 }' "$T/err" | sort | tr '\n' ' ')
 check_equal "race: read and mmap each read a chunk" "$raced" "mmap read "
+# The race's second line ran beside the first, and says so: its time
+# counts once, so that all the steps fit in the run's own time (both
+# from one clock, the steps inside the run).
+check_equal "race: one line beside the other" "$(grep -c 'beside the above$' "$T/err")" 1
+total=$(awk '/^fast: [0-9]+ bytes in / { run = $5 * 1000 } $1 == "all" { all = $3 }
+	END { print all <= run ? "within" : all " ms of steps in a run of " run " ms" }' "$T/err")
+check_equal "race: all steps within the run's time" "$total" "within"
 check_output "race: the choice and its reason" \
 	"^  choice    (read: 2 threads x [0-9]+ KiB|mmap: 2 threads x 64 MiB windows), race [0-9]+\.[0-9]{2}x (mmap|read)$" \
 	$B/fast --threads 2 --timeline "$T/big"

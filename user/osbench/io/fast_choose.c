@@ -289,7 +289,7 @@ static int race(struct fast_file *f, unsigned int *mask,
 		c->steps[c->nsteps++] = (struct fast_step){
 			.what = "probe", .method = m, .bytes = lap[k].bytes,
 			.wall_ns = wall, .cpu_ns = lap[k].cpu_ns,
-			.threads = lap[k].threads };
+			.threads = lap[k].threads, .beside = k > 0 };
 		c->probe_mib_s[m] = lap[k].cpu_ns ? (double)lap[k].bytes /
 			(double)MIB_B / ((double)lap[k].cpu_ns / 1e9) : 0;
 	}

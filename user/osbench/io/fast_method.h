@@ -216,6 +216,7 @@ struct fast_step {
 	enum fast_method method;	/* FAST_AUTO: no engine */
 	uint64_t bytes, wall_ns, cpu_ns;
 	unsigned int threads;		/* that ran the step */
+	bool beside;		/* ran at the same time as the step before */
 };
 
 /* What the choice did, for the report on stderr. */
