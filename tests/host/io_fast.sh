@@ -106,9 +106,48 @@ check_output "auto says it measured" "measured \(CPU time\), 100% cached, read [
 # each rounded down, add up to its 95 MiB less at most one per step.
 same_xor "auto --timeline" "$T/big" --timeline
 steps=$(sed -n 's/^  \([a-z]*\) .*/\1/p' "$T/err" | uniq | tr '\n' ' ')
-check_equal "--timeline: its steps in order" "$steps" "residency open probe rest close all "
+check_equal "--timeline: its steps in order" "$steps" "residency open probe rest close all choice "
 mib=$(awk '$6 == "MiB" { sum += $5; n++ } END { print (sum <= 95 && sum >= 95 - n) ? "covered" : sum " MiB in " n " steps" }' "$T/err")
 check_equal "--timeline: the reading steps cover the file" "$mib" "covered"
+# With a thread per candidate, read and mmap race side by side: a
+# probe line each, each engine with its kept 2 MiB chunk at least (the
+# screen; the file has no room for the second round), and the choice
+# says the winner's shape and its rate over the loser's.
+same_xor "auto, two threads: the race counts in the XOR" "$T/big" --threads 2 --timeline
+raced=$(awk '$1 == "probe" && $6 == "MiB" && $5 >= 2 { print $2 }' "$T/err" | sort | tr '\n' ' ')
+check_equal "race: read and mmap each read a chunk" "$raced" "mmap read "
+# The race's second line ran beside the first, and says so: its time
+# counts once, so that all the steps fit in the run's own time (both
+# from one clock, the steps inside the run).
+check_equal "race: one line beside the other" "$(grep -c 'beside the above$' "$T/err")" 1
+total=$(awk '/^fast: [0-9]+ bytes in / { run = $5 * 1000 } $1 == "all" { all = $3 }
+	END { print all <= run ? "within" : all " ms of steps in a run of " run " ms" }' "$T/err")
+check_equal "race: all steps within the run's time" "$total" "within"
+check_output "race: the choice and its reason" \
+	"^  choice    (read: 2 threads x [0-9]+ KiB|mmap: 2 threads x 64 MiB windows), race [0-9]+\.[0-9]{2}x (mmap|read)$" \
+	$B/fast --threads 2 --timeline "$T/big"
+# 200 MB: room for the second round, 8 MiB chunks, for the engines
+# within half of the best screen (read always): two rounds, or mmap's
+# screen under half of read's.
+$B/tests/tools/gendata 200000000 11 >"$T/huge"
+same_xor "race in two rounds: the XOR" "$T/huge" --threads 2 --timeline
+rounds=$(awk '$1 == "probe" { n++; rate[$2] = $10 + 0 } END {
+	if (n == 4) print "two rounds"
+	else if (n == 2 && rate["mmap"] < rate["read"] / 2) print "two rounds"
+	else print n " probe lines, read " rate["read"] ", mmap " rate["mmap"] }' "$T/err")
+check_equal "race: two rounds, or mmap sat the second out" "$rounds" "two rounds"
+check_equal "race: a line beside the other in each round" \
+	"$(grep -c 'beside the above$' "$T/err")" "$(awk '$1 == "probe" { n++ } END { print n / 2 }' "$T/err")"
+rm -f "$T/huge"
+check_output "one thread: probes in turn, the reason says trial" \
+	"^  choice    (read|mmap): 1 thread x [0-9]+ (KiB|MiB windows), trial [0-9]+\.[0-9]{2}x (mmap|read)$" \
+	$B/fast --threads 1 --timeline "$T/big"
+check_output "forced: the reason says so" \
+	"^  choice    read: 2 threads x 512 KiB, forced$" \
+	$B/fast --method read --threads 2 --block 512K --timeline "$T/big"
+check_output "too small to measure: the rule" \
+	"^  choice    read: [0-9]+ threads x [0-9]+ KiB, rule \(too small to measure\)$" \
+	$B/fast --timeline "$T/f9437187"
 $B/osbench dropcache --fadvise "$T/big" >/dev/null 2>&1
 # direct first; read, when slower, is cut short when it has taken as long
 check_output "auto on a dropped file measures read and direct by the clock" \

@@ -97,14 +97,17 @@ static void test_block(void)
 {
 	CHECK(fast_block_for_l2(1u << 20) == 512u << 10,
 	      "block: half of a 1 MiB L2");
-	CHECK(fast_block_for_l2(2u << 20) == 1u << 20,
-	      "block: half of a 2 MiB L2");
+	CHECK(fast_block_for_l2(512u << 10) == 256u << 10,
+	      "block: half of a 512 KiB L2");
+	CHECK(fast_block_for_l2(2u << 20) == 512u << 10,
+	      "block: 512 KiB for a 2 MiB L2, not half of it");
 	CHECK(fast_block_for_l2(0) == 256u << 10, "block: unknown L2");
 	CHECK(fast_block_for_l2(96u << 10) == 64u << 10,
 	      "block: at least 64 KiB");
-	CHECK(fast_block_for_l2(32u << 20) == 1u << 20, "block: at most 1 MiB");
-	CHECK(fast_block_for_l2(1280u << 10) == 640u << 10 &&
-	      fast_block_for_l2(1000000) % 4096 == 0,
+	CHECK(fast_block_for_l2(32u << 20) == 512u << 10,
+	      "block: at most 512 KiB");
+	CHECK(fast_block_for_l2(600u << 10) == 300u << 10 &&
+	      fast_block_for_l2(700000) % 4096 == 0,
 	      "block: a page multiple");
 }
 
@@ -342,6 +345,123 @@ static void test_read_cut(void)
 	unlink(path);
 }
 
+/* An engine whose XOR adds up over any split at UNIT, whole chunks. */
+static int unit_xor(void *ts, struct fast_file *f, uint64_t off, size_t len,
+		    uint32_t *xor, size_t *done)
+{
+	size_t i;
+
+	(void)ts;
+	(void)f;
+	for (i = 0; i < len; i += UNIT)
+		*xor ^= unit_hash(off + i);
+	*done = len;
+	return 0;
+}
+
+static const struct fast_engine unit_read = {
+	.name = "unit-read", .method = FAST_READ, .chunk = fake_chunk,
+	.thread_start = fake_start, .xor_chunk = unit_xor,
+	.thread_stop = fake_stop,
+};
+
+static const struct fast_engine unit_mmap = {
+	.name = "unit-mmap", .method = FAST_MMAP, .chunk = fake_chunk,
+	.thread_start = fake_start, .xor_chunk = unit_xor,
+	.thread_stop = fake_stop,
+};
+
+/*
+ * A race: every byte of the range XORed once, by one engine or the
+ * other; each engine reads at least one chunk whatever the scheduling,
+ * and its lap counts its threads, bytes and CPU time.  Too few threads
+ * or chunks for the engines is EINVAL.
+ */
+static void test_race(void)
+{
+	const struct fast_engine *e[2] = { &unit_read, &unit_mmap };
+	const uint64_t len = 12u << 20;
+	struct fast_lap lap[2];
+	struct fast_file f;
+	uint32_t x, whole = 0;
+	unsigned int t;
+	int ret;
+
+	fast_file_init(&f, -1, len);
+	for (uint64_t off = 0; off < len; off += UNIT)
+		whole ^= unit_hash(off);
+	for (t = 2; t <= 5; t += 3) {
+		f.threads = t;
+		ret = fast_run_race(e, 2, &f, 0, len, 1u << 20, &x, lap);
+		CHECK(ret == 0 && x == whole,
+		      "race, %u threads: the range XORed once (%08x, want %08x)",
+		      t, x, whole);
+		CHECK(lap[0].bytes + lap[1].bytes == len,
+		      "race, %u threads: the laps' bytes add up (%llu + %llu)",
+		      t, (unsigned long long)lap[0].bytes,
+		      (unsigned long long)lap[1].bytes);
+		CHECK(lap[0].bytes >= 1u << 20 && lap[1].bytes >= 1u << 20,
+		      "race, %u threads: each engine read a chunk at least", t);
+		CHECK(lap[0].threads == (t + 1) / 2 && lap[1].threads == t / 2,
+		      "race, %u threads: threads shared out (%u, %u)", t,
+		      lap[0].threads, lap[1].threads);
+		fast_release(&f);
+	}
+	f.threads = 1;
+	errno = 0;
+	ret = fast_run_race(e, 2, &f, 0, len, 1u << 20, &x, lap);
+	CHECK(ret == -1 && errno == EINVAL,
+	      "race: one thread for two engines is refused");
+	f.threads = 2;
+	errno = 0;
+	ret = fast_run_race(e, 2, &f, 0, 1u << 20, 1u << 20, &x, lap);
+	CHECK(ret == -1 && errno == EINVAL,
+	      "race: one chunk for two engines is refused");
+	fast_release(&f);
+}
+
+/* The reason --timeline gives for the engine that read the rest. */
+static void test_reason(void)
+{
+	struct fast_choice c = { .method = FAST_READ, .measured = true,
+				 .raced = true };
+	struct fast_file f;
+
+	fast_file_init(&f, -1, 1u << 30);
+	f.threads = 2;
+	f.block = 256u << 10;
+	c.probe_mib_s[FAST_READ] = 13000;
+	c.probe_mib_s[FAST_MMAP] = 10000;
+	fast_choice_reason(&f, &c);
+	CHECK(!strcmp(c.reason, "read: 2 threads x 256 KiB, race 1.30x mmap"),
+	      "reason: a race won by read ('%s')", c.reason);
+	c.method = FAST_MMAP;
+	c.raced = false;
+	c.probe_mib_s[FAST_MMAP] = 26000;
+	fast_choice_reason(&f, &c);
+	CHECK(!strcmp(c.reason,
+		      "mmap: 2 threads x 64 MiB windows, trial 2.00x read"),
+	      "reason: probes won by mmap ('%s')", c.reason);
+	c.method = FAST_DIRECT;
+	c.forced = true;
+	fast_choice_reason(&f, &c);
+	CHECK(!strcmp(c.reason,
+		      "direct: 2 threads x 16 x 1024 KiB in flight, forced"),
+	      "reason: forced ('%s')", c.reason);
+	memset(&c, 0, sizeof(c));
+	c.method = FAST_READ;
+	fast_choice_reason(&f, &c);
+	CHECK(!strcmp(c.reason,
+		      "read: 2 threads x 256 KiB, rule (too small to measure)"),
+	      "reason: the rule ('%s')", c.reason);
+	c.measured = true;
+	c.probe_mib_s[FAST_READ] = 9000;
+	fast_choice_reason(&f, &c);
+	CHECK(!strcmp(c.reason,
+		      "read: 2 threads x 256 KiB, the only candidate left"),
+	      "reason: one engine left ('%s')", c.reason);
+}
+
 int main(void)
 {
 	test_pick();
@@ -353,5 +473,7 @@ int main(void)
 	test_kept_state();
 	test_cut();
 	test_read_cut();
+	test_race();
+	test_reason();
 	return check_done();
 }

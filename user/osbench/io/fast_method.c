@@ -44,8 +44,8 @@ size_t fast_block_for_l2(uint64_t l2)
 		return 256u << 10;
 	if (b < (64u << 10))
 		b = 64u << 10;
-	if (b > (1u << 20))
-		b = 1u << 20;
+	if (b > (512u << 10))
+		b = 512u << 10;
 	return (size_t)(b & ~(uint64_t)4095);
 }
 
@@ -134,4 +134,52 @@ enum fast_method fast_rule(double cached, uint64_t size)
 	(void)cached;
 	(void)size;
 	return FAST_READ;
+}
+
+/* "read: 2 threads x 1024 KiB": the engine in c->method as it ran. */
+static size_t engine_shape(const struct fast_file *f,
+			   const struct fast_choice *c, char *buf, size_t len)
+{
+	size_t block = f->cold ? f->cold_block : f->block;
+	const char *m = fast_method_name(c->method);
+	const char *s = f->threads == 1 ? "" : "s";
+
+	if (c->method == FAST_MMAP)
+		return (size_t)snprintf(buf, len, "%s: %u thread%s x %zu MiB windows",
+					m, f->threads, s, f->window >> 20);
+	if (c->method == FAST_DIRECT)
+		return (size_t)snprintf(buf, len, "%s: %u thread%s x %u x %zu KiB in flight",
+					m, f->threads, s, f->depth,
+					f->request >> 10);
+	return (size_t)snprintf(buf, len, "%s: %u thread%s x %zu KiB", m,
+				f->threads, s, block >> 10);
+}
+
+void fast_choice_reason(const struct fast_file *f, struct fast_choice *c)
+{
+	size_t n = engine_shape(f, c, c->reason, sizeof(c->reason));
+	size_t len = sizeof(c->reason);
+	enum fast_method other = FAST_AUTO;
+	double mine = c->probe_mib_s[c->method];
+	int m;
+
+	if (n >= len)
+		return;
+	if (c->forced || !c->measured || c->fallback[0]) {
+		snprintf(c->reason + n, len - n, ", %s",
+			 c->fallback[0] ? c->fallback : c->forced ? "forced" :
+			 "rule (too small to measure)");
+		return;
+	}
+	for (m = FAST_READ; m < FAST_NMETHODS; m++)
+		if (m != (int)c->method && c->probe_mib_s[m] > 0 &&
+		    (other == FAST_AUTO ||
+		     c->probe_mib_s[m] > c->probe_mib_s[other]))
+			other = (enum fast_method)m;
+	if (other == FAST_AUTO || mine <= 0)
+		snprintf(c->reason + n, len - n, ", the only candidate left");
+	else
+		snprintf(c->reason + n, len - n, ", %s %.2fx %s",
+			 c->raced ? "race" : "trial", mine / c->probe_mib_s[other],
+			 fast_method_name(other));
 }

@@ -125,9 +125,11 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size);
  * The pread() block: half of one core's L2 (the buffer is written by the
  * kernel's copy and read back by the XOR while it is still there; half
  * leaves room for the page-cache lines passing through), within 64 KiB ..
- * 1 MiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
+ * 512 KiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
  * bhyve (AMD EPYC Turin-like), a read-back GiB took 35.4-35.9 ms with 512 KiB and
- * 37.9-39.7 with 256 KiB, and 768 KiB was slower again (docs/io.md).
+ * 37.9-39.7 with 256 KiB, and 768 KiB was slower again.  At most 512 KiB:
+ * with the 2 MiB L2 of an Intel Xeon under KVM, 512 KiB read 2.9 % more
+ * per CPU-second than 1 MiB (docs/io.md).
  */
 size_t fast_block_for_l2(uint64_t l2);
 
@@ -163,6 +165,28 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor,
 		   uint64_t *cpu_ns, struct fast_left *left);
 /*
+ * What one engine of a race did: the bytes its threads XORed, their CPU
+ * time, and how many threads ran it.
+ */
+struct fast_lap {
+	uint64_t bytes, cpu_ns;
+	unsigned int threads;
+};
+
+/*
+ * A race: the ne engines e[] side by side over [start, end), thread i
+ * running e[i % ne], every thread taking chunks of chunk bytes from one
+ * counter, so that the faster engine reads more of the range and no
+ * thread waits for a slower one.  Every byte is XORed once, into *xor;
+ * lap[k] gets what e[k] did; each engine reads at least one chunk.
+ * Needs at least ne threads, ne whole chunks and no f->deadline
+ * (EINVAL); a thread that cannot be started fails it (EAGAIN).  0, or
+ * -1 with errno.
+ */
+int fast_run_race(const struct fast_engine *const *e, unsigned int ne,
+		  struct fast_file *f, uint64_t start, uint64_t end,
+		  size_t chunk, uint32_t *xor, struct fast_lap *lap);
+/*
  * Make e's per-thread states for every thread a phase can have, before
  * any phase is timed (a phase makes those it lacks itself).  0, or -1
  * with errno.
@@ -192,6 +216,7 @@ struct fast_step {
 	enum fast_method method;	/* FAST_AUTO: no engine */
 	uint64_t bytes, wall_ns, cpu_ns;
 	unsigned int threads;		/* that ran the step */
+	bool beside;		/* ran at the same time as the step before */
 };
 
 /* What the choice did, for the report on stderr. */
@@ -199,6 +224,7 @@ struct fast_choice {
 	enum fast_method method;	/* the engine that read the rest */
 	bool forced;			/* --method, not auto */
 	bool measured;			/* by probes, else by the rule */
+	bool raced;			/* the probes were a race */
 	double cached;			/* fast_residency(), -1: not asked */
 	double probe_mib_s[FAST_NMETHODS];	/* best probe, 0: none */
 	uint64_t probe_bytes;		/* read by the probes */
@@ -207,6 +233,8 @@ struct fast_choice {
 	uint64_t cut_done, cut_slice;
 	struct fast_left left;		/* what it left, for the winner */
 	char fallback[96];		/* why a forced method was replaced */
+	/* The engine as it ran and why: "read: 2 threads x 1024 KiB, ..." */
+	char reason[160];
 	unsigned int nsteps;		/* steps[] in the order they ran */
 	struct fast_step steps[FAST_MAX_STEPS];
 };
@@ -252,8 +280,17 @@ void fast_choice_describe(const struct fast_file *f,
 			  const struct fast_choice *c, char *buf, size_t len);
 
 /*
+ * c->reason: the engine that read the rest, its threads and unit, and
+ * why: "race 1.30x mmap" or "trial 1.30x mmap" (its probe rate over
+ * the best other candidate's, raced side by side or probed in turn),
+ * "the only candidate left" (the others refused the file), "forced", or
+ * "rule" (too small to measure).
+ */
+void fast_choice_reason(const struct fast_file *f, struct fast_choice *c);
+
+/*
  * One line per step of c's timeline into buf: wall and CPU ms, MiB/s by
- * each, and the threads kept busy (CPU over wall).
+ * each, and the threads kept busy (CPU over wall); then c->reason.
  */
 void fast_timeline_describe(const struct fast_choice *c, char *buf,
 			    size_t len);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -19,7 +20,9 @@
 #include <stdatomic.h>
 
 struct phase {
-	const struct fast_engine *e;
+	/* Thread i runs e[i % ne] (a race: fast_run_race), else e[0]. */
+	const struct fast_engine *const *e;
+	unsigned int ne;
 	struct fast_file *f;
 	uint64_t start, end;
 	size_t chunk;
@@ -35,6 +38,7 @@ struct runner {
 	pthread_t tid;
 	uint32_t xor;
 	uint64_t cpu_ns;	/* the thread's CPU time in the phase */
+	uint64_t bytes;		/* XORed in the phase */
 	struct fast_gap cut;	/* what its last chunk left unread */
 };
 
@@ -53,47 +57,63 @@ static void phase_fail(struct phase *p, int err)
 		p->err = err ? err : EIO;
 }
 
-static void *runner_main(void *arg)
+/* Take chunks from p's counter and XOR them with e until none is left. */
+static void runner_loop(struct runner *r, const struct fast_engine *e,
+			void *ts)
 {
-	struct runner *r = arg;
 	struct phase *p = r->p;
-	void **ts = &p->f->ts[p->e->method][r->index];
-	uint64_t i, off, cpu0 = thread_cpu_ns();
+	bool reserved = p->ne > 1 && r->index < p->ne;
+	uint64_t i, off;
 	size_t len, done;
 
-	if (!*ts)
-		*ts = p->e->thread_start(p->f);
-	if (!*ts) {
-		phase_fail(p, errno);
-		return NULL;
-	}
 	/*
 	 * Every chunk taken from the counter is read, all or (deadline) a
 	 * part: so what the phase left is the parts' rest and the chunks
-	 * from the counter's final value on.
+	 * from the counter's final value on.  In a race, chunk k is kept
+	 * for thread k < ne, so that every engine reads at least one even
+	 * where its thread starts late.
 	 */
 	while (!atomic_load(&p->failed) && !atomic_load(&p->stopped)) {
 		if (p->f->deadline && now_ns() >= p->f->deadline) {
 			atomic_store(&p->stopped, true);
 			break;
 		}
-		i = atomic_fetch_add(&p->next, 1);
+		i = reserved ? r->index : atomic_fetch_add(&p->next, 1);
+		reserved = false;
 		off = p->start + i * p->chunk;
 		if (off >= p->end)
 			break;
 		len = p->end - off < p->chunk ? (size_t)(p->end - off) :
 						 p->chunk;
 		done = len;
-		if (p->e->xor_chunk(*ts, p->f, off, len, &r->xor, &done)) {
+		if (e->xor_chunk(ts, p->f, off, len, &r->xor, &done)) {
 			phase_fail(p, errno);
 			break;
 		}
+		r->bytes += done;
 		if (done < len) {
 			r->cut = (struct fast_gap){ off + done, off + len };
 			atomic_store(&p->stopped, true);
 			break;
 		}
 	}
+}
+
+static void *runner_main(void *arg)
+{
+	struct runner *r = arg;
+	struct phase *p = r->p;
+	const struct fast_engine *e = p->e[r->index % p->ne];
+	void **ts = &p->f->ts[e->method][r->index];
+	uint64_t cpu0 = thread_cpu_ns();
+
+	if (!*ts)
+		*ts = e->thread_start(p->f);
+	if (!*ts) {
+		phase_fail(p, errno);
+		return NULL;
+	}
+	runner_loop(r, e, *ts);
 	r->cpu_ns = thread_cpu_ns() - cpu0;
 	return NULL;
 }
@@ -114,6 +134,9 @@ static void run_threads(struct phase *p, struct runner *r, unsigned int n)
 			break;
 		started++;
 	}
+	/* A race's thread that did not start leaves its kept chunk unread. */
+	if (started + 1 < n && started < p->ne && p->ne > 1)
+		phase_fail(p, EAGAIN);
 	runner_main(&r[n - 1]);
 	for (i = 0; i < started; i++)
 		pthread_join(r[i].tid, NULL);
@@ -215,12 +238,26 @@ int fast_run_range(const struct fast_engine *e, struct fast_file *f,
 	return fast_run_timed(e, f, start, end, xor, NULL, NULL);
 }
 
+/* Run p with n threads into r; 0, or -1 with errno. */
+static int run_phase(struct phase *p, struct runner *r, unsigned int n)
+{
+	p->f->end = p->end;
+	p->f->ran = n;
+	run_threads(p, r, n);
+	if (p->failed) {
+		errno = p->err;
+		return -1;
+	}
+	return 0;
+}
+
 int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		   uint64_t start, uint64_t end, uint32_t *xor,
 		   uint64_t *cpu_ns, struct fast_left *left)
 {
 	struct runner r[FAST_MAX_THREADS];
-	struct phase p = { .e = e, .f = f, .start = start, .end = end };
+	struct phase p = { .e = &e, .ne = 1, .f = f, .start = start,
+			   .end = end };
 	uint64_t chunks, taken;
 	unsigned int n, i;
 
@@ -238,14 +275,9 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 	n = phase_threads(f);
 	if (n > chunks)
 		n = (unsigned int)chunks;
-	f->end = end;
-	f->ran = n;
 	f->ts_engine[e->method] = e;
-	run_threads(&p, r, n);
-	if (p.failed) {
-		errno = p.err;
+	if (run_phase(&p, r, n))
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		*xor ^= r[i].xor;
 		if (cpu_ns)
@@ -257,6 +289,35 @@ int fast_run_timed(const struct fast_engine *e, struct fast_file *f,
 		taken = atomic_load(&p.next);
 		left_add(left, taken < chunks ? start + taken * p.chunk : end,
 			 end);
+	}
+	return 0;
+}
+
+int fast_run_race(const struct fast_engine *const *e, unsigned int ne,
+		  struct fast_file *f, uint64_t start, uint64_t end,
+		  size_t chunk, uint32_t *xor, struct fast_lap *lap)
+{
+	struct runner r[FAST_MAX_THREADS];
+	struct phase p = { .e = e, .ne = ne, .f = f, .start = start,
+			   .end = end, .chunk = chunk, .next = ne };
+	unsigned int n = phase_threads(f), i;
+
+	*xor = 0;
+	memset(lap, 0, ne * sizeof(*lap));
+	if (ne == 0 || n < ne || chunk == 0 || f->deadline ||
+	    (end - start) / chunk < ne) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < ne; i++)
+		f->ts_engine[e[i]->method] = e[i];
+	if (run_phase(&p, r, n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		*xor ^= r[i].xor;
+		lap[i % ne].bytes += r[i].bytes;
+		lap[i % ne].cpu_ns += r[i].cpu_ns;
+		lap[i % ne].threads++;
 	}
 	return 0;
 }

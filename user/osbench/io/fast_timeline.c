@@ -31,12 +31,13 @@ static size_t step_line(const struct fast_step *s, char *buf, size_t len)
 		return (size_t)snprintf(buf, len, "\n  %-9s %-6s %8.3f ms",
 					s->what, m, (double)s->wall_ns / 1e6);
 	return (size_t)snprintf(buf, len,
-				"\n  %-9s %-6s %8.3f ms  %5llu MiB  %6.0f MiB/s (wall)  %6.0f MiB/s (CPU)  threads %u, busy %.2f",
+				"\n  %-9s %-6s %8.3f ms  %5llu MiB  %6.0f MiB/s (wall)  %6.0f MiB/s (CPU)  threads %u, busy %.2f%s",
 				s->what, m, (double)s->wall_ns / 1e6,
 				(unsigned long long)(s->bytes >> 20),
 				mib_s(s->bytes, s->wall_ns),
 				mib_s(s->bytes, s->cpu_ns / threads), threads,
-				(double)s->cpu_ns / (double)s->wall_ns);
+				(double)s->cpu_ns / (double)s->wall_ns,
+				s->beside ? ", beside the above" : "");
 }
 
 void fast_timeline_describe(const struct fast_choice *c, char *buf,
@@ -49,9 +50,13 @@ void fast_timeline_describe(const struct fast_choice *c, char *buf,
 	n = (size_t)snprintf(buf, len, "timeline:");
 	for (i = 0; i < c->nsteps && n < len; i++) {
 		n += step_line(&c->steps[i], buf + n, len - n);
-		total += c->steps[i].wall_ns;
+		/* Steps side by side took their time once. */
+		if (!c->steps[i].beside)
+			total += c->steps[i].wall_ns;
 	}
 	if (n < len)
-		snprintf(buf + n, len - n, "\n  %-16s %8.3f ms", "all steps",
-			 (double)total / 1e6);
+		n += (size_t)snprintf(buf + n, len - n, "\n  %-16s %8.3f ms",
+				      "all steps", (double)total / 1e6);
+	if (n < len && c->reason[0])
+		snprintf(buf + n, len - n, "\n  %-9s %s", "choice", c->reason);
 }
