@@ -210,10 +210,11 @@ int outfile_syncfs_untrusted(unsigned long f_type);
  * options (/proc/fs/ext4/DEV/options, NULL when unknown) that journal a
  * link with its inode, so that a directory's fsync() commits both and
  * every change before them: ext4 with a journal.  outfile_fs_journals:
- * the same of the file system of fd.
+ * the same of the file system of fd, whose type is f_type (its options
+ * read only for ext4).
  */
 int outfile_journal_commits(unsigned long f_type, const char *options);
-int outfile_fs_journals(int fd);
+int outfile_fs_journals(int fd, unsigned long f_type);
 /*
  * 1 where a directory's fsync() does not flush the disk's cache, so that
  * the names need a syncfs(): ext2 and ext4 without a journal

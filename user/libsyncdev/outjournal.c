@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -102,13 +101,11 @@ int outfile_dir_fsync_unflushed(unsigned long f_type, int journal)
 	return f_type == EXT4_SUPER_MAGIC && !journal;
 }
 
-int outfile_fs_journals(int fd)
+int outfile_fs_journals(int fd, unsigned long f_type)
 {
-	struct statfs sf;
 	char opts[4096];
 
-	if (fstatfs(fd, &sf) || sf.f_type != EXT4_SUPER_MAGIC ||
-	    ext4_options(fd, opts, sizeof(opts)))
+	if (f_type != EXT4_SUPER_MAGIC || ext4_options(fd, opts, sizeof(opts)))
 		return 0;
-	return outfile_journal_commits((unsigned long)sf.f_type, opts);
+	return outfile_journal_commits(f_type, opts);
 }

@@ -98,21 +98,16 @@ int outfile_syncfs_untrusted(unsigned long f_type)
 	}
 }
 
-/* The statfs type of the file system of fd; 0 when it cannot be told. */
+/*
+ * The statfs type of the file system of fd, asked once per directory for
+ * each decision about it; 0 when it cannot be told, which no decision
+ * trusts.
+ */
 static unsigned long fs_type(int fd)
 {
 	struct statfs st;
 
 	return fstatfs(fd, &st) ? 0 : (unsigned long)st.f_type;
-}
-
-/* The same of the file system of fd; 1 when it cannot be told. */
-static int syncfs_untrusted(int fd)
-{
-	struct statfs st;
-
-	return fstatfs(fd, &st) ||
-	       outfile_syncfs_untrusted((unsigned long)st.f_type);
 }
 
 /*
@@ -151,6 +146,7 @@ static int probe_unnamed(int fd)
  */
 int outdir_open(const char *dir, const char *path)
 {
+	unsigned long type;
 	struct stat st;
 	unsigned int i;
 	int fd;
@@ -170,12 +166,14 @@ int outdir_open(const char *dir, const char *path)
 		capdirs = capdirs ? 2 * capdirs : 4;
 		dirs = xreallocarray(dirs, capdirs, sizeof(*dirs));
 	}
+	type = fs_type(fd);
 	dirs[ndirs] = (struct outdir){ .name = xstrdup(dir), .fd = fd,
 				       .dev = st.st_dev,
-				       .fsync_each = syncfs_untrusted(fd),
-				       .journal = outfile_fs_journals(fd) };
+				       .fsync_each = !type ||
+					       outfile_syncfs_untrusted(type),
+				       .journal = outfile_fs_journals(fd, type) };
 	dirs[ndirs].names_syncfs =
-		outfile_dir_fsync_unflushed(fs_type(fd), dirs[ndirs].journal);
+		outfile_dir_fsync_unflushed(type, dirs[ndirs].journal);
 	/* Tried here, at the check, before a master waits for it. */
 	dirs[ndirs].unnamed = !dirs[ndirs].fsync_each && probe_unnamed(fd);
 	return (int)ndirs++;
