@@ -190,14 +190,6 @@ static int sink_open(struct sink *k, const char *path, unsigned int index,
 	return 0;
 }
 
-/* n bytes at p, at offset off of the file: 0, or -1 with errno. */
-static int sink_write(struct sink *k, uint64_t off, const void *p, size_t n)
-{
-	if (k->rename)
-		return outfile_write(&k->f, off, p, n, NULL);
-	return write_full(k->fd, p, n) < 0 ? -1 : 0;
-}
-
 /* The file complete (ok) or not: 0, or -1 after a message. */
 static int sink_close(struct sink *k, const char *path, int ok)
 {
@@ -236,7 +228,7 @@ static int recv_one(struct sbuf *s, struct sink *k, const char *path,
 		}
 		n = (uint64_t)got < size - off ? (size_t)got :
 						 (size_t)(size - off);
-		if (sink_write(k, off, s->buf + s->pos, n)) {
+		if (write_full(k->fd, s->buf + s->pos, n) < 0) {
 			msg_errno("writing %s", path);
 			sink_close(k, path, 0);
 			return -1;
