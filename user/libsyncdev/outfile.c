@@ -530,3 +530,28 @@ void outfile_abort(struct outfile *f)
 		outpend_remove(f->pend);
 	f->pend = NULL;
 }
+
+void *outfile_map_page(struct outfile *f)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *p, c;
+
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
+	if (p == MAP_FAILED) {
+		msg_errno("cannot mmap %s for its page line", f->tmp);
+		return NULL;
+	}
+	/* SIGBUS: the file was cut short meanwhile. */
+	if (map_copy(&c, p, 1, NULL) || map_copy(p, &c, 1, NULL)) {
+		msg("cannot map %s for its page line: the file was cut short",
+		    f->tmp);
+		munmap(p, page);
+		return NULL;
+	}
+	return p;
+}
+
+void outfile_unmap_page(void *page)
+{
+	munmap(page, (size_t)sysconf(_SC_PAGESIZE));
+}

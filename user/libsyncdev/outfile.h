@@ -145,6 +145,16 @@ void outfile_release(void);
 int outfile_commit(struct outfile *f);
 /* Close and remove the temporary file. */
 void outfile_abort(struct outfile *f);
+/*
+ * For the course's page-descriptor line of a file written with write():
+ * the first page of f (not empty, its bytes written) mapped shared and
+ * writable, and its first byte stored again through the mapping, so that
+ * the page's entry is the one a copy into a mapped output leaves
+ * (present, writable, dirty).  NULL after a message.  Unmapped with
+ * outfile_unmap_page before outfile_close.
+ */
+void *outfile_map_page(struct outfile *f);
+void outfile_unmap_page(void *page);
 
 void outfile_remove_on_signals(void);
 

@@ -22,9 +22,10 @@ struct auth_session;
  * madvise, munmap, and a page fault) and saves no copy (the bytes are
  * copied between the device buffer and the page cache either way), so
  * below a few pages it only adds time; docs/results.md ("Many files")
- * gives the measured cost per file of both.  The first non-empty file of
- * a transfer is mapped all the same, for the course's page-descriptor
- * line.
+ * gives the measured cost per file of both.  The course's page-descriptor
+ * line of a file is taken from a mapping all the same: the master maps
+ * the first non-empty file, the slave maps the first page of it once its
+ * bytes are written (xfer_recv.c).
  */
 #define XFER_MAP_MIN (64u << 10)
 
