@@ -9,8 +9,9 @@
  * rate is size / the receiver's own "Transmission time" (connection
  * established to last byte written), so process start-up and the
  * connection set-up are excluded the same way for all eight rows.  Runs are
- * interleaved round-robin, so slow drift of the machine spreads over all
- * of them instead of biasing one; a first untimed round warms the page
+ * interleaved, in a new order each round (runorder.h), so slow drift of
+ * the machine and what one run leaves to the next spread over all of them
+ * instead of biasing one; a first untimed round warms the page
  * cache, the module's buffers and the TCP stack, and checks every copy
  * byte for byte.
  */
@@ -18,6 +19,7 @@
 #include "crc32c.h"
 #include "pattern.h"
 #include "report.h"
+#include "runorder.h"
 #include "stats.h"
 #include "sysinfo.h"
 #include "experiment.h"
@@ -220,7 +222,7 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    xferrun_module_param("buf_size"),
 		    xferrun_module_param("port"));
 	report_note(r, "method",
-		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved round-robin; every program with its default buffer (xfer_cli.h)",
+		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xfer_cli.h)",
 		    t->reps);
 	report_note(r, "rows",
 		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
@@ -305,12 +307,14 @@ static const struct opt transfer_options[] = {
  */
 static int transfer_rounds(struct transfer *t, uint32_t want)
 {
-	unsigned int round, i;
+	unsigned int round, k, i, order[NCONF];
 	uint32_t crc;
 	double ms;
 
 	for (round = 0; round <= t->reps; round++) {
-		for (i = 0; i < NCONF; i++) {
+		run_order(order, NCONF, round);
+		for (k = 0; k < NCONF; k++) {
+			i = order[k];
 			ms = run_once(t, &confs[i]);
 			if (ms < 0 || (round == 0 &&
 				       file_crc(t->out, t->size, &crc)))

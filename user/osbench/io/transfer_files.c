@@ -6,12 +6,13 @@
  * "tar | nc" baseline (tcpcopy --tar: one connection, a header per file,
  * each file written with open, write and close).  The per-file cost is
  * (t_N - t_1) / N, with t the receiver's Transmission time; rounds
- * interleave the rows as in osbench transfer.
+ * interleave the rows, in a new order each round, as in osbench transfer.
  */
 #include "benchopt.h"
 #include "experiment.h"
 #include "pattern.h"
 #include "report.h"
+#include "runorder.h"
 #include "stats.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -195,11 +196,13 @@ static int check_outputs(const struct files *f, const struct row *r,
 
 static int rounds(struct files *f)
 {
-	unsigned int round, i;
+	unsigned int round, k, i, order[NROW];
 	double a, b;
 
 	for (round = 0; round <= f->reps; round++) {
-		for (i = 0; i < NROW; i++) {
+		run_order(order, NROW, round);
+		for (k = 0; k < NROW; k++) {
+			i = order[k];
 			a = run_one(f, &rows[i], f->n, 1);
 			if (a < 0 || check_outputs(f, &rows[i], f->n, 1, !round))
 				return EXIT_FAIL;
@@ -306,7 +309,7 @@ static int report_files(const struct ctx *c, const struct files *f,
 	report_note(r, "files", "%u files %s, %llu bytes in all, on %s; the one-file run moves the same bytes as one file",
 		    f->n, course ? "with the sizes of the course's ten small files in turn (32 859 1343 1663 2042 3065 2808 4056 3659 4619)" :
 		    "of the same size", (unsigned long long)f->total, c->o.dir);
-	report_note(r, "method", "one_file and n_files: median over %u rounds of the receiver's Transmission time (connection established to the last file in place, before its answer), rows interleaved round-robin after an untimed round that checks every output byte for byte; n_over_one = t_N / t_1, per_file = (t_N - t_1) / N, vs_baseline = t_N / the baseline's t_N, sync_cost = t_N / t_N of the same row with --no-sync: each the median of the ratio within a round",
+	report_note(r, "method", "one_file and n_files: median over %u rounds of the receiver's Transmission time (connection established to the last file in place, before its answer), rows interleaved, in a new order each round (runorder.h), after an untimed round that checks every output byte for byte; n_over_one = t_N / t_1, per_file = (t_N - t_1) / N, vs_baseline = t_N / the baseline's t_N, sync_cost = t_N / t_N of the same row with --no-sync: each the median of the ratio within a round",
 		    f->reps);
 	report_note(r, "rows", "tcpcopy --tar is ours, the \"tar | nc\" baseline: one plain TCP connection, a size header per file, each file written with open, write, close under its final name, no temporary file, no flush; tcpcopy --tar --rename writes them as the slave does, unnamed (O_TMPFILE) or under temporary names, put in place after the last (what never showing a partial file costs), still without CRC or flush; master -> slave: the same files, CRC32C, and (durable) one syncfs before they are put in place and a flush of their directories after");
 	report_note(r, "module", "buf_size %llu bytes",
