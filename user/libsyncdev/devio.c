@@ -11,6 +11,13 @@
 
 #include "syncdev.h"
 
+/*
+ * The buffer's pages are mapped here, before the connection, in one
+ * madvise(MADV_POPULATE_*) each way rather than by a page fault per page
+ * in the middle of the transfer (256 of them for 1 MiB; under emulation
+ * 3 ms of a thousand small files' 60-90 ms).  The device's pages come from
+ * its fault handler as they would on first touch (buffer.c).
+ */
 int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		size_t size)
 {
@@ -31,6 +38,8 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 			b->skew = DEVBUF_SKEW;
 		b->buf = b->map;
 		b->cap = len - b->skew;
+		/* Read faults: the slave's buffer line is then no dirtier. */
+		map_populate(b->map, len, 0);
 		return 0;
 	} else {
 		b->buf = malloc(size);
@@ -38,6 +47,7 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 			msg_errno("allocating a %zu-byte buffer", size);
 			return -1;
 		}
+		map_populate(b->buf, size, 1);
 	}
 	b->cap = size;
 	return 0;
