@@ -85,4 +85,29 @@ for b in "$(buf_size)" 12K; do
 	fi
 	rm -f o1
 done
+
+# A large --buffer is not mapped in before the connection, as the default
+# one is (devio.h, DEVBUF_POPULATE_MAX): a master waiting for its slave
+# with -b 256M holds less than 32 MiB.  Its listener shows that it waits.
+wait_no_listener
+master 1 f4097 fcntl -b 256M >master.log 2>&1 &
+mpid=$!
+i=0
+while ! grep -q ':0915 00000000:0000 0A' /proc/net/tcp && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$mpid/status")
+slave 1 o1 fcntl 127.0.0.1 -b 256M -w $WAIT_MS >slave.log 2>&1
+src=$?
+wait $mpid
+mrc=$?
+if [ $mrc -eq 0 ] && [ $src -eq 0 ] && cmp -s f4097 o1 &&
+	[ "${rss:-0}" -gt 0 ] && [ "$rss" -lt 32768 ]; then
+	pass "-b 256M: a waiting master holds under 32 MiB, the copy is identical"
+else
+	fail "-b 256M: a waiting master holds under 32 MiB, the copy is identical" \
+		"RSS ${rss:-unknown} KiB, master exit $mrc, slave exit $src: $(tail -n 3 master.log slave.log)"
+fi
+rm -f o1
 finish

@@ -12,10 +12,11 @@
 #include "syncdev.h"
 
 /*
- * The buffer's pages are mapped here, before the connection, in one
- * madvise(MADV_POPULATE_*) each way rather than by a page fault per page
- * in the middle of the transfer (256 of them for 1 MiB; under emulation
- * 3 ms of a thousand small files' 60-90 ms).  The device's pages come from
+ * The buffer's pages (up to DEVBUF_POPULATE_MAX) are mapped here, before
+ * the connection, in one madvise(MADV_POPULATE_*) rather than by a page
+ * fault per page in the middle of the transfer: 256 faults for 1 MiB,
+ * which under emulation made the mmap slave's thousand small files 14 %
+ * slower (docs/results.md, "Many files").  The device's pages come from
  * its fault handler as they would on first touch (buffer.c).
  */
 int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
@@ -39,7 +40,8 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		b->buf = b->map;
 		b->cap = len - b->skew;
 		/* Read faults: the slave's buffer line is then no dirtier. */
-		map_populate(b->map, len, 0);
+		map_populate(b->map, len < DEVBUF_POPULATE_MAX ? len :
+				     DEVBUF_POPULATE_MAX, 0);
 		return 0;
 	} else {
 		b->buf = malloc(size);
@@ -47,7 +49,8 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 			msg_errno("allocating a %zu-byte buffer", size);
 			return -1;
 		}
-		map_populate(b->buf, size, 1);
+		map_populate(b->buf, size < DEVBUF_POPULATE_MAX ? size :
+				     DEVBUF_POPULATE_MAX, 1);
 	}
 	b->cap = size;
 	return 0;

@@ -38,6 +38,12 @@ enum xfer_method { METHOD_FCNTL, METHOD_MMAP };
 #define DEVBUF_SMALL (64u << 10)
 /* The smallest page of the machines we run on; placement rounds to it. */
 #define DEVBUF_PAGE 4096u
+/*
+ * At most this much of a buffer is mapped in before the connection
+ * (devbuf_open): a --buffer of a GiB for a small file must not cost a
+ * GiB of memory up front.  The default buffer is all mapped in.
+ */
+#define DEVBUF_POPULATE_MAX (8u << 20)
 
 struct devbuf {
 	int fd;
