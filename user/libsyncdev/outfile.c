@@ -550,8 +550,3 @@ void *outfile_map_page(struct outfile *f)
 	}
 	return p;
 }
-
-void outfile_unmap_page(void *page)
-{
-	munmap(page, (size_t)sysconf(_SC_PAGESIZE));
-}

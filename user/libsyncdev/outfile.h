@@ -150,11 +150,10 @@ void outfile_abort(struct outfile *f);
  * the first page of f (not empty, its bytes written) mapped shared and
  * writable, and its first byte stored again through the mapping, so that
  * the page's entry is the one a copy into a mapped output leaves
- * (present, writable, dirty).  NULL after a message.  Unmapped with
- * outfile_unmap_page before outfile_close.
+ * (present, writable, dirty).  NULL after a message.  The mapping (one
+ * page) is the caller's, to munmap or to keep until it exits.
  */
 void *outfile_map_page(struct outfile *f);
-void outfile_unmap_page(void *page);
 
 void outfile_remove_on_signals(void);
 

@@ -182,9 +182,11 @@ static unsigned int out_flags(const struct devbuf *b, const struct xfer_opts *o,
  * The course's page lines when the first non-empty file was written with
  * write(): its first page mapped now, after its bytes, and logged with
  * the device buffer's.  A mapped output costs ten system calls
- * (transfer.md, "Small files written, not mapped"), this one page two
- * (mmap, munmap) and a fault.
- * Without the mapping the buffer's line alone, after a warning.
+ * (transfer.md, "Small files written, not mapped"), this one page an mmap
+ * and a fault.  The page stays mapped until the program exits: an munmap
+ * here is a TLB flush in the middle of the transfer, at exit a page more
+ * of the teardown.  Without the mapping the buffer's line alone, after a
+ * warning.
  */
 static void print_written_page(const struct devbuf *b, struct outfile *f,
 			       int *printed)
@@ -197,7 +199,6 @@ static void print_written_page(const struct devbuf *b, struct outfile *f,
 		return;
 	}
 	dev_print_pages_once(b->fd, page, printed);
-	outfile_unmap_page(page);
 }
 
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
