@@ -19,6 +19,12 @@
  * slower (docs/results.md, "Many files").  The device's pages come from
  * its fault handler as they would on first touch (buffer.c).
  */
+static void populate(void *buf, size_t len, int write)
+{
+	map_populate(buf, len < DEVBUF_POPULATE_MAX ? len : DEVBUF_POPULATE_MAX,
+		     write);
+}
+
 int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		size_t size)
 {
@@ -40,8 +46,7 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 		b->buf = b->map;
 		b->cap = len - b->skew;
 		/* Read faults: the slave's buffer line is then no dirtier. */
-		map_populate(b->map, len < DEVBUF_POPULATE_MAX ? len :
-				     DEVBUF_POPULATE_MAX, 0);
+		populate(b->map, len, 0);
 		return 0;
 	} else {
 		b->buf = malloc(size);
@@ -49,8 +54,7 @@ int devbuf_open(struct devbuf *b, int fd, enum xfer_method method,
 			msg_errno("allocating a %zu-byte buffer", size);
 			return -1;
 		}
-		map_populate(b->buf, size < DEVBUF_POPULATE_MAX ? size :
-				     DEVBUF_POPULATE_MAX, 1);
+		populate(b->buf, size, 1);
 	}
 	b->cap = size;
 	return 0;
