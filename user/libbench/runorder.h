@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The order of a benchmark's variants in each round.  A run leaves the
- * machine in a state that the next one pays for or profits from, and under
- * emulation that carry-over is as large as the differences measured: in
- * osbench transfer --files 1000 under TCG a row that came after a plain TCP
- * row took 0.98 x the baseline (median of 11) and one that came after a
- * device row 1.17 x (median of 49).  Run in the same order every round, a
- * row would always follow the same one and keep that bias in its median.
- * In a new order each round, every row follows others in turn, and the
- * bias spreads over all of them as noise.
+ * The order of a benchmark's variants in each round.  A run can leave the
+ * machine in a state that the next one pays for or profits from (caches,
+ * the page cache, an emulator's translated code; docs/results.md measures
+ * one under TCG, "Many files").  Run in the same order every round, a row
+ * would always follow the same one and keep that bias in its median.  In
+ * a new order each round, every row follows others in turn, and the bias
+ * spreads over all of them as noise.
  */
 #ifndef SYNCDEV_RUNORDER_H
 #define SYNCDEV_RUNORDER_H
