@@ -123,6 +123,7 @@ static int held_after(int ret, char **out, unsigned int n)
 static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 {
 	struct xfer_opts o = { 0 };
+	struct xfer_pages pg;
 	struct xfer_report r;
 	unsigned char absent[NFILES];
 	struct devbuf b;
@@ -143,7 +144,7 @@ static pid_t start_slave(int fd, char **out, unsigned int n, unsigned int nr)
 		absent[i] = access(out[i], F_OK) != 0;
 	o.absent = absent;
 	devbuf_open(&b, fd, METHOD_FCNTL, 4096);
-	i = (unsigned int)xfer_recv(&b, out, n, &o, &r);
+	i = (unsigned int)xfer_recv(&b, out, n, &o, &r, &pg);
 	_exit(check_release ? held_after((int)i, out, n) : (int)i);
 }
 

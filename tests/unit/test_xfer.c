@@ -72,12 +72,13 @@ static int run_slave(int fd, char **out, unsigned int n, size_t rxbuf,
 		     struct xfer_report *r)
 {
 	struct xfer_opts o = { .auth = slave_auth };
+	struct xfer_pages pg;
 	struct devbuf b;
 	int ret;
 
 	devbuf_open(&b, fd, METHOD_FCNTL, rxbuf);
 	ack_set_auth(slave_auth);
-	ret = xfer_recv(&b, out, n, &o, r);
+	ret = xfer_recv(&b, out, n, &o, r, &pg);
 	ret = ack_answer(fd, ret, r->status, r->index, r->files, "master");
 	ack_set_auth(NULL);
 	devbuf_close(&b);

@@ -24,8 +24,8 @@ struct auth_session;
  * below a few pages it only adds time; docs/results.md ("Many files")
  * gives the measured cost per file of both.  The course's page-descriptor
  * line of a file is taken from a mapping all the same: the master maps
- * the first non-empty file, the slave maps the first page of it once its
- * bytes are written (xfer_recv.c).
+ * the first non-empty file, the slave maps the first page of it after
+ * its answer (xfer_recv_pages).
  */
 #define XFER_MAP_MIN (64u << 10)
 
@@ -40,7 +40,7 @@ struct auth_session;
 
 struct xfer_opts {
 	int verbose;		/* one line per file on stdout */
-	int print_pages;	/* mmap mode: SYNCDEV_IOC_PRINT_PAGE once */
+	int print_pages;	/* mmap mode: the course's page lines */
 	/* Keyed: each trailer followed by the file's MAC (auth.h). */
 	const struct auth_session *auth;
 	/* Slave: per file, 1 when nothing had its name when checked (OUTFILE_ABSENT). */
@@ -58,6 +58,38 @@ struct ack_in;
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 	      const struct xfer_opts *o, struct ack_in *in);
 
+/*
+ * mmap mode, after the transfer: the course's page-descriptor lines
+ * (SYNCDEV_IOC_PRINT_PAGE), logged once the master has its answer and the
+ * slave has given it, as the course's programs log them after their copy
+ * loop.  A mapping and two ioctls are not what a transfer should wait
+ * for (docs/transfer.md).  Master: the device buffer's page and the first
+ * mapped file's, or the buffer's alone when every file was empty.
+ */
+void xfer_send_pages(const struct devbuf *b, const struct infile *files,
+		     unsigned int n);
+
+/*
+ * Slave, mmap mode: what the page lines need after the answer.  An output
+ * written through its mapping (XFER_MAP_MIN and up) is logged while it is
+ * mapped; the first non-empty file otherwise is kept open (a duplicate
+ * descriptor) to map a page of it afterwards.
+ */
+struct xfer_pages {
+	int fd;			/* that file, or -1 */
+	const char *path;	/* its name, for messages */
+	int taken;		/* logged, or kept in fd */
+};
+
+/*
+ * Slave, after its answer: the device buffer's page line and the kept
+ * file's, from a new mapping of its first page with its first byte
+ * stored again (outfile_map_page); the buffer's alone when the files
+ * that arrived were all empty (ok: the transfer succeeded) or the page
+ * cannot be mapped.  Closes the kept descriptor.
+ */
+void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok);
+
 /* What the slave tells the master (ack.h) after xfer_recv. */
 struct xfer_report {
 	unsigned int status;	/* FRAME_ST_* */
@@ -74,6 +106,7 @@ struct xfer_report {
  * last trailer: the master waits for the answer before it closes.
  */
 int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
-	      const struct xfer_opts *o, struct xfer_report *r);
+	      const struct xfer_opts *o, struct xfer_report *r,
+	      struct xfer_pages *pg);
 
 #endif

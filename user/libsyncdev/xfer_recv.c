@@ -8,8 +8,10 @@
 #include "xfer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Record what failed for the answer to the master; returns code. */
 static int failed(struct xfer_report *r, unsigned int status, int code)
@@ -79,7 +81,7 @@ static int bad_frame(struct xfer_report *r, int err, struct frame_at at,
 
 /* Move size bytes from the stream into f, returning their CRC in *crc. */
 static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
-		     int *printed, const struct xfer_opts *o,
+		     struct xfer_pages *pg, const struct xfer_opts *o,
 		     struct xfer_report *r, struct hmac_sha256 *mac)
 {
 	const unsigned char *p;
@@ -109,7 +111,7 @@ static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 		rx_consume(b, (size_t)n);
 		off += (uint64_t)n;
 		if (o->print_pages)
-			dev_print_pages_once(b->fd, f->map, printed);
+			dev_print_pages_once(b->fd, f->map, &pg->taken);
 	}
 	return EXIT_OK;
 }
@@ -179,31 +181,49 @@ static unsigned int out_flags(const struct devbuf *b, const struct xfer_opts *o,
 }
 
 /*
- * The course's page lines when the first non-empty file was written with
- * write(): its first page mapped now, after its bytes, and logged with
- * the device buffer's.  A mapped output costs ten system calls
- * (transfer.md, "Small files written, not mapped"), this one page an mmap
- * and a fault.  The page stays mapped until the program exits: an munmap
- * here is a TLB flush in the middle of the transfer, at exit a page more
- * of the teardown.  Without the mapping the buffer's line alone, after a
- * warning.
+ * The first non-empty file, written with write(): kept open for its page
+ * line after the answer (xfer_recv_pages).  Where no descriptor is left
+ * for it, the buffer's line alone, now.
  */
-static void print_written_page(const struct devbuf *b, struct outfile *f,
-			       int *printed)
+static void keep_for_page(const struct devbuf *b, struct xfer_pages *pg,
+			  const struct outfile *f, const char *path)
 {
-	void *page = outfile_map_page(f);
+	pg->taken = 1;
+	pg->path = path;
+	pg->fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+	if (pg->fd >= 0)
+		return;
+	msg_errno("warning: no page line for %s", path);
+	dev_print_page(b->fd, NULL);
+}
 
-	if (!page) {
-		dev_print_page(b->fd, NULL);
-		*printed = 1;
+void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok)
+{
+	int done = 0;
+	void *page;
+
+	if (pg->fd < 0) {
+		/* Only empty files: the device buffer is all there is to show. */
+		if (!pg->taken && ok)
+			dev_print_page(b->fd, NULL);
 		return;
 	}
-	dev_print_pages_once(b->fd, page, printed);
+	/*
+	 * Never unmapped: an munmap is a TLB flush; at exit the page is one
+	 * more of the teardown.
+	 */
+	page = outfile_map_page(pg->fd, pg->path);
+	if (page)
+		dev_print_pages_once(b->fd, page, &done);
+	else
+		dev_print_page(b->fd, NULL);
+	close(pg->fd);
+	pg->fd = -1;
 }
 
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     const struct xfer_opts *o, struct xfer_report *r,
-		     int *printed)
+		     struct xfer_pages *pg)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	struct frame_at at = { "header", index };
@@ -225,7 +245,7 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	if (o->auth)
 		auth_file_mac_init(&mac, o->auth, index, size);
-	ret = recv_data(b, &f, &crc, printed, o, r, &mac);
+	ret = recv_data(b, &f, &crc, pg, o, r, &mac);
 	if (!ret)
 		ret = check_trailer(b, &f, crc, index, r);
 	if (!ret && o->auth)
@@ -236,8 +256,8 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		outfile_abort(&f);
 		return ret;
 	}
-	if (o->print_pages && !*printed && size)
-		print_written_page(b, &f, printed);
+	if (o->print_pages && !pg->taken && size)
+		keep_for_page(b, pg, &f, path);
 	if (outfile_close(&f))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	r->total += size;
@@ -254,13 +274,13 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
  */
 static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
 		      const struct xfer_opts *o, struct xfer_report *r,
-		      int *printed)
+		      struct xfer_pages *pg)
 {
 	unsigned int done;
 	int ret = EXIT_OK;
 
 	for (r->index = 0; r->index < n && !ret; r->index++) {
-		ret = recv_file(b, paths[r->index], r->index, o, r, printed);
+		ret = recv_file(b, paths[r->index], r->index, o, r, pg);
 		if (!ret)
 			r->files++;
 	}
@@ -281,15 +301,17 @@ static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
 }
 
 int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
-	      const struct xfer_opts *o, struct xfer_report *r)
+	      const struct xfer_opts *o, struct xfer_report *r,
+	      struct xfer_pages *pg)
 {
 	const struct frame_at stream = { "the stream header", FRAME_NO_FILE };
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
-	int printed = 0, err, ret;
 	uint32_t nfiles;
 	ssize_t got;
+	int err;
 
 	*r = (struct xfer_report){ .index = FRAME_NO_FILE };
+	*pg = (struct xfer_pages){ .fd = -1 };
 	got = read_hdr(b, hdr, sizeof(hdr), stream, r);
 	if (got < 0)
 		return EXIT_FAIL;
@@ -305,8 +327,5 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 		    nfiles, n);
 		return failed(r, FRAME_ST_COUNT, EXIT_FAIL);
 	}
-	ret = recv_files(b, paths, n, o, r, &printed);
-	if (!ret && o->print_pages && !printed)
-		dev_print_page(b->fd, NULL);
-	return ret;
+	return recv_files(b, paths, n, o, r, pg);
 }

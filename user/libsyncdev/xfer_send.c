@@ -19,7 +19,6 @@ struct send_ctx {
 	struct ack_in *in;	/* the slave's early answer */
 	uint64_t seen;		/* b->moved when last looked for one */
 	uint64_t start;		/* stream offset of this file's data */
-	int printed;		/* page descriptors logged */
 	struct hmac_sha256 mac;	/* keyed: the current file's MAC */
 };
 
@@ -87,8 +86,6 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 			hmac_sha256_update(mac, dst, (size_t)n);
 		tx_commit(c->b, (size_t)n);
 		off += (uint64_t)n;
-		if (c->o->print_pages)
-			dev_print_pages_once(c->b->fd, f->map, &c->printed);
 	}
 	if (infile_check_size(f))
 		return EXIT_FAIL;
@@ -139,8 +136,20 @@ int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 				       data_moved(&c, files[n - 1].size),
 				       files[n - 1].size) :
 			   send_failed("the stream header", 0, 0);
-	/* Only empty files: the device buffer is all there is to show. */
-	if (o->print_pages && !c.printed)
-		dev_print_page(b->fd, NULL);
 	return EXIT_OK;
+}
+
+void xfer_send_pages(const struct devbuf *b, const struct infile *files,
+		     unsigned int n)
+{
+	unsigned int i;
+	int done = 0;
+
+	/* The first non-empty file is mapped (master/main.c). */
+	for (i = 0; i < n && !files[i].map; i++)
+		;
+	if (i < n)
+		dev_print_pages_once(b->fd, files[i].map, &done);
+	else
+		dev_print_page(b->fd, NULL);
 }

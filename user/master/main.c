@@ -80,10 +80,13 @@ int main(int argc, char **argv)
 
 	t0 = now_ns();
 	ret = xfer_send(&b, files, a.nfiles, &o, &in);
-	if (ret)
-		return ack_failed(fd, &in, a.nfiles, a.files, "slave");
 	/* The connection stays open until the slave has answered. */
-	ret = ack_wait(fd, &in, a.nfiles, a.files, "slave");
+	if (ret)
+		ret = ack_failed(fd, &in, a.nfiles, a.files, "slave");
+	else
+		ret = ack_wait(fd, &in, a.nfiles, a.files, "slave");
+	if (o.print_pages)
+		xfer_send_pages(&b, files, a.nfiles);
 	if (ret)
 		return ret;
 	xfer_print_time(now_ns() - t0, total);

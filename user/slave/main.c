@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 {
 	static struct auth_key key;
 	struct auth_session sess;
+	struct xfer_pages pg;
 	struct xfer_report r;
 	struct xfer_opts o;
 	struct xfer_args a;
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
 	unsigned char *absent;
 	char **targets;
 	uint64_t t0, t1;
-	int fd, ret;
+	int fd, ret, ok;
 
 	set_progname(argv[0]);
 	ret = xfer_parse_args(argc, argv, ROLE_SLAVE, &a);
@@ -74,9 +75,12 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now_ns();
-	ret = xfer_recv(&b, targets, a.nfiles, &o, &r);
+	ret = xfer_recv(&b, targets, a.nfiles, &o, &r, &pg);
 	t1 = now_ns();
+	ok = ret == EXIT_OK;
 	ret = ack_answer(fd, ret, r.status, r.index, r.files, "master");
+	if (o.print_pages)
+		xfer_recv_pages(&b, &pg, ok);
 	outfile_release();
 	if (ret)
 		return ret;
