@@ -24,8 +24,8 @@ struct auth_session;
  * below a few pages it only adds time; docs/results.md ("Many files")
  * gives the measured cost per file of both.  The course's page-descriptor
  * line of a file is taken from a mapping all the same: the master maps
- * the first non-empty file, the slave maps the first page of it after
- * its answer (xfer_recv_pages).
+ * the first non-empty file, the slave maps the first page of it once its
+ * bytes are written (xfer_recv.c).
  */
 #define XFER_MAP_MIN (64u << 10)
 
@@ -72,21 +72,18 @@ void xfer_send_pages(const struct devbuf *b, const struct infile *files,
 /*
  * Slave, mmap mode: what the page lines need after the answer.  An output
  * written through its mapping (XFER_MAP_MIN and up) is logged while it is
- * mapped; the first non-empty file otherwise is kept open (a duplicate
- * descriptor) to map a page of it afterwards.
+ * mapped; of the first non-empty file otherwise, the first page is mapped
+ * once its bytes are written (outfile_map_page) and kept mapped.
  */
 struct xfer_pages {
-	int fd;			/* that file, or -1 */
-	const char *path;	/* its name, for messages */
-	int taken;		/* logged, or kept in fd */
+	void *page;		/* that page, or NULL */
+	int taken;		/* logged, or mapped in page */
 };
 
 /*
- * Slave, after its answer: the device buffer's page line and the kept
- * file's, from a new mapping of its first page with its first byte
- * stored again (outfile_map_page); the buffer's alone when the files
- * that arrived were all empty (ok: the transfer succeeded) or the page
- * cannot be mapped.  Closes the kept descriptor.
+ * Slave, after its answer: the device buffer's page line and that of the
+ * page kept; the buffer's alone when the files that arrived were all
+ * empty (ok: the transfer succeeded).
  */
 void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok);
 

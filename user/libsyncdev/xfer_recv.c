@@ -8,10 +8,8 @@
 #include "xfer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Record what failed for the answer to the master; returns code. */
 static int failed(struct xfer_report *r, unsigned int status, int code)
@@ -181,44 +179,30 @@ static unsigned int out_flags(const struct devbuf *b, const struct xfer_opts *o,
 }
 
 /*
- * The first non-empty file, written with write(): kept open for its page
- * line after the answer (xfer_recv_pages).  Where no descriptor is left
- * for it, the buffer's line alone, now.
+ * The first non-empty file, written with write(): its first page mapped
+ * and its first byte stored again now, while the file is the slave's
+ * alone (a store after its link could undo another writer's), and
+ * logged after the answer (xfer_recv_pages).  Without the mapping, the
+ * buffer's line alone, now.
  */
-static void keep_for_page(const struct devbuf *b, struct xfer_pages *pg,
-			  const struct outfile *f, const char *path)
+static void map_for_page(const struct devbuf *b, struct xfer_pages *pg,
+			 const struct outfile *f)
 {
 	pg->taken = 1;
-	pg->path = path;
-	pg->fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
-	if (pg->fd >= 0)
-		return;
-	msg_errno("warning: no page line for %s", path);
-	dev_print_page(b->fd, NULL);
+	pg->page = outfile_map_page(f->fd, f->path);
+	if (!pg->page)
+		dev_print_page(b->fd, NULL);
 }
 
 void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok)
 {
 	int done = 0;
-	void *page;
 
-	if (pg->fd < 0) {
+	if (pg->page)
+		dev_print_pages_once(b->fd, pg->page, &done);
+	else if (!pg->taken && ok)
 		/* Only empty files: the device buffer is all there is to show. */
-		if (!pg->taken && ok)
-			dev_print_page(b->fd, NULL);
-		return;
-	}
-	/*
-	 * Never unmapped: an munmap is a TLB flush; at exit the page is one
-	 * more of the teardown.
-	 */
-	page = outfile_map_page(pg->fd, pg->path);
-	if (page)
-		dev_print_pages_once(b->fd, page, &done);
-	else
 		dev_print_page(b->fd, NULL);
-	close(pg->fd);
-	pg->fd = -1;
 }
 
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
@@ -257,7 +241,7 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		return ret;
 	}
 	if (o->print_pages && !pg->taken && size)
-		keep_for_page(b, pg, &f, path);
+		map_for_page(b, pg, &f);
 	if (outfile_close(&f))
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	r->total += size;
@@ -311,7 +295,7 @@ int xfer_recv(struct devbuf *b, char *const *paths, unsigned int n,
 	int err;
 
 	*r = (struct xfer_report){ .index = FRAME_NO_FILE };
-	*pg = (struct xfer_pages){ .fd = -1 };
+	*pg = (struct xfer_pages){ .page = NULL };
 	got = read_hdr(b, hdr, sizeof(hdr), stream, r);
 	if (got < 0)
 		return EXIT_FAIL;
