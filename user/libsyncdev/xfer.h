@@ -62,9 +62,9 @@ int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
  * mmap mode, after the transfer: the course's page-descriptor lines
  * (SYNCDEV_IOC_PRINT_PAGE), logged once the master has its answer and the
  * slave has given it, as the course's programs log them after their copy
- * loop.  A mapping and two ioctls are not what a transfer should wait
- * for (docs/transfer.md).  Master: the device buffer's page and the first
- * mapped file's, or the buffer's alone when every file was empty.
+ * loop: the transfer does not wait for the two ioctls (docs/transfer.md).
+ * Master: the device buffer's page and the first mapped file's, or the
+ * buffer's alone when every file was empty.
  */
 void xfer_send_pages(const struct devbuf *b, const struct infile *files,
 		     unsigned int n);

@@ -182,8 +182,9 @@ static unsigned int out_flags(const struct devbuf *b, const struct xfer_opts *o,
  * The first non-empty file, written with write(): its first page mapped
  * and its first byte stored again now, while the file is the slave's
  * alone (a store after its link could undo another writer's), and
- * logged after the answer (xfer_recv_pages).  Without the mapping, the
- * buffer's line alone, now.
+ * logged after the answer (xfer_recv_pages).  The page stays mapped
+ * until the program exits: an munmap is a TLB flush, at exit a page more
+ * of the teardown.  Without the mapping, the buffer's line alone, now.
  */
 static void map_for_page(const struct devbuf *b, struct xfer_pages *pg,
 			 const struct outfile *f)
