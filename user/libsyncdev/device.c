@@ -258,11 +258,17 @@ void dev_print_page(int fd, const void *addr)
 		msg_errno("warning: SYNCDEV_IOC_PRINT_PAGE");
 }
 
+void dev_print_pages(int fd, const void *map)
+{
+	dev_print_page(fd, NULL);
+	if (map)
+		dev_print_page(fd, map);
+}
+
 void dev_print_pages_once(int fd, const void *map, int *done)
 {
 	if (*done || !map)
 		return;
-	dev_print_page(fd, NULL);
-	dev_print_page(fd, map);
+	dev_print_pages(fd, map);
 	*done = 1;
 }

@@ -113,6 +113,8 @@ ssize_t dev_recv(int fd, uint64_t offset, uint64_t len, uint32_t flags);
  * buffer) to the kernel log.  Only a diagnostic: failure is a warning.
  */
 void dev_print_page(int fd, const void *addr);
+/* mmap mode: the device buffer's page, then the file's at map (if any). */
+void dev_print_pages(int fd, const void *map);
 /*
  * mmap mode: once per transfer (*done), once both are mapped and touched,
  * log the page of the device buffer and the page of the file at map.

@@ -531,20 +531,20 @@ void outfile_abort(struct outfile *f)
 	f->pend = NULL;
 }
 
-void *outfile_map_page(int fd, const char *path)
+void *outfile_map_page(const struct outfile *f)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *p, c;
 
-	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
 	if (p == MAP_FAILED) {
-		msg_errno("cannot mmap %s for its page line", path);
+		msg_errno("cannot mmap %s for its page line", f->path);
 		return NULL;
 	}
 	/* SIGBUS: the file was cut short meanwhile. */
 	if (map_copy(&c, p, 1, NULL) || map_copy(p, &c, 1, NULL)) {
 		msg("cannot map %s for its page line: the file was cut short",
-		    path);
+		    f->path);
 		munmap(p, page);
 		return NULL;
 	}

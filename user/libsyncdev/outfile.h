@@ -147,14 +147,13 @@ int outfile_commit(struct outfile *f);
 void outfile_abort(struct outfile *f);
 /*
  * For the course's page-descriptor line of a file written with write():
- * the first page of the file open at fd (path: its name for messages; not
- * empty, its bytes written) mapped shared and writable, and its first
- * byte stored again through the mapping, so that the page's entry is the
- * one a copy into a mapped output leaves (present, writable, dirty).
- * NULL after a message.  The mapping (one page) is the caller's, to
- * munmap or to keep until it exits.
+ * the first page of f (not empty, its bytes written) mapped shared and
+ * writable, and its first byte stored again through the mapping, so that
+ * the page's entry is the one a copy into a mapped output leaves
+ * (present, writable, dirty).  NULL after a message.  The mapping (one
+ * page) is the caller's, to munmap or to keep until it exits.
  */
-void *outfile_map_page(int fd, const char *path);
+void *outfile_map_page(const struct outfile *f);
 
 void outfile_remove_on_signals(void);
 

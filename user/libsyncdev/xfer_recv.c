@@ -190,20 +190,16 @@ static void map_for_page(const struct devbuf *b, struct xfer_pages *pg,
 			 const struct outfile *f)
 {
 	pg->taken = 1;
-	pg->page = outfile_map_page(f->fd, f->path);
+	pg->page = outfile_map_page(f);
 	if (!pg->page)
-		dev_print_page(b->fd, NULL);
+		dev_print_pages(b->fd, NULL);
 }
 
 void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok)
 {
-	int done = 0;
-
-	if (pg->page)
-		dev_print_pages_once(b->fd, pg->page, &done);
-	else if (!pg->taken && ok)
-		/* Only empty files: the device buffer is all there is to show. */
-		dev_print_page(b->fd, NULL);
+	/* Only empty files (ok): the device buffer is all there is to show. */
+	if (pg->page || (!pg->taken && ok))
+		dev_print_pages(b->fd, pg->page);
 }
 
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,

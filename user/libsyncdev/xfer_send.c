@@ -143,13 +143,9 @@ void xfer_send_pages(const struct devbuf *b, const struct infile *files,
 		     unsigned int n)
 {
 	unsigned int i;
-	int done = 0;
 
 	/* The first non-empty file is mapped (master/main.c). */
 	for (i = 0; i < n && !files[i].map; i++)
 		;
-	if (i < n)
-		dev_print_pages_once(b->fd, files[i].map, &done);
-	else
-		dev_print_page(b->fd, NULL);
+	dev_print_pages(b->fd, i < n ? files[i].map : NULL);
 }
