@@ -206,12 +206,12 @@ test:
 	tests/run
 
 demo:
-	scripts/deps
+	scripts/deps --demo
 	$(MAKE) all
 	$(KERNEL_ENV) scripts/demo
 
 bench-transfer:
-	scripts/deps
+	scripts/deps --demo
 	$(MAKE) all
 	scripts/bench/bench-transfer
 
