@@ -51,7 +51,6 @@ void benchopt_finish(struct benchopt *o)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	o->dir_given = o->dir != NULL;
 	if (!o->dir)
 		o->dir = tmp && *tmp ? tmp : "/var/tmp";
 }

@@ -38,7 +38,6 @@ struct benchopt {
 	uint64_t reps;		/* 0: the mode's default */
 	const char *plot;	/* NULL: no plot */
 	const char *dir;	/* scratch directory */
-	int dir_given;		/* --dir was given, not the default */
 };
 
 /* The table, for an optset whose dst is a struct benchopt. */

@@ -201,7 +201,7 @@ static int sc_rows(struct report *r, struct sc *s, uint64_t target,
 static const char usage[] =
 	"usage: osbench syscall-rate [--time S] [--reps N] [--dir DIR] [options]\n\n"
 	"Calls per second of read and write (1 byte, on a 1024 KiB file in\n"
-	"DIR, default $TMPDIR or /tmp), lseek, open+close of that file and\n"
+	"--dir), lseek, open+close of that file and\n"
 	"the raw getpid system call.  Each is sized to --time seconds\n"
 	"by doubling, then timed --reps times; the empty loop's cost is\n"
 	"subtracted.\n\n"
@@ -212,9 +212,7 @@ static const char usage[] =
 static int syscall_rate_run(const struct ctx *c, const void *opts)
 {
 	const struct sc_opts *o = opts;
-	/* /tmp, not the micro-benchmarks' /var/tmp: the course's setting. */
-	const char *dir = c->o.dir_given ? c->o.dir :
-			  getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	const char *dir = c->o.dir;
 	uint64_t target = o->target_ns ? o->target_ns :
 			  io_pick_time(&c->o, 200000000);
 	unsigned int reps = c->o.reps;

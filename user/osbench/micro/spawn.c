@@ -4,7 +4,9 @@
  *
  *  - fork + _exit + waitpid: a process that runs nothing;
  *  - posix_spawn + waitpid: a process that execs a trivial program
- *    (/bin/true unless --exec says otherwise), what a shell does;
+ *    (/bin/true unless --exec says otherwise), what a shell does; glibc
+ *    makes it with clone(CLONE_VM | CLONE_VFORK), so no page table is
+ *    copied, unlike the fork + execve of lmbench's lat_proc exec;
  *  - pthread_create + pthread_join: a thread that runs nothing.
  *
  * Each figure is the whole life cycle, creation to reaping, because that
@@ -83,8 +85,10 @@ static const struct opt spawn_options[] = {
 static const char usage[] =
 	"usage: osbench spawn [--exec PROGRAM] [options]\n\n"
 	"Time to create and reap a process (fork + _exit + waitpid), a\n"
-	"process running PROGRAM (posix_spawn + waitpid, default /bin/true)\n"
-	"and a thread (pthread_create + pthread_join), in microseconds.\n";
+	"process running PROGRAM (posix_spawn + waitpid, default /bin/true:\n"
+	"glibc's posix_spawn is clone(CLONE_VM|CLONE_VFORK) + execve, not\n"
+	"fork + execve, which lmbench's lat_proc exec times) and a thread\n"
+	"(pthread_create + pthread_join), in microseconds.\n";
 
 static int spawn_run(const struct ctx *c, const void *opts)
 {

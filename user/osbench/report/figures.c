@@ -14,7 +14,7 @@ static const char *const fig_names[FIG_COUNT] = {
 	[FIG_FOPEN_FCLOSE] = "fopen_fclose",
 	[FIG_CREATE_DELETE] = "create_delete",
 	[FIG_MALLOC_FREE] = "malloc_free", [FIG_FORK] = "fork",
-	[FIG_SPAWN] = "spawn", [FIG_THREAD] = "thread",
+	[FIG_SPAWN] = "posix_spawn", [FIG_THREAD] = "thread",
 	[FIG_CTXSW_PROCESS] = "ctxsw_process",
 	[FIG_CTXSW_THREAD] = "ctxsw_thread",
 	[FIG_MEM_L1] = "mem_L1", [FIG_MEM_L1 + 1] = "mem_L2",
