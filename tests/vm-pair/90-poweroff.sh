@@ -35,8 +35,8 @@ temp_size() {
 }
 
 # At the lowest priority: on a one-CPU guest of a fast host the slave at
-# full speed starved this loop, which first looked after the whole 64 MiB
-# had arrived (1.5 s on an Intel Xeon under KVM).
+# full speed starved this loop, which then first looked only after the
+# whole 64 MiB had arrived.
 slave 1 out fcntl "$SYNCDEV_PEER" -b 64K -w 60000 \
 	--progress-timeout $TIMEOUT_S >slave.log 2>&1 &
 spid=$!

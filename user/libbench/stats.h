@@ -9,8 +9,9 @@
  * n samples sorted x(1) <= ... <= x(n) it is x(r)..x(n+1-r) with r the
  * largest rank for which P(B < r) <= 2.5%, B ~ Binomial(n, 1/2); its
  * confidence is 1 - 2 P(B < r) (>= 95%).  With n <= 5 no pair of ranks
- * reaches 95%: the interval is min..max and ci_level says how sure it is
- * (93.75% for 5, 75% for 3).  The interval always lies inside [min, max].
+ * reaches that level: the interval is min..max and ci_level says how sure
+ * it is (15/16 for 5, 3/4 for 3).  The interval always lies inside
+ * [min, max].
  */
 #ifndef SYNCDEV_STATS_H
 #define SYNCDEV_STATS_H

@@ -13,8 +13,7 @@
 /*
  * XOR of 32-bit words is also the fold of the XOR of 64-bit words, and a
  * 64-bit XOR over vectors lets the compiler use the widest registers it
- * has: a plain 32-bit loop is CPU-bound at 2-3 GB/s, well below what
- * memory delivers.  GCC's vector extension keeps the code portable; one
+ * has: a plain 32-bit loop is CPU-bound well below what memory delivers.  GCC's vector extension keeps the code portable; one
  * copy of the loop per target, picked at run time.  Each copy uses the
  * register width of its target and no wider: a vector with no register
  * of its size (64 bytes under AVX2, 32 under SSE2) is kept on the stack

@@ -15,7 +15,7 @@
  * The buffer's pages (up to DEVBUF_POPULATE_MAX) are mapped here, before
  * the connection, in one madvise(MADV_POPULATE_*) rather than by a page
  * fault per page in the middle of the transfer: 256 faults for 1 MiB,
- * which under emulation made the mmap slave's thousand small files 14 %
+ * which under emulation made the mmap slave's thousand small files
  * slower (docs/results.md, "Many files").  The device's pages come from
  * its fault handler as they would on first touch (buffer.c).
  */
@@ -126,8 +126,8 @@ int tx_flush(struct devbuf *b)
  * The two sides' pages are then DEVBUF_SKEW / 2 apart in every
  * power-of-two-sized direct-mapped TLB of DEVBUF_SKEW / 4 KiB entries or
  * more (QEMU's has 64 or more).  Measured in the VM (docs/results.md):
- * the mmap master took 430 ms for 64 MiB with the two sides aliased and
- * 290 ms apart, as long as with read() and write().
+ * with the two sides aliased the mmap master took half as long again as
+ * with them apart, which is as long as with read() and write().
  */
 size_t devbuf_place_offset(const void *map, const void *peer)
 {

@@ -9,18 +9,19 @@
  * best of two is far less likely to have.  The first round is a screen
  * of a quarter of a slice, and an engine at less than half the best rate
  * sits the second round out (read never does: fast_sits_out): a slow
- * candidate costs its slice at its own speed (a mapped just-written file,
- * 8x slower than read under bhyve, cost 18 % of a whole run with full
- * slices), and a short look is enough to know it is slow.  Cold files:
+ * candidate costs its slice at its own speed (a mapped just-written file
+ * under bhyve, with full slices, cost a large share of a whole run), and
+ * a short look is enough to know it is slow (docs/io.md, "Design choices
+ * and the alternatives measured", 9).  Cold files:
  * direct, then read, one
  * round of 32 MiB each, by the wall clock; read is cut short once it has
  * taken as long as direct did (probe_deadline).  Which is faster depends
  * on the storage and on what caches it below this system: on an Intel
- * Xeon under KVM O_DIRECT with 16 requests in flight won at some times (1.7-2.1
- * GB/s against 0.9-1.0) and buffered reads at others (2.2 against 1.5),
- * within the hour, on the same file; on the AMD EPYC Turin-like guest
- * under bhyve an AIO direct engine lost to read, and the io_uring one
- * wins (docs/io.md).
+ * Xeon under KVM O_DIRECT with 16 requests in flight won at some times
+ * and buffered reads at others, within the hour, on the same file; on
+ * the AMD EPYC Turin-like guest under bhyve an AIO direct engine lost to
+ * read, and the io_uring one wins (docs/io.md, "Design choices and the
+ * alternatives measured", 3 and 7).
  */
 #include "fast_method.h"
 #include "readq.h"
@@ -36,9 +37,10 @@
  * Slices: warm ones are over in a millisecond or two, and take two
  * rounds (a screen first).  Cold ones take one round: each slice restarts
  * the read-ahead or drains the queue.  32 MiB: each of two threads fills
- * the direct engine's queue (16 MiB) once; with 16 MiB slices the two
- * engines' probes differed by 10-25 % where whole runs differed by 60 %
- * (Intel Xeon under KVM), and a close call chose the slow one once in five.
+ * the direct engine's queue (16 MiB) once; 16 MiB slices told the two
+ * engines apart less well than whole runs did, and a close call chose the
+ * slow one too often (docs/io.md, "Design choices and the alternatives
+ * measured", 5).
  */
 #define PROBE_SLICE_WARM (8 * MIB_B)
 #define PROBE_SLICE_COLD (32 * MIB_B)

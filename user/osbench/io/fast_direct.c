@@ -62,10 +62,10 @@ static void direct_close(struct fast_file *f)
 
 /*
  * One contiguous share per thread, as fio's jobs: the queue drains only
- * at the end of a phase, and each thread is one sequential stream.  (32
- * MiB chunks from the shared counter, each drained at its end, read a
- * cold GiB at 1.5-1.7 GB/s where whole shares did 1.7-2.1, on an Intel
- * Xeon under KVM, interleaved; docs/io.md.)
+ * at the end of a phase, and each thread is one sequential stream: 32 MiB
+ * chunks from the shared counter, each drained at its end, read a cold
+ * GiB slower (docs/io.md, "Design choices and the alternatives
+ * measured", 4).
  */
 static size_t direct_chunk(const struct fast_file *f, uint64_t len)
 {

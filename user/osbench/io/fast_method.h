@@ -125,11 +125,10 @@ void fast_file_init(struct fast_file *f, int fd, uint64_t size);
  * The pread() block: half of one core's L2 (the buffer is written by the
  * kernel's copy and read back by the XOR while it is still there; half
  * leaves room for the page-cache lines passing through), within 64 KiB ..
- * 512 KiB; 256 KiB when the caches are unknown.  Half, not a quarter: under
- * bhyve (AMD EPYC Turin-like), a read-back GiB took 35.4-35.9 ms with 512 KiB and
- * 37.9-39.7 with 256 KiB, and 768 KiB was slower again.  At most 512 KiB:
- * with the 2 MiB L2 of an Intel Xeon under KVM, 512 KiB read 2.9 % more
- * per CPU-second than 1 MiB (docs/io.md).
+ * 512 KiB; 256 KiB when the caches are unknown.  Half, not a quarter, and
+ * at most 512 KiB: both read a read-back GiB faster than their neighbours
+ * under bhyve and under KVM (docs/io.md, "Design choices and the
+ * alternatives measured", 1 and 15).
  */
 size_t fast_block_for_l2(uint64_t l2);
 
@@ -252,8 +251,8 @@ enum fast_method fast_pick(const double rate[FAST_NMETHODS],
  * under half of top it is slow, and its full slice would cost its slow
  * speed (mmap on a just-written file).  read never sits out: it is every
  * engine's fallback, and a single screen that lost its core for a moment
- * (2.4 GB/s where read does 27-45 under bhyve) would make read sit out
- * and mmap read the rest at a sixth of read's speed.
+ * would make read sit out and mmap read the rest at a fraction of read's
+ * speed (docs/io.md, "Design choices and the alternatives measured", 9).
  */
 bool fast_sits_out(enum fast_method m, double rate, double top);
 

@@ -13,10 +13,8 @@
  * (1 MiB) and lets the kernel's read-ahead run ahead of it, its window
  * doubled by POSIX_FADV_SEQUENTIAL.  Announcing 64 MiB ahead with
  * POSIX_FADV_WILLNEED instead makes the reader allocate and submit the
- * pages itself: on the idle AMD EPYC Turin-like guest under bhyve a cold
- * GiB took 350-565 ms that way and 203-283 ms with plain
- * read-ahead and 1 MiB reads, and 286-504 against 265-307 (one outlier
- * 738) with a busy core and another disk reader (docs/io.md).
+ * pages itself, which read a cold GiB slower, idle or busy (docs/io.md,
+ * "Design choices and the alternatives measured", 2).
  */
 #include "fast_method.h"
 #include "util.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * run2: the course's second program.  Find a block count whose read takes
- * between 5 and 15 seconds by doubling (calibrate.h), and print it with
- * the size read, the time and the rate.
+ * at least 5 s and at most 15 s, the course's window, by doubling
+ * (calibrate.h), and print it with the size read, the time and the rate.
  */
 #include "calibrate.h"
 #include "io.h"
