@@ -101,6 +101,11 @@ static void test_args(void)
 
 	CHECK(PARSE(ROLE_MASTER, &a, "--help") == 1, "master --help");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "-h") == 1, "slave -h");
+}
+
+static void test_args_refused(void)
+{
+	struct xfer_args a;
 
 	CHECK(PARSE(ROLE_MASTER, &a, "2", "f1", "mmap") == -1,
 	      "master N=2 with one file");
@@ -242,6 +247,7 @@ int main(void)
 	test_handshake_timeout();
 	test_drop_log();
 	test_args();
+	test_args_refused();
 	test_security_options();
 	test_progress_timeout();
 	return check_done();

@@ -221,7 +221,7 @@ static void test_benchopt(void)
 
 	CHECK(parse(&o, 10, a1) == 2 && o.fmt == REPORT_CSV &&
 	      o.mode == BENCH_QUICK && o.reps == 5 && !strcmp(o.dir, "/d") &&
-	      o.dir_given && !strcmp(o.plot, "p.svg"),
+	      !strcmp(o.plot, "p.svg"),
 	      "benchopt: common options");
 	CHECK(!strcmp(a1[1], "read") && !strcmp(a1[2], "rest") &&
 	      a1[3] == NULL, "benchopt: operands kept in order");
@@ -232,7 +232,7 @@ static void test_benchopt(void)
 	CHECK(parse(&o, 2, a3) == -1, "benchopt: --plot needs a value");
 	CHECK(parse(&o, 4, a4) == OPTABLE_HELP, "benchopt: -h asks for help");
 	CHECK(parse(&o, 3, a4) == 0 && o.fmt == REPORT_JSON &&
-	      o.mode == BENCH_SMOKE && !o.dir_given && o.dir[0] == '/',
+	      o.mode == BENCH_SMOKE && o.dir[0] == '/',
 	      "benchopt: --json --smoke, default --dir");
 	benchopt_measure(&o, &m);
 	CHECK(m.samples == 3 && !strcmp(benchopt_mode_name(&o), "smoke") &&

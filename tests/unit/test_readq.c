@@ -49,6 +49,29 @@ static bool slot_ok(const unsigned char *buf, unsigned int i, int64_t len)
 	return len == want && !memcmp(buf + off, content + off, (size_t)len);
 }
 
+/* Drained with every read in flight: it waits for all of them. */
+static void test_drain(struct readq *q, const char *name, unsigned char *buf,
+		       int fd, int dfd)
+{
+	unsigned int i;
+
+	memset(buf, 0, (NREADS + 1) * BLK);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (i = 0; i < NREADS; i++)
+		readq_add(q, dfd, buf + i * BLK, BLK, (uint64_t)i * BLK, i);
+	CHECK(readq_submit(q) == 0, "%s: submitted again", name);
+	CHECK(readq_drain(q) == NREADS && q->inflight == 0,
+	      "%s: drain waits for every read in flight", name);
+	for (i = 0; i < NREADS; i++)
+		if (!slot_ok(buf, i, i + 1 < NREADS ? BLK : FILE_SIZE - i * BLK))
+			break;
+	CHECK(i == NREADS, "%s: after the drain the buffers hold the file",
+	      name);
+	readq_add(q, fd, buf, BLK, 0, 0);
+	CHECK(readq_submit(q) == 0, "%s: one more in flight", name);
+	readq_free(q);
+}
+
 static void test_kind(enum readq_kind kind, int fd, int dfd)
 {
 	const char *name = readq_kind_name(kind);
@@ -90,25 +113,10 @@ static void test_kind(enum readq_kind kind, int fd, int dfd)
 	      "%s: each read once, by its tag: whole blocks, a short one at the end, none past it",
 	      name);
 	CHECK(q.inflight == 0, "%s: none left in flight", name);
-
-	/* Drained with every read in flight: it waits for all of them. */
-	memset(buf, 0, (NREADS + 1) * BLK);
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	for (i = 0; i < NREADS; i++)
-		readq_add(&q, dfd, buf + i * BLK, BLK, (uint64_t)i * BLK, i);
-	CHECK(readq_submit(&q) == 0, "%s: submitted again", name);
-	CHECK(readq_drain(&q) == NREADS && q.inflight == 0,
-	      "%s: drain waits for every read in flight", name);
-	for (i = 0; i < NREADS; i++)
-		if (!slot_ok(buf, i, i + 1 < NREADS ? BLK : FILE_SIZE - i * BLK))
-			break;
-	CHECK(i == NREADS, "%s: after the drain the buffers hold the file",
-	      name);
-	readq_add(&q, fd, buf, BLK, 0, 0);
-	CHECK(readq_submit(&q) == 0, "%s: one more in flight", name);
-	readq_free(&q);
+	test_drain(&q, name, buf, fd, dfd);
 	free(buf);
 }
+
 
 /* One byte into the pipe at a time, a pause before each. */
 static void *trickle(void *arg)
