@@ -20,7 +20,7 @@
  *	OSBENCH_COMMAND(x, "x", CMD_TABLE | CMD_ALL, "one-line summary",
  *			COMMAND_OPTIONS(x_options, struct x_opts));
  *
- * and one line in commands.c (docs/design.md, "Adding an experiment").
+ * and one line in command_table.c (docs/design.md, "Adding an experiment").
  */
 #ifndef OSBENCH_EXPERIMENT_H
 #define OSBENCH_EXPERIMENT_H

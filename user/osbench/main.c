@@ -3,9 +3,9 @@
  * osbench: the benchmark driver.  "osbench <command> [args]" runs one
  * experiment; the same binary invoked as run, run2 or fast behaves as the
  * course program of that name.  Commands are the descriptors of
- * commands.c; this file only finds one, parses and runs it.
+ * command_table.c; this file only finds one, parses and runs it.
  */
-#include "commands.h"
+#include "command_table.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -3,12 +3,12 @@
  * osbench syscall-rate: how many read, write, lseek,
  * open+close and getpid calls this machine makes per second, one byte at
  * a time (course step 5).
- * getpid and open+close are the loops of calls.h, shared with the
+ * getpid and open+close are the loops of callloops.h, shared with the
  * micro-benchmark "osbench syscall"; the method (doubling to --time, then
  * --reps runs) is the I/O experiments' own.
  */
 #include "calibrate.h"
-#include "calls.h"
+#include "callloops.h"
 #include "io.h"
 #include "measure.h"
 #include "pattern.h"

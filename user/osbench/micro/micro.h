@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The operating-system micro-benchmarks (docs/microbench.md): one
- * experiment per file, each an osbench command (commands.h), and the
+ * experiment per file, each an osbench command (command_table.h), and the
  * helpers they share.
  */
 #ifndef OSBENCH_MICRO_H

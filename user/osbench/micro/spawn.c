@@ -13,7 +13,7 @@
  * is what can be timed from the parent without a clock in the child.  The
  * child exits with _exit so no atexit or stdio flushing is measured.
  */
-#include "calls.h"
+#include "callloops.h"
 #include "micro.h"
 #include "util.h"
 

@@ -4,13 +4,13 @@
  * of the file-access experiment (getpid, open+close, fopen+fclose, create+delete,
  * malloc+free, fork+exit+wait), in ns per call and calls per second.
  *
- * getpid, open+close and fork are the loops of calls.h, which
+ * getpid, open+close and fork are the loops of callloops.h, which
  * "osbench syscall-rate" (the I/O experiment: read, write, lseek at one byte,
  * in calls per second) times too.  malloc+free passes the pointer
  * through an empty asm so the compiler cannot pair and delete the two
  * calls.  One empty loop iteration is subtracted from each figure.
  */
-#include "calls.h"
+#include "callloops.h"
 #include "micro.h"
 #include "timing.h"
 #include "util.h"

@@ -7,7 +7,7 @@
  * file, so they go together) and transfer.  machine is always measured:
  * no figure is given without the machine it came from.
  */
-#include "commands.h"
+#include "command_table.h"
 #include "report_parts.h"
 #include "util.h"
 

@@ -12,7 +12,7 @@
  *  - osbench transfer when the syncdev module is loaded, else a
  *    sentence (transfer.skipped) that says why it is missing.
  */
-#include "commands.h"
+#include "command_table.h"
 #include "device.h"
 #include "report_parts.h"
 #include "runner.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Call loops shared by osbench syscall, syscall-rate and spawn (calls.h). */
-#include "calls.h"
+/* Call loops shared by osbench syscall, syscall-rate and spawn (callloops.h). */
+#include "callloops.h"
 #include "util.h"
 
 #include <fcntl.h>

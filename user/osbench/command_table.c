@@ -3,7 +3,7 @@
  * The one table of osbench commands: "osbench --help" lists them in this
  * order, and "all" and "report" run the ones flagged CMD_ALL in it.
  */
-#include "commands.h"
+#include "command_table.h"
 
 #include <stddef.h>
 

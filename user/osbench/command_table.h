@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The descriptors of the osbench commands, each defined in the file named
- * after it (experiment.h), and listed once in commands.c.
+ * after it (experiment.h), and listed once in command_table.c.
  */
-#ifndef OSBENCH_COMMANDS_H
-#define OSBENCH_COMMANDS_H
+#ifndef OSBENCH_COMMAND_TABLE_H
+#define OSBENCH_COMMAND_TABLE_H
 
 #include "experiment.h"
 
@@ -18,7 +18,7 @@ extern const struct command cmd_transfer;
 extern const struct command cmd_machine, cmd_overhead, cmd_call,
 	cmd_syscall, cmd_spawn, cmd_ctxsw, cmd_memlat, cmd_membw,
 	cmd_pagefault, cmd_fileaccess, cmd_net;
-/* The micro-benchmarks at -O2 and -O0 (micro_opt.c) */
+/* The micro-benchmarks at -O2 and -O0 (microopt/micro_opt.c) */
 extern const struct command cmd_micro_opt;
 /* Runners of the CMD_ALL experiments */
 extern const struct command cmd_all, cmd_report;
