@@ -125,9 +125,10 @@ int tx_flush(struct devbuf *b)
  * which (buf - peer) mod DEVBUF_SKEW is half of it, give or take a page.
  * The two sides' pages are then DEVBUF_SKEW / 2 apart in every
  * power-of-two-sized direct-mapped TLB of DEVBUF_SKEW / 4 KiB entries or
- * more (QEMU's has 64 or more).  Measured in the VM (docs/results.md):
- * with the two sides aliased the mmap master took half as long again as
- * with them apart, which is as long as with read() and write().
+ * more (QEMU's has 64 or more).  Measured in the VM (docs/transfer.md,
+ * the row "mappings placed 128 KiB apart"): with the two sides aliased
+ * the mmap master took half as long again as with them apart, which is
+ * as long as with read() and write().
  */
 size_t devbuf_place_offset(const void *map, const void *peer)
 {
