@@ -653,9 +653,9 @@ static void test_rules(void)
 	test_badf_not_legacy(SYNCDEV_SLAVE_PATH, O_RDONLY,
 			     SYNCDEV_LEGACY_CLOSE, 0,
 			     "0x12345679 on an O_RDONLY slave");
-	test_badf_not_legacy(SYNCDEV_SLAVE_PATH, O_WRONLY,
+	test_badf_not_legacy(SYNCDEV_MASTER_PATH, O_RDONLY,
 			     SYNCDEV_LEGACY_XFER, 0,
-			     "0x12345678 on an O_WRONLY slave");
+			     "0x12345678 on an O_RDONLY master");
 	fd = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
 	CHECK(ERRNO_IS(ioctl(fd, SYNCDEV_LEGACY_XFER, 1), EINVAL),
 	      "0x12345678 that fails its own check (nothing mapped): EINVAL");
@@ -737,15 +737,15 @@ static void test_send_result(void)
 		return;
 	fill(out, 3 * page, 0, 13);
 	r = ioctl(m, SYNCDEV_LEGACY_XFER, 3 * page - 5);
+	munmap(out, 3 * page);
+	close(m);
 	n = ioctl(s, SYNCDEV_LEGACY_XFER, 0);
 	CHECK(r == sent(3 * page - 5) && n == (long)(3 * page) - 5 &&
 	      is_pat(in, n, 0, 13),
 	      "legacy_send_result=%s: a send of %zu bytes returns %ld (%ld), and they arrive",
 	      send_zero ? "zero" : "bytes", 3 * page - 5, sent(3 * page - 5),
 	      r);
-	munmap(out, 3 * page);
 	munmap(in, 3 * page);
-	close(m);
 	close(s);
 }
 

@@ -1,5 +1,6 @@
 # shellcheck shell=sh
-# vm-cost: 60
+# vm-timeout: 300
+# vm-cost: 90
 # A client written like the 2020 course programs (legacy ioctl numbers,
 # one connection per file, a 2-page mapping: course_2page) moves files
 # byte-exact; the legacy numbers' contract, its misuses and programs that
