@@ -136,7 +136,8 @@ long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
  * the start of the connection; a read() takes the rest of the current
  * unit (waiting for all of it unless the stream ends), returns at most
  * @len of it, and the rest of the unit is dropped before the next
- * receive.  Returns how much of @iter to fill.
+ * receive.  A non-blocking read() that finds less leaves the rest of the
+ * unit in the stream.  Returns how much of @iter to fill.
  */
 static size_t syncdev_starter_len(struct syncdev_session *s, size_t len,
 				  bool resumed)
@@ -202,5 +203,11 @@ ssize_t syncdev_fill_read(struct syncdev_session *s, struct iov_iter *iter,
 		p->how = SYNCDEV_XMIT_FILL;
 		return ret;
 	}
+	/*
+	 * Short of its part of the unit (non-blocking, the end of the
+	 * stream, an error): the rest of the unit stays for the next read.
+	 */
+	if (iov_iter_count(iter))
+		s->legacy_skip = 0;
 	return done ? done : ret;
 }

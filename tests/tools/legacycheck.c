@@ -722,6 +722,39 @@ static void test_starter(void)
 	close(s);
 }
 
+/*
+ * legacy_read=starter, non-blocking: a read() that finds only part of what
+ * it may take of the unit returns that part, and the rest of the unit
+ * stays for the next read().
+ */
+static void test_starter_nonblock(void)
+{
+	const struct timespec pause = { 0, 20 * 1000000L };
+	unsigned char buf[512];
+	ssize_t n1 = -1, n2, n3;
+	int m, s, i;
+
+	if (lpair(&m, &s, 1, "starter non-blocking read"))
+		return;
+	send_pat(m, 50, 0, 14);
+	fcntl(s, F_SETFL, O_NONBLOCK);
+	for (i = 0; i < 500 && n1 < 0; i++) {
+		n1 = read(s, buf, 100);
+		if (n1 < 0)
+			nanosleep(&pause, NULL);
+	}
+	fcntl(s, F_SETFL, 0);
+	send_pat(m, 974, 50, 14);
+	n2 = read(s, buf, 50);
+	n3 = read(s, buf + 50, 512);
+	CHECK(n1 == 50 && n2 == 50 && is_pat(buf, 50, 50, 14) && n3 == 512 &&
+	      is_pat(buf + 50, 512, 512, 14),
+	      "starter: a non-blocking read() of 100 finds 50; the next read() of 50 gets the 50 after them, then the next unit (%zd, %zd, %zd)",
+	      n1, n2, n3);
+	close(m);
+	close(s);
+}
+
 /* The master's legacy send returns what legacy_send_result says. */
 static void test_send_result(void)
 {
@@ -749,6 +782,12 @@ static void test_send_result(void)
 	close(s);
 }
 
+static void test_starters(void)
+{
+	test_starter();
+	test_starter_nonblock();
+}
+
 static int read_send_zero(void)
 {
 	FILE *f = fopen("/sys/module/syncdev/parameters/legacy_send_result",
@@ -768,7 +807,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; void (*fn)(void); } parts[] = {
 		{ "course", test_course }, { "misuse", test_misuse },
 		{ "mixed", test_mixed }, { "rules", test_rules },
-		{ "dump", test_dump }, { "starter", test_starter },
+		{ "dump", test_dump }, { "starter", test_starters },
 		{ "sendresult", test_send_result },
 	};
 	unsigned int i;
