@@ -730,7 +730,7 @@ static void test_starter(void)
 static void test_starter_nonblock(void)
 {
 	const struct timespec pause = { 0, 20 * 1000000L };
-	unsigned char buf[512];
+	unsigned char buf[50 + 512];
 	ssize_t n1 = -1, n2, n3;
 	int m, s, i;
 
