@@ -15,6 +15,8 @@
  * files a user opened may hold at most max_user_buffer_mb (half of
  * max_buffer_mb unless set) together, as pipe-user-pages-hard bounds a
  * user's pipes; an opener with CAP_SYS_RESOURCE is exempt, as for pipes.
+ * The user of an opener inside a user namespace is the namespace's owner
+ * (session.c), so that a range of subordinate uids is one share.
  *
  * Mapping: pages are inserted one at a time by the fault handler, so a
  * mapping works again after MADV_DONTNEED zapped it, and a read-only
@@ -96,15 +98,16 @@ static int syncdev_buffer_reserve(struct syncdev_session *s, bool *charged)
 	}
 	mutex_lock(&buffer_lock);
 	if (fresh) {
-		u = syncdev_user_find(s->uid);
+		u = syncdev_user_find(s->share_uid);
 		if (!u) {
 			u = fresh;
 			fresh = NULL;
-			u->uid = s->uid;
-			hash_add(syncdev_users, &u->node, __kuid_val(s->uid));
+			u->uid = s->share_uid;
+			hash_add(syncdev_users, &u->node,
+				 __kuid_val(s->share_uid));
 		}
 	}
-	ret = syncdev_buffer_fits(u, s->uid);
+	ret = syncdev_buffer_fits(u, s->share_uid);
 	if (!ret) {
 		syncdev_buffer_bytes += syncdev_buf_size;
 		if (u)
@@ -157,14 +160,14 @@ void *syncdev_buffer(struct syncdev_session *s)
 	buf = __vmalloc(syncdev_buf_size,
 			GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 	if (!buf) {
-		syncdev_buffer_unreserve(s->uid, charged);
+		syncdev_buffer_unreserve(s->share_uid, charged);
 		return ERR_PTR(-ENOMEM);
 	}
 	/* Two racing first users: one allocation wins, the other is freed. */
 	old = cmpxchg(&s->buf, NULL, buf);
 	if (old) {
 		vfree(buf);
-		syncdev_buffer_unreserve(s->uid, charged);
+		syncdev_buffer_unreserve(s->share_uid, charged);
 		return old;
 	}
 	/* Read only by release, once no other call can run. */
@@ -178,7 +181,7 @@ void syncdev_buffer_free(struct syncdev_session *s)
 		return;
 	vfree(s->buf);
 	s->buf = NULL;
-	syncdev_buffer_unreserve(s->uid, s->buf_charged);
+	syncdev_buffer_unreserve(s->share_uid, s->buf_charged);
 }
 
 /*

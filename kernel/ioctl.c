@@ -14,12 +14,14 @@
  *
  * A session that is called with a number of neither syncdev's magic nor
  * the terminal ioctls (the legacy 0x12345676..0x12345679, or a number the
- * course's module took for its page dump) is a legacy session from then
- * on, as a course program is: its later mappings show the buffer from the
- * start (buffer.c), the slave's read() fills its buffer (xfer.c), and
- * those other numbers print the page descriptor.  A program that uses
- * only syncdev's own numbers never becomes one.  The _IO* commands behave
- * the same in both kinds of session.
+ * course's module took for its page dump), in a call its file's mode
+ * allows, is a legacy session from then on, as a course program is: its
+ * later mappings show the buffer from the start (buffer.c), the slave's
+ * read() takes what legacy_read says (xfer.c), and those other numbers
+ * print the page descriptor, 0 whatever the address (pagedump.c), and
+ * the master's transfer returns what legacy_send_result says.  A program
+ * that uses only syncdev's own numbers never becomes one.  The _IO*
+ * commands behave the same in both kinds of session.
  */
 #include "syncdev.h"
 
@@ -50,6 +52,7 @@ enum syncdev_op {
 /* A command with its argument copied in and checked. */
 struct syncdev_cmd {
 	enum syncdev_op op;
+	bool legacy;			/* a course number (see above) */
 	union {
 		struct {
 			__be32 addr;
@@ -175,7 +178,8 @@ static int syncdev_prep_ioc_xfer(struct syncdev_session *s,
  *
  * Master: send @arg bytes from the start of the most recent mapping; more
  * than it holds, or no mapping at all, cannot be bytes the program put
- * there: EINVAL.
+ * there: EINVAL.  It returns what legacy_send_result says: the course's
+ * modules differed, and programs act on it (syncdev_legacy_sent()).
  *
  * Slave: @arg is ignored (programs call it without one: whatever is in
  * the register).  Receive until the most recent mapping is full (at most
@@ -338,9 +342,23 @@ static void syncdev_get_info(struct syncdev_session *s,
 	info->strangers = s->strangers;
 }
 
+/*
+ * A master's legacy transfer that sent @len bytes: most course modules
+ * returned ksend()'s count, some 0, and programs advance their offset by
+ * the one or check the other, so a course says which (legacy_send_result).
+ */
+static long syncdev_legacy_sent(u64 len)
+{
+	if (READ_ONCE(syncdev_legacy_send_result) == SYNCDEV_SEND_RESULT_ZERO)
+		return 0;
+	return len;
+}
+
 /* The work of a prepared command; the caller holds s->lock. */
 static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 {
+	long ret;
+
 	switch (c->op) {
 	case SYNCDEV_OP_ACCEPT:
 		return syncdev_accept(s);
@@ -349,8 +367,11 @@ static long syncdev_ioc_run(struct syncdev_session *s, struct syncdev_cmd *c)
 				       c->conn.timeout_ms);
 	case SYNCDEV_OP_SEND:
 	case SYNCDEV_OP_RECV:
-		return syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
-					c->xfer.len, c->xfer.how);
+		ret = syncdev_buf_xfer(s, c->xfer.send, c->xfer.offset,
+				       c->xfer.len, c->xfer.how);
+		if (!ret && c->xfer.send && c->legacy)
+			return syncdev_legacy_sent(c->xfer.len);
+		return ret;
 	case SYNCDEV_OP_DISCONNECT:
 		syncdev_disconnect(s);
 		return 0;
@@ -415,17 +436,21 @@ long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct syncdev_cmd c;
 	long ret;
 
-	/* Whatever the call's result, even EBADF (docs/protocol.md). */
-	if (syncdev_course_cmd(cmd))
-		WRITE_ONCE(s->legacy, true);
 	if ((file->f_mode & need) != need)
 		return -EBADF;
+	/*
+	 * A call the file's mode allows, whatever its result then: a
+	 * descriptor that may not make the call changes nothing.
+	 */
+	c.legacy = syncdev_course_cmd(cmd);
+	if (c.legacy)
+		WRITE_ONCE(s->legacy, true);
 	ret = syncdev_ioc_prepare(s, cmd, arg, &c);
 	if (ret)
 		return ret;
 	/* The page dump reads the caller's page tables, not the connection. */
 	if (c.op == SYNCDEV_OP_PRINT_PAGE)
-		return syncdev_print_page(s, c.uaddr);
+		return syncdev_print_page(s, c.uaddr, c.legacy);
 
 	/* Wake a call that sleeps on the connection holding the lock. */
 	if (c.op == SYNCDEV_OP_DISCONNECT) {

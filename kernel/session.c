@@ -18,6 +18,7 @@
 #include <linux/cred.h>
 #include <linux/nsproxy.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 #include <linux/uio.h>
 #include <net/net_namespace.h>
 
@@ -49,6 +50,23 @@ void sess_info_peer(struct syncdev_session *s, const char *fmt, ...)
 	va_end(args);
 }
 
+/*
+ * Whose share of the buffers an opener's are (buffer.c): its uid, or, in
+ * a user namespace, the uid that owns the outermost one below the initial
+ * namespace.  A user with a delegated range of subordinate uids can be
+ * any of them inside a namespace it made; they all count as that user.
+ */
+static kuid_t syncdev_share_uid(const struct cred *cred)
+{
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return cred->euid;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
 static int syncdev_open(struct inode *inode, struct file *file)
 {
 	struct miscdevice *misc = file->private_data;
@@ -68,6 +86,7 @@ static int syncdev_open(struct inode *inode, struct file *file)
 	ratelimit_set_flags(&s->log_rs, RATELIMIT_MSG_ON_RELEASE);
 	s->net = get_net(current->nsproxy->net_ns);
 	s->uid = file->f_cred->euid;
+	s->share_uid = syncdev_share_uid(file->f_cred);
 	s->show_pfn = file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
 	s->no_user_limit = file_ns_capable(file, &init_user_ns,
 					   CAP_SYS_RESOURCE);

@@ -36,6 +36,21 @@ extern unsigned int syncdev_keepalive_intvl_s;
 extern unsigned int syncdev_keepalive_cnt;
 extern __be32 syncdev_allowed_peer;
 
+/* legacy_send_result: what a master's legacy transfer returns. */
+enum syncdev_send_result {
+	SYNCDEV_SEND_RESULT_BYTES,	/* the bytes sent */
+	SYNCDEV_SEND_RESULT_ZERO,
+};
+
+/* legacy_read: what a legacy slave's read() takes from the stream. */
+enum syncdev_legacy_read {
+	SYNCDEV_LEGACY_READ_FILL,	/* the count, unless the stream ends */
+	SYNCDEV_LEGACY_READ_STARTER,	/* one 512-byte unit (xfer.c) */
+};
+
+extern unsigned int syncdev_legacy_send_result;
+extern unsigned int syncdev_legacy_read;
+
 struct syncdev_device {
 	struct miscdevice misc;
 	enum syncdev_role role;
@@ -77,7 +92,13 @@ struct syncdev_session {
 	 * what its opener could do, never more.
 	 */
 	kuid_t uid;
-	bool show_pfn;			/* CAP_SYS_ADMIN: physical addresses */
+	/*
+	 * Whose share of the buffers it is charged to: @uid, or for an
+	 * opener inside a user namespace the owner of the outermost one
+	 * (buffer.c).
+	 */
+	kuid_t share_uid;
+	bool show_pfn;			/* CAP_SYS_ADMIN: pfn, flags, counts */
 	bool no_user_limit;		/* CAP_SYS_RESOURCE: no per-user share */
 	struct mutex lock;
 	/*
@@ -97,6 +118,8 @@ struct syncdev_session {
 	u64 bytes_received;
 	struct syncdev_partial tx;	/* interrupted buffer send */
 	struct syncdev_partial rx;	/* interrupted buffer receive */
+	/* legacy_read=starter: bytes of the unit a short read left */
+	unsigned int legacy_skip;
 	unsigned int timeout_ms;	/* SET_TIMEOUT; 0 = progress_timeout_ms */
 	__be32 allowed_peer;		/* SET_PEER; 0 = allowed_peer */
 	unsigned int handshake_ms;	/* SET_HANDSHAKE; 0 = none */
@@ -174,6 +197,7 @@ int syncdev_mmap(struct file *file, struct vm_area_struct *vma);
 long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* pagedump.c */
-int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr);
+int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr,
+		       bool legacy);
 
 #endif /* SYNCDEV_H */

@@ -139,20 +139,24 @@ struct syncdev_handshake {
  * The numbers of the course's programs, accepted unchanged so that those
  * programs run without recompiling.  arg is passed by value.  A session
  * called with one of them, or with any other number outside
- * SYNCDEV_IOC_MAGIC and the terminal ioctls, is a legacy session from then
- * on: its later mmap()s show the buffer from its start whatever the offset
- * (pages past the buffer: SIGBUS), a slave's read() returns the count
- * asked for unless the stream ends, and those other numbers act as
+ * SYNCDEV_IOC_MAGIC and the terminal ioctls, in a call its file's mode
+ * allows, is a legacy session from then on: its later mmap()s show the
+ * buffer from its start whatever the offset (pages past the buffer:
+ * SIGBUS), a slave's read() returns the count asked for unless the stream
+ * ends (module parameter legacy_read=fill) or one 512-byte unit of the
+ * stream (legacy_read=starter), and those other numbers act as
  * LEGACY_PRINT, as the course's module did.
  *   LEGACY_CONNECT  master: accept; slave: arg = char * "a.b.c.d[:port]"
  *   LEGACY_XFER     master: send arg bytes from the start of the most
- *                   recent mapping (EINVAL if more than it holds), return 0;
+ *                   recent mapping (EINVAL if more than it holds), return
+ *                   arg (legacy_send_result=bytes) or 0 (=zero);
  *                   slave: arg ignored; receive until the most recent
  *                   mapping (one page before any) is full or the stream
  *                   ends, return the count
  *   LEGACY_CLOSE    close the connection (idempotent)
  *   LEGACY_PRINT    print the page descriptor at user address arg
- *                   (0: the session's buffer)
+ *                   (0: the session's buffer), or that nothing is mapped
+ *                   there; 0
  * See docs/protocol.md, "Legacy numbers".
  */
 #define SYNCDEV_LEGACY_PRINT	0x12345676

@@ -31,7 +31,7 @@ static void send_mmap(int dev, int fd, const char *path)
 		char *dmap = course_map(dev, len, PROT_WRITE, off, "the device");
 
 		memcpy(dmap, fmap, len);
-		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len))
+		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len) < 0)
 			die_errno("send (0x12345678) of %s", path);
 		if (off == 0)
 			course_print(dev, dmap);

@@ -31,7 +31,7 @@ static void send_mmap(int dev, int fd, const char *path)
 			die_errno("mmap of %s at %lld", path, (long long)off);
 		memcpy(dmap, fmap, len);
 		munmap(fmap, len);
-		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len))
+		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)len) < 0)
 			die_errno("send (0x12345678) of %s", path);
 	}
 	course_print(dev, dmap);

@@ -31,7 +31,7 @@ static void send_mmap(int dev, int fd, const char *path)
 
 	while ((n = read(fd, buf, course_chunk)) > 0) {
 		memcpy(dmap, buf, (size_t)n);
-		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n))
+		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n) < 0)
 			die_errno("send (0x12345678) of %s", path);
 	}
 	if (n < 0)

@@ -27,7 +27,7 @@ static void send_mmap(int dev, int fd, const char *path)
 	ssize_t n;
 
 	while ((n = read(fd, early, course_chunk)) > 0)
-		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n))
+		if (ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n) < 0)
 			die_errno("send (0x12345678) of %s", path);
 	if (n < 0)
 		die_errno("read %s", path);

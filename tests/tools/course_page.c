@@ -29,7 +29,7 @@ static void send_mmap(int dev, int fd, const char *path)
 		n = read(fd, dmap, course_chunk);
 		if (n < 0)
 			die_errno("read %s", path);
-		if (n > 0 && ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n))
+		if (n > 0 && ioctl(dev, SYNCDEV_LEGACY_XFER, (unsigned long)n) < 0)
 			die_errno("send (0x12345678) of %s", path);
 		if (off == 0)
 			course_print(dev, dmap);

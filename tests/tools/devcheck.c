@@ -142,6 +142,7 @@ static void test_mmap_errors(void)
 {
 	int m = open_dev(master_path);
 	long page = sysconf(_SC_PAGESIZE);
+	uint64_t none = 0;
 	unsigned char *p;
 
 	CHECK(mmap(NULL, buf_size + page, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -155,7 +156,7 @@ static void test_mmap_errors(void)
 	      "mmap running past the buffer end: EINVAL");
 	CHECK(mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, m, 0) ==
 	      MAP_FAILED && errno == EINVAL, "mmap MAP_PRIVATE: EINVAL");
-	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_LEGACY_PRINT, 0), EINVAL),
+	CHECK(ERRNO_IS(ioctl(m, SYNCDEV_IOC_PRINT_PAGE, &none), EINVAL),
 	      "print page of a never-mapped buffer: EINVAL");
 
 	p = mmap(NULL, buf_size, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);

@@ -4,7 +4,7 @@
  * numbers") says, one "PASS name" / "FAIL name: why" line each.  Runs in
  * the test guest with the module loaded and no other user of the devices.
  *
- *	legacycheck course|misuse|mixed
+ *	legacycheck course|misuse|mixed|rules|dump|starter|sendresult
  *
  * course: what course programs rely on - a mapping at any offset shows
  * the buffer from its start, a receive ignores its argument and fills the
@@ -18,6 +18,13 @@
  * mixed: a session that never used a legacy number keeps the _IO* ABI
  * exactly; one that mixes both keeps its earlier mappings and its _IO*
  * commands.
+ * rules: a legacy number makes a session a legacy one only in a call its
+ * file's mode allows.
+ * dump: one page dump of the caller's own page (tests/vm/20-legacy.sh
+ * runs it as root and as another user and reads the lines).
+ * starter: a slave's read() with legacy_read=starter (set by the caller).
+ * sendresult: a master's legacy send returns what legacy_send_result says
+ * (the parameter as it is set).
  *
  * A receive that never returns is a failure: an alarm ends the program.
  */
@@ -32,6 +39,13 @@
 #define WATCHDOG_S	60
 
 static size_t bufsz, page;
+static int send_zero;		/* legacy_send_result=zero */
+
+/* What a master's legacy send of @len bytes returns. */
+static long sent(size_t len)
+{
+	return send_zero ? 0 : (long)len;
+}
 
 static unsigned char pat(size_t pos, unsigned int seed)
 {
@@ -106,8 +120,9 @@ static void test_offsets(void)
 	fill(a, 4 * page, 0, 1);
 	CHECK(is_pat(b, page, 0, 1),
 	      "a mapping at 8 pages and one at 0 show the same buffer page");
-	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 4 * page) == 0,
-	      "send 4 pages from the mapping made at 8 pages");
+	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 4 * page) == sent(4 * page),
+	      "send 4 pages from the mapping made at 8 pages (returns %ld)",
+	      sent(4 * page));
 	n = ioctl(s, SYNCDEV_LEGACY_XFER, 1);
 	CHECK(n == (long)(4 * page) && is_pat(in, 4 * page, 0, 1),
 	      "a receive with argument 1 fills the 4-page mapping made past the buffer (%ld)",
@@ -489,19 +504,26 @@ static void test_unconnected(void)
 	close(s);
 }
 
-/* Page dumps that cannot be made, and numbers that are not dumps. */
+/*
+ * Page dumps of addresses with nothing there: the legacy numbers return 0
+ * (and log that nothing is mapped), as the course's module did; the _IO*
+ * PRINT_PAGE keeps its errors.  Numbers that are not dumps.
+ */
 static void test_print_misuse(void)
 {
 	int s = dt_open(SYNCDEV_SLAVE_PATH, O_RDWR);
+	uint64_t addr = 4096;
 	struct termios t;
 
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_PRINT, 0), EINVAL),
-	      "page dump of the buffer, never mapped: EINVAL");
-	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_LEGACY_PRINT, 4096), EFAULT) &&
-	      ERRNO_IS(ioctl(s, 0x111, 4096), EFAULT),
-	      "page dump (0x12345676, 0x111) of an unmapped address: EFAULT");
-	CHECK(ERRNO_IS(ioctl(s, 9020, ~0UL << 12), EFAULT),
-	      "page dump (9020) of a kernel address: EFAULT");
+	CHECK(ioctl(s, SYNCDEV_LEGACY_PRINT, 0) == 0,
+	      "legacy page dump of address 0, nothing ever mapped: 0");
+	CHECK(ioctl(s, SYNCDEV_LEGACY_PRINT, 4096) == 0 &&
+	      ioctl(s, 0x111, 4096) == 0,
+	      "legacy page dump (0x12345676, 0x111) of an unmapped address: 0");
+	CHECK(ioctl(s, 9020, ~0UL << 12) == 0,
+	      "legacy page dump (9020) of a kernel address: 0");
+	CHECK(ERRNO_IS(ioctl(s, SYNCDEV_IOC_PRINT_PAGE, &addr), EFAULT),
+	      "the _IO* PRINT_PAGE of an unmapped address in that session: EFAULT");
 	CHECK(ERRNO_IS(tcgetattr(s, &t), ENOTTY),
 	      "a terminal ioctl in a legacy session: ENOTTY, not a dump");
 	CHECK(ERRNO_IS(ioctl(s, _IO(SYNCDEV_IOC_MAGIC, 99), 0), ENOTTY),
@@ -571,7 +593,7 @@ static void test_mixed_session(void)
 	if (!early || !in)
 		return;
 	fill(early, 2 * page, 0, 6);
-	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 2 * page) == 0 &&
+	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 2 * page) == sent(2 * page) &&
 	      dt_xfer(s, SYNCDEV_IOC_RECV, page, 2 * page,
 		      SYNCDEV_RECV_WAITALL, 0) == (long)(2 * page) &&
 	      is_pat(in + page, 2 * page, 0, 6),
@@ -599,17 +621,201 @@ static void test_mixed(void)
 	test_mixed_session();
 }
 
+/*
+ * A legacy number in a call the file's mode does not allow (EBADF) leaves
+ * the session as it was: a mapping past the buffer is still EINVAL.
+ */
+static void test_badf_not_legacy(const char *path, int flags,
+				 unsigned long cmd, unsigned long arg,
+				 const char *what)
+{
+	int fd = dt_open(path, flags);
+	int badf = ERRNO_IS(ioctl(fd, cmd, arg), EBADF);
+	unsigned char *p = map_at(fd, page, PROT_READ, bufsz);
+
+	CHECK(badf && !p && errno == EINVAL,
+	      "%s: EBADF, and the session is no legacy one (a mapping past the buffer: EINVAL)",
+	      what);
+	if (p)
+		munmap(p, page);
+	close(fd);
+}
+
+/* Who may make a session a legacy one. */
+static void test_rules(void)
+{
+	int fd;
+	unsigned char *p;
+
+	test_badf_not_legacy(SYNCDEV_MASTER_PATH, O_RDONLY,
+			     SYNCDEV_LEGACY_CONNECT, 0,
+			     "0x12345677 on an O_RDONLY master");
+	test_badf_not_legacy(SYNCDEV_SLAVE_PATH, O_RDONLY,
+			     SYNCDEV_LEGACY_CLOSE, 0,
+			     "0x12345679 on an O_RDONLY slave");
+	test_badf_not_legacy(SYNCDEV_MASTER_PATH, O_RDONLY,
+			     SYNCDEV_LEGACY_XFER, 0,
+			     "0x12345678 on an O_RDONLY master");
+	fd = dt_open(SYNCDEV_MASTER_PATH, O_RDWR);
+	CHECK(ERRNO_IS(ioctl(fd, SYNCDEV_LEGACY_XFER, 1), EINVAL),
+	      "0x12345678 that fails its own check (nothing mapped): EINVAL");
+	p = map_at(fd, page, PROT_READ, bufsz);
+	CHECK(p != NULL,
+	      "but the file's mode allowed it: the session is a legacy one");
+	if (p)
+		munmap(p, page);
+	close(fd);
+}
+
+/* One page dump of a written page of this process (the shell reads it). */
+static void test_dump(void)
+{
+	static unsigned char mine[1 << 16] __attribute__((aligned(4096)));
+	int fd = dt_open(SYNCDEV_MASTER_PATH, O_RDONLY);
+
+	mine[0] = 1;
+	CHECK(ioctl(fd, SYNCDEV_LEGACY_PRINT, mine) == 0,
+	      "a page dump of a page of the caller (uid %u)",
+	      (unsigned int)getuid());
+	close(fd);
+}
+
+/*
+ * legacy_read=starter: the stream in 512-byte units from the start of
+ * the connection; a read() takes the rest of the current one, returns at
+ * most its count of it, and the rest of the unit is gone.
+ */
+static void test_starter(void)
+{
+	unsigned char buf[2048], *in;
+	ssize_t n1, n2, n3, n4;
+	long r;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "starter read"))
+		return;
+	send_pat(m, 1536, 0, 12);
+	n1 = read(s, buf, 100);
+	CHECK(n1 == 100 && is_pat(buf, 100, 0, 12),
+	      "starter: a read() of 100 takes the first 100 bytes of the first unit (%zd)",
+	      n1);
+	n2 = read(s, buf, 512);
+	CHECK(n2 == 512 && is_pat(buf, 512, 512, 12),
+	      "starter: the next read() of 512 gets the second unit: the rest of the first is gone (%zd)",
+	      n2);
+	n3 = read(s, buf, sizeof(buf));
+	CHECK(n3 == 512 && is_pat(buf, 512, 1024, 12),
+	      "starter: a read() of 2048 gets one unit, 512 bytes (%zd)", n3);
+	send_pat(m, 700, 1536, 12);
+	close(m);
+	n1 = read(s, buf, 10);
+	in = map_at(s, page, PROT_READ, 0);
+	r = ioctl(s, SYNCDEV_LEGACY_XFER, 0);
+	CHECK(n1 == 10 && is_pat(buf, 10, 1536, 12) && in && r == 188 &&
+	      is_pat(in, 188, 2048, 12),
+	      "starter: read() of 10, then a legacy receive: it starts at the next unit (%zd, %ld)",
+	      n1, r);
+	if (in)
+		munmap(in, page);
+	n4 = read(s, buf, 512);
+	CHECK(n4 == 0, "starter: then the end of the stream (%zd)", n4);
+	close(s);
+}
+
+/*
+ * legacy_read=starter, non-blocking: a read() that finds only part of what
+ * it may take of the unit returns that part, and the rest of the unit
+ * stays for the next read().
+ */
+static void test_starter_nonblock(void)
+{
+	const struct timespec pause = { 0, 20 * 1000000L };
+	unsigned char buf[50 + 512];
+	ssize_t n1 = -1, n2, n3;
+	int m, s, i;
+
+	if (lpair(&m, &s, 1, "starter non-blocking read"))
+		return;
+	send_pat(m, 50, 0, 14);
+	fcntl(s, F_SETFL, O_NONBLOCK);
+	for (i = 0; i < 500 && n1 < 0; i++) {
+		n1 = read(s, buf, 100);
+		if (n1 < 0)
+			nanosleep(&pause, NULL);
+	}
+	fcntl(s, F_SETFL, 0);
+	send_pat(m, 974, 50, 14);
+	n2 = read(s, buf, 50);
+	n3 = read(s, buf + 50, 512);
+	CHECK(n1 == 50 && n2 == 50 && is_pat(buf, 50, 50, 14) && n3 == 512 &&
+	      is_pat(buf + 50, 512, 512, 14),
+	      "starter: a non-blocking read() of 100 finds 50; the next read() of 50 gets the 50 after them, then the next unit (%zd, %zd, %zd)",
+	      n1, n2, n3);
+	close(m);
+	close(s);
+}
+
+/* The master's legacy send returns what legacy_send_result says. */
+static void test_send_result(void)
+{
+	unsigned char *out, *in;
+	long r, n;
+	int m, s;
+
+	if (lpair(&m, &s, 1, "send result"))
+		return;
+	out = map_at(m, 3 * page, PROT_WRITE, 0);
+	in = map_at(s, 3 * page, PROT_READ, 0);
+	if (!out || !in)
+		return;
+	fill(out, 3 * page, 0, 13);
+	r = ioctl(m, SYNCDEV_LEGACY_XFER, 3 * page - 5);
+	munmap(out, 3 * page);
+	close(m);
+	n = ioctl(s, SYNCDEV_LEGACY_XFER, 0);
+	CHECK(r == sent(3 * page - 5) && n == (long)(3 * page) - 5 &&
+	      is_pat(in, n, 0, 13),
+	      "legacy_send_result=%s: a send of %zu bytes returns %ld (%ld), and they arrive",
+	      send_zero ? "zero" : "bytes", 3 * page - 5, sent(3 * page - 5),
+	      r);
+	munmap(in, 3 * page);
+	close(s);
+}
+
+static void test_starters(void)
+{
+	test_starter();
+	test_starter_nonblock();
+}
+
+/* legacy_send_result=zero; a module without the parameter: its default. */
+static int read_send_zero(void)
+{
+	FILE *f = fopen("/sys/module/syncdev/parameters/legacy_send_result",
+			"r");
+	char word[16] = "";
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%15s", word) != 1)
+		word[0] = '\0';
+	fclose(f);
+	return !strcmp(word, "zero");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } parts[] = {
 		{ "course", test_course }, { "misuse", test_misuse },
-		{ "mixed", test_mixed },
+		{ "mixed", test_mixed }, { "rules", test_rules },
+		{ "dump", test_dump }, { "starter", test_starters },
+		{ "sendresult", test_send_result },
 	};
 	unsigned int i;
 	FILE *f;
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
-		printf("usage: legacycheck course|misuse|mixed\n"
+		printf("usage: legacycheck course|misuse|mixed|rules|dump|starter|sendresult\n"
 		       "The legacy numbers' contract (docs/protocol.md), in the guest.\n");
 		return argc == 2 ? 0 : 2;
 	}
@@ -619,6 +825,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
+	send_zero = read_send_zero();
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	alarm(WATCHDOG_S);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
