@@ -7,6 +7,8 @@
 #include "class.h"
 #include "names.h"
 #include "share.h"
+#include "student.h"
+#include "verify.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -56,7 +58,9 @@ static void usage(FILE *f)
 	      "       gradeclass rubric [--strict-time-line] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "       gradeclass check-name NAME\n\n"
+	      "       gradeclass check-name NAME\n"
+	      "       gradeclass student STAGE DIR\n"
+	      "       gradeclass verify-outputs SHARE DIR WANT DATA SUM\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv, failures.csv, times.csv (the\n"
@@ -101,6 +105,17 @@ static void usage(FILE *f)
 	      "                  character, no leading '-', and none of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
+	fputs("  student STAGE DIR\n"
+	      "                  one student's verdicts: every case of STAGE/host.conf\n"
+	      "                  judged from the stage's result files (read strictly),\n"
+	      "                  control files, console logs and output checks; writes\n"
+	      "                  DIR/results.csv, failures.csv, report.md and\n"
+	      "                  STAGE/counts, STAGE/first\n"
+	      "  verify-outputs SHARE DIR WANT DATA SUM\n"
+	      "                  the slave's output files SHARE/DIR/NAME (no link\n"
+	      "                  followed) against WANT's \"NAME SIZE SHA256\" lines:\n"
+	      "                  \"pass\" or what is missing or wrong on stdout; SUM gets\n"
+	      "                  the inputs' and outputs' short checksums\n", f);
 	fputs("  -h, --help      this text\n\n"
 	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
 	usage_status(f);
@@ -169,6 +184,10 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "rubric") && argc == 4 &&
 	    !strcmp(argv[2], "--strict-time-line"))
 		return check_rubric(argv[3], 1);
+	if (!strcmp(cmd, "student"))
+		return student_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify-outputs"))
+		return verify_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check-name"))
 		return check_name_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-read"))
