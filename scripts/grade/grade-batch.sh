@@ -79,10 +79,17 @@ check_same_options() {
 		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
 }
 
+# The students: each folder whose name check-name accepts (no control
+# character, newline included: two folders "a" and "a<newline>" never
+# share a stage or a row); the others are named, cleaned, on stderr.
 students=()
 for d in "$batch"/*/; do
 	[ -d "$d" ] || continue
-	d=$(basename "$d")
+	d=${d%/} d=${d##*/}
+	if ! why=$(build/gradeclass check-name "$d" 2>&1); then
+		echo "grade: not graded: ${why#*: }" >&2
+		continue
+	fi
 	in_shard "$d" && students+=("$d")
 done
 [ ${#students[@]} -gt 0 ] || bad_usage "--batch $batch: no student directories${shard:+ in shard $shard}"
@@ -102,10 +109,6 @@ trap 'echo "grade: interrupted" >&2; kill $(jobs -p) 2>/dev/null; wait; exit 130
 queue=()
 for name in "${students[@]}"; do
 	[ -z "$only" ] || [ "$name" = "$only" ] || continue
-	if ! why=$(build/gradeclass check-name "$name" 2>&1); then
-		echo "grade: $name: not graded: ${why#*: }" >&2
-		continue
-	fi
 	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
 		echo "grade: $name: graded already" >&2
 		continue

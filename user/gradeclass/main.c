@@ -36,6 +36,9 @@ static void usage_reserved(FILE *f)
 
 static void usage_status(FILE *f)
 {
+	fputs("  -h, --help      this text\n\n"
+	      "Student names, reasons and messages are escaped in report.html\n"
+	      "and report.md, their control characters removed everywhere.\n\n", f);
 	fputs("Exit status: 0 every case of every student passed (summarize,\n"
 	      "score, merge), nothing differs (diff), the rubric is good\n"
 	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
@@ -46,6 +49,21 @@ static void usage_status(FILE *f)
 	      "than BYTES: its first BYTES bytes were copied.  check-name: 0\n"
 	      "the name is good; 1 refused, the reason on stderr; 2 bad\n"
 	      "command line.\n", f);
+}
+
+static void usage_student(FILE *f)
+{
+	fputs("  student STAGE DIR\n"
+	      "                  one student's verdicts: every case of STAGE/host.conf\n"
+	      "                  judged from the stage's result files (read strictly),\n"
+	      "                  control files, console logs and output checks; writes\n"
+	      "                  DIR/results.csv, failures.csv, report.md and\n"
+	      "                  STAGE/counts, STAGE/first\n"
+	      "  verify-outputs SHARE DIR WANT DATA SUM\n"
+	      "                  the slave's output files SHARE/DIR/NAME (no link\n"
+	      "                  followed) against WANT's \"NAME SIZE SHA256\" lines:\n"
+	      "                  \"pass\" or what is missing or wrong on stdout; SUM gets\n"
+	      "                  the inputs' and outputs' short checksums\n", f);
 }
 
 static void usage(FILE *f)
@@ -105,19 +123,7 @@ static void usage(FILE *f)
 	      "                  character, no leading '-', and none of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
-	fputs("  student STAGE DIR\n"
-	      "                  one student's verdicts: every case of STAGE/host.conf\n"
-	      "                  judged from the stage's result files (read strictly),\n"
-	      "                  control files, console logs and output checks; writes\n"
-	      "                  DIR/results.csv, failures.csv, report.md and\n"
-	      "                  STAGE/counts, STAGE/first\n"
-	      "  verify-outputs SHARE DIR WANT DATA SUM\n"
-	      "                  the slave's output files SHARE/DIR/NAME (no link\n"
-	      "                  followed) against WANT's \"NAME SIZE SHA256\" lines:\n"
-	      "                  \"pass\" or what is missing or wrong on stdout; SUM gets\n"
-	      "                  the inputs' and outputs' short checksums\n", f);
-	fputs("  -h, --help      this text\n\n"
-	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
+	usage_student(f);
 	usage_status(f);
 }
 
