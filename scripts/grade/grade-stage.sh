@@ -291,7 +291,10 @@ cli_check() {
 	"$1" | "$1 "*) ;;
 	*) echo "the $1's command line must start with '$1': '$2'"; return ;;
 	esac
-	case $2 in *'{file}'* | *'{files}'*) ;; *) echo "no {file} or {files} in '$2'" ;; esac
+	case $2 in
+	*'{file}'* | *'{files}'* | *'{prefix}'*) ;;
+	*) echo "no {file}, {files} or {prefix} in '$2'" ;;
+	esac
 	case $1:$2 in slave:*'{ip}'*|master:*) ;; slave:*) echo "no {ip} in '$2'" ;; esac
 }
 
@@ -341,5 +344,6 @@ write_conf() {
 		echo "GRADE_PAGE_RE=$(sq "$page_re")"
 		echo "GRADE_STRICT_PAGES=$strict"
 		echo "GRADE_STRICT_TIME=$(build/gradeclass rubric --strict-time-line "$rubric")"
+		echo "GRADE_LEGACY_SEND=$(build/gradeclass rubric --legacy-send-result "$rubric")"
 	} >"$1/input/grade.conf"
 }

@@ -73,7 +73,7 @@ static void usage(FILE *f)
 	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
-	      "       gradeclass rubric [--strict-time-line] FILE\n"
+	      "       gradeclass rubric [--strict-time-line|--legacy-send-result] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
 	      "       gradeclass check-name NAME\n"
@@ -107,8 +107,10 @@ static void usage(FILE *f)
 	      "                  naming each one's\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
 	      "                  required|optional' lines, 'strict_time_line\n"
-	      "                  yes|no'; with --strict-time-line, print 1 (yes)\n"
-	      "                  or 0 (no, the default)\n"
+	      "                  yes|no', 'legacy_send_result bytes|zero'; with\n"
+	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
+	      "                  default), with --legacy-send-result bytes (the\n"
+	      "                  default) or zero\n"
 	      "  share-read [--max BYTES] ROOT PATH\n"
 	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
 	      "                  its share, on stdout: PATH relative, without '.',\n"
@@ -165,8 +167,10 @@ int check_rubric(const char *path, int print_strict)
 
 	if (rubric_read(path, &r))
 		return EXIT_USAGE;
-	if (print_strict)
+	if (print_strict == 1)
 		printf("%d\n", r.strict_time_line);
+	if (print_strict == 2)
+		printf("%s\n", r.legacy_send_zero ? "zero" : "bytes");
 	return EXIT_OK;
 }
 
@@ -190,6 +194,9 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "rubric") && argc == 4 &&
 	    !strcmp(argv[2], "--strict-time-line"))
 		return check_rubric(argv[3], 1);
+	if (!strcmp(cmd, "rubric") && argc == 4 &&
+	    !strcmp(argv[2], "--legacy-send-result"))
+		return check_rubric(argv[3], 2);
 	if (!strcmp(cmd, "student"))
 		return student_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify-outputs"))
