@@ -79,19 +79,11 @@ check_same_options() {
 		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
 }
 
-# The students: each folder whose name check-name accepts (no control
-# character, newline included: two folders "a" and "a<newline>" never
-# share a stage or a row); the others are named, cleaned, on stderr.
+# The students: the folders whose names check-name accepts (list_students).
 students=()
-for d in "$batch"/*/; do
-	[ -d "$d" ] || continue
-	d=${d%/} d=${d##*/}
-	if ! why=$(build/gradeclass check-name "$d" 2>&1); then
-		echo "grade: not graded: ${why#*: }" >&2
-		continue
-	fi
+while IFS= read -r -d '' d; do
 	in_shard "$d" && students+=("$d")
-done
+done < <(list_students "$batch")
 [ ${#students[@]} -gt 0 ] || bad_usage "--batch $batch: no student directories${shard:+ in shard $shard}"
 [ -z "$only" ] || printf '%s\n' "${students[@]}" | grep -qxF -- "$only" ||
 	bad_usage "--only $only: no such student in $batch${shard:+ (shard $shard)}"

@@ -225,6 +225,30 @@ first_file() {
 	done
 }
 
+# module_files DIR: the entries named *.ko that are not directories in
+# DIR and one level down, NUL-separated, sorted (links and special files
+# too: taking them is refused by name).
+module_files() {
+	find "$1" -maxdepth 2 ! -type d -name '*.ko' -print0 | sort -z
+}
+
+# list_students DIR: the names of DIR's folders that check-name accepts,
+# NUL-separated; each refused one (a newline or another C0 or C1 control
+# character in it, ...) said on stderr, cleaned.  "a" and "a<newline>"
+# never become one name: a name is never cut or rewritten.
+list_students() {
+	local d why
+	for d in "$1"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/} d=${d##*/}
+		if ! why=$(build/gradeclass check-name "$d" 2>&1); then
+			echo "grade: not graded: ${why#*: }" >&2
+			continue
+		fi
+		printf '%s\0' "$d"
+	done
+}
+
 # compile_program STAGE SRC NAME: a student's single-file program, built
 # in the build sandbox from a copy of its directory (its headers).
 compile_program() {
@@ -269,7 +293,7 @@ stage_student() {
 		stage_module_src "$stage" "$dir"
 		return
 	fi
-	mapfile -d '' -t kos < <(find "$dir" -maxdepth 2 ! -type d -name '*.ko' -print0 | sort -z)
+	mapfile -d '' -t kos < <(module_files "$dir")
 	[ ${#kos[@]} -gt 0 ] || kos=("$VM_MODULE")
 	stage_modules "$stage" "${kos[@]}"
 }
