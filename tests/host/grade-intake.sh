@@ -1,6 +1,6 @@
 #!/bin/bash
 # What the grader takes from a submission and which folders it grades,
-# without a boot (issue 45, attacks 2 and 9): the program lookup
+# without a boot: the program lookup
 # (first_file) on folders named "x<newline>0 build" and "x<newline>0 .."
 # returns the submission's own file, never the grader's build/master or a
 # file above the submission; the module lookup likewise; the batch's

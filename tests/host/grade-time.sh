@@ -53,7 +53,7 @@ T='Transmission time: 173.347000 ms, File size:'
 PER="$T 32 bytes\n$T 859 bytes\n$T 1343 bytes\n$T 1663 bytes\n$T 2042 bytes\n$T 3065 bytes\n$T 2808 bytes\n$T 4056 bytes\n$T 3659 bytes\n$T 4619 bytes\n"
 accept "the course's line with the total" "ioctl success\n$T 24146 bytes\n" strict
 accept "the course's line per file" "$PER" strict
-accept "per-file lines and a total summary (issue 46, item 6)" \
+accept "per-file lines and a total summary" \
 	"${PER}Total transmission time: 1734.2 ms, Total file size: 24146 bytes\n" strict
 accept "a total summary alone" "Total transmission time: 1734.2 ms, Total file size: 24146 bytes\n" prefixed
 accept "an extra line that mentions the time is ignored" \
@@ -71,7 +71,7 @@ refuse "2020 command line: the last file's size / 8 alone is not the total" \
 	"Master: $T 577 bytes\n" "time line says 577 bytes; the files hold 24146"
 FX_CLI='master {file} {method}'
 export FX_CLI
-accept "single-file: the last file's size / 8 (issue 46, item 6)" \
+accept "single-file: the last file's size / 8" \
 	"Master: Transmission time: 0.3 ms, File size: 577 bytes\n" prefixed+size/8
 accept "single-file: the last file's bytes" "$T 4619 bytes\n" strict
 unset FX_CLI

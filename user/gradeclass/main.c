@@ -51,6 +51,19 @@ static void usage_status(FILE *f)
 	      "command line.\n", f);
 }
 
+static void usage_share(FILE *f)
+{
+	fputs("  share-read [--max BYTES] ROOT PATH\n"
+	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
+	      "                  its share, on stdout: PATH relative, without '.',\n"
+	      "                  '..' or empty components; no link followed at any\n"
+	      "                  component; only a regular file, opened without\n"
+	      "                  blocking; at most BYTES bytes (default 1M)\n"
+	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
+	      "                  the same into DEST, a file it creates (mode 0644;\n"
+	      "                  an existing DEST or a link there is refused)\n", f);
+}
+
 static void usage_student(FILE *f)
 {
 	fputs("  student STAGE DIR\n"
@@ -110,19 +123,12 @@ static void usage(FILE *f)
 	      "                  yes|no', 'legacy_send_result bytes|zero'; with\n"
 	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
 	      "                  default), with --legacy-send-result bytes (the\n"
-	      "                  default) or zero\n"
-	      "  share-read [--max BYTES] ROOT PATH\n"
-	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
-	      "                  its share, on stdout: PATH relative, without '.',\n"
-	      "                  '..' or empty components; no link followed at any\n"
-	      "                  component; only a regular file, opened without\n"
-	      "                  blocking; at most BYTES bytes (default 1M)\n"
-	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "                  the same into DEST, a file it creates (mode 0644;\n"
-	      "                  an existing DEST or a link there is refused)\n"
-	      "  check-name NAME whether NAME can be a student's folder: not empty,\n"
+	      "                  default) or zero\n", f);
+	usage_share(f);
+	fputs("  check-name NAME whether NAME can be a student's folder: not empty,\n"
 	      "                  '.' or '..', at most 100 bytes, no '/' or control\n"
-	      "                  character, no leading '-', and none of the class's\n"
+	      "                  character (C0, DEL, C1), no leading '-', and none\n"
+	      "                  of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
 	usage_student(f);
