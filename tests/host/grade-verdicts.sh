@@ -6,7 +6,8 @@
 # bytes: that side fails its criteria, "malformed result", the other
 # cases untouched); kernel problems attributed by the host's control file
 # and never by what the console says; bytes failed when the data did not
-# cross syncdev.ko; guest text (ESC, BEL, C1, Markdown) as plain text in
+# cross syncdev.ko; verify-outputs (byte equality with the host's data,
+# a link or FIFO in the share never followed or opened); guest text (ESC, BEL, C1, Markdown) as plain text in
 # results.csv and report.md.
 . tests/lib.sh
 . tests/host/grade-fixture/stage.sh
@@ -101,6 +102,47 @@ echo 1 >"$d/stage/strict-pages"
 sed -i '/^device_bytes=/d' "$d/stage/results/2vm/small.fcntl-fcntl.master.res"
 fx_judge "$d"
 check_equal "syncdev.ko and no device_bytes: bytes fails" "$(fx_crit "$d" 2 small.fcntl-fcntl bytes)" fail
+
+# verify-outputs: the slave's outputs against the host's data.
+v=$tmp/v
+mkdir -p "$v/data" "$v/share/r" "$tmp/elsewhere"
+i=0
+for n in 5 6 7 8 9; do
+	i=$((i + 1))
+	head -c "$n" /dev/urandom >"$v/data/file$i"
+	echo "file$i $n $(sha256sum <"$v/data/file$i" | cut -d ' ' -f 1)"
+done >"$v/want"
+echo 0123456789abcdefffff >"$v/want.sum"
+verify() { build/gradeclass verify-outputs "$v/share" r "$v/want" "$v/data" "$v/sum"; }
+cp "$v/data"/* "$v/share/r/"
+check_equal "verify: equal outputs pass" "$(verify)" pass
+check_equal "verify: the outputs' checksum is the inputs'" "$(cat "$v/sum")" "0123456789abcdef 0123456789abcdef"
+printf 'X' | dd of="$v/share/r/file2" bs=1 seek=3 conv=notrunc status=none
+head -c 3 "$v/data/file3" >"$v/share/r/file3"
+cp "$v/data/file5" "$tmp/elsewhere/f"
+rm "$v/share/r/file4" "$v/share/r/file5"
+ln -s "$tmp/elsewhere/f" "$v/share/r/file5"
+check_equal "verify: each problem named (the first three, then a count)" "$(verify)" \
+"wrong output file2: 6 bytes, want 6, first difference at byte 4
+wrong output file3: 3 bytes, want 7, equal up to the shorter one
+missing output file4
+and 1 more output files missing or wrong"
+check_equal "verify: no outputs' checksum with one missing" "$(cat "$v/sum")" "0123456789abcdef "
+rm "$v/share/r/file5"
+mkfifo "$v/share/r/file5"
+cp "$v/data/file4" "$v/share/r/file4"
+head -c 20 /dev/zero >>"$v/share/r/file1"
+check_equal "verify: a FIFO is missing (never opened), a longer file is wrong" "$(verify)" \
+"wrong output file1: 6 bytes, want 5, equal up to the shorter one
+wrong output file2: 6 bytes, want 6, first difference at byte 4
+wrong output file3: 3 bytes, want 7, equal up to the shorter one
+and 1 more output files missing or wrong"
+rm "$v/share/r/file5"
+cp "$v/data/file5" "$v/share/r/file5"
+cp "$v/data/file1" "$v/share/r/file1"
+verify >/dev/null
+check_equal "verify: differing outputs get their own checksum" \
+	"$(cut -d ' ' -f 2 "$v/sum")" "$(cat "$v/share/r"/file[1-5] | sha256sum | cut -c 1-16)"
 
 # Guest text in the reports.
 fx_stage "$d" 1vm 4097 fcntl-fcntl

@@ -13,47 +13,52 @@
 #include <unistd.h>
 
 struct vstate {
-	struct sha256 all;
 	unsigned int bad, missing;
 };
 
-/* Where got (n bytes) first differs from the data file, in words. */
-static void first_difference(const char *data, const unsigned char *got, uint64_t n,
-			     char *out, size_t len)
+/*
+ * Compare the output (fd, at most size + 1 bytes read) with the host's
+ * data file, byte for byte: 1 equal, 0 different (*got: the bytes read,
+ * *at: the first difference, 1-based, 0 when one is a prefix of the
+ * other), -1 when the data file cannot be read.
+ */
+static int compare(int fd, const char *data, uint64_t size, uint64_t *got, uint64_t *at)
 {
-	static unsigned char buf[65536];
-	uint64_t at = 0;
-	ssize_t r;
-	int fd = open(data, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	static unsigned char a[65536], b[65536];
+	int dfd = open(data, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n, m = 0;
 
-	snprintf(out, len, "the input cannot be read");
-	if (fd < 0)
-		return;
-	while ((r = read_full(fd, buf, sizeof(buf))) > 0) {
-		ssize_t i;
+	*got = 0;
+	*at = 0;
+	if (dfd < 0)
+		return -1;
+	do {
+		size_t want = sizeof(a);
 
-		for (i = 0; i < r && at < n; i++, at++) {
-			if (buf[i] != got[at]) {
-				snprintf(out, len, "first difference at byte %" PRIu64, at + 1);
-				close(fd);
-				return;
-			}
-		}
-		if (at == n)
+		if (size + 1 - *got < want)
+			want = (size_t)(size + 1 - *got);
+		n = want ? read_full(fd, a, want) : 0;
+		m = n > 0 ? read_full(dfd, b, (size_t)n) : 0;
+		if (n < 0 || m < 0)
 			break;
-	}
-	close(fd);
-	snprintf(out, len, "equal up to the shorter one");
+		for (ssize_t i = 0; !*at && i < m && i < n; i++)
+			if (a[i] != b[i])
+				*at = *got + (uint64_t)i + 1;
+		*got += (uint64_t)n;
+	} while (n > 0 && m == n && !*at);
+	close(dfd);
+	if (n < 0 || m < 0)
+		return -1;
+	return !*at && *got == size && m == n;
 }
 
-/* Read the output NAME (at most size + 1 bytes); its verdict line, or none. */
+/* Read the output NAME and compare it; its verdict line, or none. */
 static void one_file(const char *share, const char *dir, const char *data,
-		     const char *name, uint64_t size, const char *hex, struct vstate *v)
+		     const char *name, uint64_t size, struct vstate *v)
 {
-	unsigned char *got, sum[SHA256_LEN];
-	char path[4096], why[SHARE_WHY_MAX], diff[96], h[2 * SHA256_LEN + 1];
-	ssize_t n;
-	int fd, i;
+	char path[4096], why[SHARE_WHY_MAX];
+	uint64_t got, at;
+	int fd, same;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = share_open(share, path, why, sizeof(why));
@@ -63,21 +68,44 @@ static void one_file(const char *share, const char *dir, const char *data,
 		v->missing++;
 		return;
 	}
-	got = xmalloc(size + 1);
-	n = read_full(fd, got, size + 1);
+	snprintf(path, sizeof(path), "%s/%s", data, name);
+	same = compare(fd, path, size, &got, &at);
 	close(fd);
-	if (n < 0)
-		n = 0;
-	sha256(got, (size_t)n, sum);
-	sha256_update(&v->all, got, (size_t)n);
-	for (i = 0; i < SHA256_LEN; i++)
-		snprintf(h + 2 * i, 3, "%02x", sum[i]);
-	if (strcmp(h, hex) && ++v->bad <= 3) {
-		snprintf(path, sizeof(path), "%s/%s", data, name);
-		first_difference(path, got, (uint64_t)n, diff, sizeof(diff));
-		printf("wrong output %s: %zd bytes, want %" PRIu64 ", %s\n", name, n, size, diff);
+	if (same == 1 || ++v->bad > 3)
+		return;
+	if (same < 0)
+		printf("wrong output %s: the input or output could not be read\n", name);
+	else if (at)
+		printf("wrong output %s: %" PRIu64 " bytes, want %" PRIu64
+		       ", first difference at byte %" PRIu64 "\n", name, got, size, at);
+	else
+		printf("wrong output %s: %" PRIu64 " bytes, want %" PRIu64
+		       ", equal up to the shorter one\n", name, got, size);
+}
+
+/* The outputs concatenated, hashed (a case whose outputs differ). */
+static void concat_sum(FILE *w, const char *share, const char *dir, struct sha256 *all)
+{
+	static unsigned char buf[65536];
+	char name[256], path[4096], why[SHARE_WHY_MAX], hex[65];
+	uint64_t size;
+	ssize_t n;
+	int fd;
+
+	rewind(w);
+	while (fscanf(w, "%255s %" SCNu64 " %64s", name, &size, hex) == 3) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		fd = share_open(share, path, why, sizeof(why));
+		if (fd < 0)
+			continue;
+		while (size + 1 && (n = read_full(fd, buf, sizeof(buf))) > 0) {
+			sha256_update(all, buf, (size_t)n);
+			if ((uint64_t)n > size)
+				break;
+			size -= (uint64_t)n;
+		}
+		close(fd);
 	}
-	free(got);
 }
 
 /* The want file's lines through one_file. */
@@ -90,18 +118,52 @@ static int each_file(FILE *w, char **argv, struct vstate *v)
 	while ((k = fscanf(w, "%255s %" SCNu64 " %64s", name, &size, hex)) == 3) {
 		if (strchr(name, '/') || !strcmp(name, "..") || size > (1ull << 36))
 			return -1;
-		one_file(argv[1], argv[2], argv[4], name, size, hex, v);
+		one_file(argv[1], argv[2], argv[4], name, size, v);
 	}
 	return k == EOF ? 0 : -1;
+}
+
+/*
+ * SUM: the inputs' short checksum, then the outputs': the same when every
+ * output equals its input, none when one is missing, else hashed.
+ */
+static int write_sum(FILE *w, char **argv, const struct vstate *v)
+{
+	char *want_sum, path[4096];
+	unsigned char all[SHA256_LEN];
+	struct sha256 c;
+	FILE *s;
+	int i;
+
+	snprintf(path, sizeof(path), "%s.sum", argv[3]);
+	want_sum = slurp(path, 64, NULL);
+	if (want_sum)
+		want_sum[strcspn(want_sum, " \n")] = '\0';
+	s = fopen(argv[5], "we");
+	if (!s) {
+		free(want_sum);
+		return fail("%s: %s", argv[5], strerror(errno));
+	}
+	fprintf(s, "%.16s ", want_sum ? want_sum : "");
+	if (!v->bad) {
+		fprintf(s, "%.16s", want_sum ? want_sum : "");
+	} else if (!v->missing) {
+		sha256_init(&c);
+		concat_sum(w, argv[1], argv[2], &c);
+		sha256_final(&c, all);
+		for (i = 0; i < 8; i++)
+			fprintf(s, "%02x", all[i]);
+	}
+	fputc('\n', s);
+	free(want_sum);
+	return fclose(s) ? fail("%s: %s", argv[5], strerror(errno)) : 0;
 }
 
 int verify_main(int argc, char **argv)
 {
 	struct vstate v = { .bad = 0 };
-	unsigned char all[SHA256_LEN];
-	char *want_sum, wsum[256];
-	FILE *w, *s;
-	int i;
+	FILE *w;
+	int rc;
 
 	if (argc != 6) {
 		msg("usage: gradeclass verify-outputs SHARE DIR WANT DATA SUM");
@@ -112,10 +174,8 @@ int verify_main(int argc, char **argv)
 		msg("%s: %s", argv[3], strerror(errno));
 		return EXIT_USAGE;
 	}
-	sha256_init(&v.all);
-	i = each_file(w, argv, &v);
-	fclose(w);
-	if (i) {
+	if (each_file(w, argv, &v)) {
+		fclose(w);
 		msg("%s: not a data set's list", argv[3]);
 		return EXIT_USAGE;
 	}
@@ -123,19 +183,7 @@ int verify_main(int argc, char **argv)
 		printf("and %u more output files missing or wrong\n", v.bad - 3);
 	if (!v.bad)
 		puts("pass");
-	snprintf(wsum, sizeof(wsum), "%s.sum", argv[3]);
-	want_sum = slurp(wsum, 64, NULL);
-	sha256_final(&v.all, all);
-	s = fopen(argv[5], "we");
-	if (!s) {
-		free(want_sum);
-		msg("%s: %s", argv[5], strerror(errno));
-		return EXIT_USAGE;
-	}
-	fprintf(s, "%.16s ", want_sum ? want_sum : "");
-	for (i = 0; !v.missing && i < 8; i++)
-		fprintf(s, "%02x", all[i]);
-	fputc('\n', s);
-	free(want_sum);
-	return fclose(s) ? EXIT_USAGE : EXIT_OK;
+	rc = write_sum(w, argv, &v);
+	fclose(w);
+	return rc ? EXIT_USAGE : EXIT_OK;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The bytes criterion's host check: the slave's output files of a case,
- * read from its guest's share without following a link (share.h), against
- * the data set the host made (STAGE/want/SET: "NAME SIZE SHA256" lines).
+ * read from its guest's share without following a link (share.h), compared
+ * byte for byte with the data the host made (the files of DATA, named in
+ * STAGE/want/SET's "NAME SIZE SHA256" lines).
  */
 #ifndef GRADECLASS_VERIFY_H
 #define GRADECLASS_VERIFY_H

@@ -4,7 +4,7 @@
 # booted, for build/gradeclass student (the host's verdicts) to judge.
 # The guests' result files follow docs/grading.md, "Result files".
 
-# fx_sizes SET: "NAME SIZE" of the data set's files.
+# fx_sizes SET: "NAME SIZE" of the data set's files (as set_files says).
 fx_sizes() {
 	case $1 in
 	small)
@@ -13,6 +13,10 @@ fx_sizes() {
 			echo "file$i $s"
 			i=$((i + 1))
 		done ;;
+	large) echo "file1 12022885" ;;
+	1M+1) echo "file1 1048577" ;;
+	big) echo "file1 16777217" ;;
+	64M) echo "file1 67108864" ;;
 	*) echo "file1 $1" ;;
 	esac
 }
