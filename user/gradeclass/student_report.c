@@ -113,8 +113,12 @@ static void results_table(FILE *f, const struct verdict *v, size_t n)
 	}
 }
 
-/* Up to lines lines of a file a guest or program wrote, as list items. */
-static void excerpt(FILE *f, const char *path, const char *what, size_t lines, int last)
+/*
+ * Up to lines lines (the last ones when last) of a file a guest or
+ * program wrote, as list items under "- WHAT (HOW, N lines[, WHOSE]):".
+ */
+static void excerpt(FILE *f, const char *path, const char *what, const char *how,
+		    const char *whose, size_t lines, int last)
 {
 	char *text = slurp(path, 65536, NULL), *p, *save = NULL, *v[512];
 	size_t n = 0, i;
@@ -123,7 +127,8 @@ static void excerpt(FILE *f, const char *path, const char *what, size_t lines, i
 	     p = strtok_r(NULL, "\n", &save))
 		v[n++] = p;
 	if (n) {
-		fprintf(f, "- %s (%zu lines%s):\n", what, n, last ? ", the last ones" : "");
+		fprintf(f, "- %s (%s, %zu lines%s%s):\n", what, how, n, *whose ? ", " : "",
+			whose);
 		for (i = last && n > lines ? n - lines : 0; i < n && lines; i++, lines--) {
 			text_clean(v[i], strlen(v[i]));
 			fputs("  - ", f);
@@ -159,8 +164,10 @@ static void side_line(FILE *f, const struct run *r, const struct verdict *v, siz
 	snprintf(path, sizeof(path), "%s/results/%s/%s.%s.out", r->stage, v->vms, v->name,
 		 sides[s]);
 	if (v->reason && strstr(v->reason, sides[s]))
-		excerpt(f, path, "its output", 2, 1);
+		excerpt(f, path, "its output", "the last lines", "", 2, 1);
 }
+
+#define KLOG "kernel log during the case"
 
 static void case_details(FILE *f, const struct run *r, const struct verdict *v)
 {
@@ -179,12 +186,12 @@ static void case_details(FILE *f, const struct run *r, const struct verdict *v)
 			v->want_sum);
 	if (!strcmp(v->vms, "1vm")) {
 		snprintf(path, sizeof(path), "%s/results/1vm/%s.klog", r->stage, v->name);
-		excerpt(f, path, "kernel log during the case (guest-reported)", 8, 0);
+		excerpt(f, path, KLOG, "guest-reported", "", 8, 0);
 	} else {
 		snprintf(path, sizeof(path), "%s/results/2vm/%s.master.klog", r->stage, v->name);
-		excerpt(f, path, "kernel log during the case (guest-reported, master guest)", 8, 0);
+		excerpt(f, path, KLOG, "guest-reported", "master guest", 8, 0);
 		snprintf(path, sizeof(path), "%s/results/2vm/%s.slave.klog", r->stage, v->name);
-		excerpt(f, path, "kernel log during the case (guest-reported, slave guest)", 8, 0);
+		excerpt(f, path, KLOG, "guest-reported", "slave guest", 8, 0);
 	}
 	fputc('\n', f);
 }
