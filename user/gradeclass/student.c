@@ -322,6 +322,14 @@ static void case_missing(struct verdict *v, const struct boot *b, size_t k)
 	free(t);
 }
 
+/* Side s (0 master, 1 slave) of the method pair "MM-SM" maps. */
+static int side_mmap(const char *pair, size_t s)
+{
+	const char *dash = strchr(pair, '-');
+
+	return s ? dash && !strcmp(dash + 1, "mmap") : !strncmp(pair, "mmap-", 5);
+}
+
 /* The criteria of a verdict whose result and reason are set. */
 static void criteria_of(const struct run *r, struct verdict *v, char *bytes, char *broken[2])
 {
@@ -339,7 +347,7 @@ static void criteria_of(const struct run *r, struct verdict *v, char *bytes, cha
 				v->why[c] = xstrdup(v->res[s].whys[c]);
 		for (s = 0; !v->why[c] && s < 2; s++)
 			if (broken[s] && (c == C_EXITS || c == C_TIME ||
-					  (c == C_PAGES && strstr(v->pair, "mmap"))))
+					  (c == C_PAGES && side_mmap(v->pair, s))))
 				v->why[c] = xstrdup(broken[s]);
 		if (!strcmp(v->result, "not-run") || r->fatal ||
 		    (!v->why[c] && !both && !strcmp(v->result, "fail"))) {
