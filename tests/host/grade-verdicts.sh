@@ -98,7 +98,7 @@ sed -i 's/^device_bytes=.*/device_bytes=0/' "$d/stage/results/2vm/small.fcntl-fc
 fx_judge "$d"
 check_equal "device_bytes 0 with syncdev.ko: bytes fails" "$(fx_crit "$d" 2 small.fcntl-fcntl bytes)" fail
 check_output "it says the data did not cross syncdev.ko" \
-	"master: the data did not cross syncdev.ko \(device_bytes 0, the files hold 24146\)" \
+	"master: the data did not cross syncdev.ko \(device_bytes 0 of 24146\)" \
 	fx_row "$d" 2 small.fcntl-fcntl
 echo 0 >"$d/stage/strict-pages"
 fx_judge "$d"

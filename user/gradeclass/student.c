@@ -236,8 +236,8 @@ static char *bytes_why(const struct run *r, struct verdict *v)
 		if (res->state != RES_OK || (res->has_device_bytes &&
 					     res->device_bytes >= v->ds.total))
 			continue;
-		sum = xasprintf("%s: the data did not cross syncdev.ko (device_bytes %llu, "
-				"the files hold %llu)", sides[s],
+		sum = xasprintf("%s: the data did not cross syncdev.ko (device_bytes %llu of %llu)",
+				sides[s],
 				(unsigned long long)res->device_bytes,
 				(unsigned long long)v->ds.total);
 		why = join_reason(why, sum);
