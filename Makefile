@@ -177,7 +177,9 @@ $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
 	$(OBJDIR)/user/gradeclass/text.o $(OBJDIR)/user/gradeclass/names.o \
 	$(OBJDIR)/user/gradeclass/times.o $(OBJDIR)/user/gradeclass/accel.o \
 	$(OBJDIR)/user/gradeclass/tables.o $(OBJDIR)/user/gradeclass/summary.o \
-	$(OBJDIR)/user/gradeclass/report_md.o
+	$(OBJDIR)/user/gradeclass/report_md.o $(OBJDIR)/user/gradeclass/result.o \
+	$(OBJDIR)/user/gradeclass/timeline.o $(OBJDIR)/user/gradeclass/attrib.o \
+	$(OBJDIR)/user/gradeclass/slurp.o
 $(OBJDIR)/tests/unit/test_share.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_share: $(OBJDIR)/user/gradeclass/share.o
 

@@ -79,12 +79,11 @@ check_same_options() {
 		bad_usage "$1: $out was graded with other options: $(echo "$diff" | paste -sd ';')"
 }
 
+# The students: the folders whose names check-name accepts (list_students).
 students=()
-for d in "$batch"/*/; do
-	[ -d "$d" ] || continue
-	d=$(basename "$d")
+while IFS= read -r -d '' d; do
 	in_shard "$d" && students+=("$d")
-done
+done < <(list_students "$batch")
 [ ${#students[@]} -gt 0 ] || bad_usage "--batch $batch: no student directories${shard:+ in shard $shard}"
 [ -z "$only" ] || printf '%s\n' "${students[@]}" | grep -qxF -- "$only" ||
 	bad_usage "--only $only: no such student in $batch${shard:+ (shard $shard)}"
@@ -102,10 +101,6 @@ trap 'echo "grade: interrupted" >&2; kill $(jobs -p) 2>/dev/null; wait; exit 130
 queue=()
 for name in "${students[@]}"; do
 	[ -z "$only" ] || [ "$name" = "$only" ] || continue
-	if ! why=$(build/gradeclass check-name "$name" 2>&1); then
-		echo "grade: $name: not graded: ${why#*: }" >&2
-		continue
-	fi
 	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
 		echo "grade: $name: graded already" >&2
 		continue

@@ -136,10 +136,11 @@ stage_modules() {
 }
 
 # kbuild_dirs DIR: DIR and its subdirectories (two levels) that hold a
-# Kbuild file or a Makefile naming obj- targets (regular files only).
+# Kbuild file or a Makefile naming obj- targets (regular files only),
+# NUL-separated (a folder's name may hold a newline).
 kbuild_dirs() {
 	find "$1" -maxdepth 2 \( -name Kbuild -o -name Makefile \) -type f -print0 |
-		xargs -0 -r grep -l '^[[:space:]]*obj-' | xargs -r -n 1 dirname | sort -u
+		xargs -0 -r grep -lZ '^[[:space:]]*obj-' | xargs -0 -r -n 1 dirname -z | sort -zu
 }
 
 # build_verdict STAGE WHAT RC WHY LOG [WHERE]: the fatal verdict of a
@@ -181,7 +182,7 @@ stage_module_src() {
 	tmp=$(mktemp -d) || return
 	why=$(take_tree "$2" "$tmp/src") || { fatal "$stage" "module sources: $why"; rm -rf "$tmp"; return; }
 	: >"$log"
-	mapfile -t dirs < <(kbuild_dirs "$tmp/src")
+	mapfile -d '' -t dirs < <(kbuild_dirs "$tmp/src")
 	if [ ${#dirs[@]} = 0 ]; then
 		fatal "$stage" "module build failed: no Kbuild file or Makefile with obj- lines in $2"
 		rm -rf "$tmp"
@@ -194,7 +195,7 @@ stage_module_src() {
 	rc=$?
 	d=$(sed -n 's/^syncdev-kbuild: failed in //p' "$log" | tail -n 1 | tr -d '[:cntrl:]' | cut -c 1-100)
 	build_verdict "$stage" "module build" "$rc" "$why" "$log" "$(basename "$2")$d"
-	mapfile -t kos < <(find "$tmp/out" -type f -name '*.ko' 2>/dev/null | sort)
+	mapfile -d '' -t kos < <(find "$tmp/out" -type f -name '*.ko' -print0 2>/dev/null | sort -z)
 	if [ "$rc" = 0 ] && [ ${#kos[@]} = 0 ]; then
 		fatal "$stage" "module build made no .ko file"
 	elif [ "$rc" = 0 ]; then
@@ -206,14 +207,45 @@ stage_module_src() {
 }
 
 # first_file DIR NAME...: the first entry called NAME that is not a
-# directory (top level first, then one directory down) in DIR: links and
-# special files too, so that taking them is refused by name.
+# directory (top level first, then one directory down, each level in
+# byte order) in DIR: links and special files too, so that taking them is
+# refused by name.  Names are read NUL-separated and relative to DIR: no
+# folder name (a newline in it, "..") can point the lookup elsewhere.
 first_file() {
-	local dir=$1 n f
+	local dir=$1 n depth p best
 	shift
 	for n; do
-		f=$(find "$dir" -maxdepth 2 ! -type d -name "$n" -printf '%d %p\n' | sort | head -n 1 | cut -d' ' -f2-)
-		[ -n "$f" ] && { echo "$f"; return; }
+		best=""
+		while IFS=' ' read -r -d '' depth p; do
+			[ -z "$best" ] || [ "$depth" -lt "${best%% *}" ] ||
+				{ [ "$depth" = "${best%% *}" ] && [[ $p < ${best#* } ]]; } || continue
+			best="$depth $p"
+		done < <(find "$dir" -mindepth 1 -maxdepth 2 ! -type d -name "$n" -printf '%d %P\0')
+		[ -n "$best" ] && { printf '%s\n' "$dir/${best#* }"; return; }
+	done
+}
+
+# module_files DIR: the entries named *.ko that are not directories in
+# DIR and one level down, NUL-separated, sorted (links and special files
+# too: taking them is refused by name).
+module_files() {
+	find "$1" -maxdepth 2 ! -type d -name '*.ko' -print0 | sort -z
+}
+
+# list_students DIR: the names of DIR's folders that check-name accepts,
+# NUL-separated; each refused one (a newline or another C0 or C1 control
+# character in it, ...) said on stderr, cleaned.  "a" and "a<newline>"
+# never become one name: a name is never cut or rewritten.
+list_students() {
+	local d why
+	for d in "$1"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/} d=${d##*/}
+		if ! why=$(build/gradeclass check-name "$d" 2>&1); then
+			echo "grade: not graded: ${why#*: }" >&2
+			continue
+		fi
+		printf '%s\0' "$d"
 	done
 }
 
@@ -257,11 +289,11 @@ stage_student() {
 		fi
 	done
 	[ -e "$dir/grade.cli" ] || [ -L "$dir/grade.cli" ] && stage_cli "$stage" "$dir/grade.cli"
-	if [ -n "$(kbuild_dirs "$dir")" ]; then
+	if [ -n "$(kbuild_dirs "$dir" | tr -d '\0')" ]; then
 		stage_module_src "$stage" "$dir"
 		return
 	fi
-	mapfile -t kos < <(find "$dir" -maxdepth 2 ! -type d -name '*.ko' | sort)
+	mapfile -d '' -t kos < <(module_files "$dir")
 	[ ${#kos[@]} -gt 0 ] || kos=("$VM_MODULE")
 	stage_modules "$stage" "${kos[@]}"
 }
@@ -283,7 +315,10 @@ cli_check() {
 	"$1" | "$1 "*) ;;
 	*) echo "the $1's command line must start with '$1': '$2'"; return ;;
 	esac
-	case $2 in *'{file}'* | *'{files}'*) ;; *) echo "no {file} or {files} in '$2'" ;; esac
+	case $2 in
+	*'{file}'* | *'{files}'* | *'{prefix}'*) ;;
+	*) echo "no {file}, {files} or {prefix} in '$2'" ;;
+	esac
 	case $1:$2 in slave:*'{ip}'*|master:*) ;; slave:*) echo "no {ip} in '$2'" ;; esac
 }
 
@@ -333,5 +368,6 @@ write_conf() {
 		echo "GRADE_PAGE_RE=$(sq "$page_re")"
 		echo "GRADE_STRICT_PAGES=$strict"
 		echo "GRADE_STRICT_TIME=$(build/gradeclass rubric --strict-time-line "$rubric")"
+		echo "GRADE_LEGACY_SEND=$(build/gradeclass rubric --legacy-send-result "$rubric")"
 	} >"$1/input/grade.conf"
 }

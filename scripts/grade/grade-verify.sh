@@ -10,7 +10,8 @@
 #   STAGE/results/VMS/    the host's copies of what it reports (read from the
 #                         share by build/gradeclass share-read: no link is
 #                         followed, nothing blocks, each file capped), and
-#                         the host's own verdicts: CASE.bytes, CASE.kernel
+#                         the host's own check of the outputs: CASE.bytes,
+#                         CASE.sum; build/gradeclass student judges the rest
 #   STAGE/want/SET        the data set's files: name, size, SHA-256
 #
 # The data are made on the host from a seed drawn per student and never
@@ -127,14 +128,17 @@ import_boot() {
 			c=$set.$m
 			for side in master slave; do
 				share=$stage/$(side_share "$v" "$side")
-				share_text "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
-				share_text "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
+				# As written: build/gradeclass student parses them strictly.
+				share_read "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
+				share_read "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
 				if [ "$v" = 2vm ]; then
 					share_text "$share" "results/$v/$c.$side.klog" "$r/$c.$side.klog"
 				fi
 			done
 			[ "$v" = 2vm ] || share_text "$stage/share-1vm" "results/$v/$c.klog" "$r/$c.klog"
-			verify_outputs "$stage" "$v" "$set" "$c" >"$r/$c.bytes"
+			build/gradeclass verify-outputs "$stage/$(side_share "$v" slave)" \
+				"results/$v/$c.files" "$stage/want/$set" "$stage/input/data/$set" \
+				"$r/$c.sum" >"$r/$c.bytes" || rm -f "$r/$c.bytes"
 		done
 	done
 	for side in $(guest_names "$v"); do
@@ -142,7 +146,6 @@ import_boot() {
 		share_text "$share" "results/$v/aborted.$side" "$r/aborted.$side"
 		share_text "$share" "results/$v/unload.$side" "$r/unload.$side"
 	done
-	kernel_verdicts "$stage" "$v"
 	share_usage "$stage" "$v" >"$r/share-usage"
 	for share in $(share_dirs "$v"); do rm -rf "${stage:?}/$share"; done
 }
@@ -159,85 +162,6 @@ side_share() {
 	2vm:master) echo share-2vm-master ;;
 	2vm:slave) echo share-2vm-slave ;;
 	esac
-}
-
-# verify_outputs STAGE VMS SET CASE: "pass", or one line per output file
-# that is missing or differs (the first three, then how many more); and
-# results/VMS/CASE.sum: the first 16 hex digits of SHA-256 of the input
-# files concatenated and of the output files (when all are there).
-verify_outputs() {
-	local stage=$1 v=$2 c=$4 name size want got bad=0 tmp all=1 share
-	share=$stage/$(side_share "$v" slave)
-	tmp=$stage/outputs.tmp
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	while read -r name size want; do
-		if ! share_read "$share" "results/$v/$c.files/$name" "$tmp/$name" $((size + 1)); then
-			bad=$((bad + 1)) all=0
-			[ $bad -gt 3 ] || echo "missing output $name"
-			continue
-		fi
-		got=$(sha256sum <"$tmp/$name" | cut -d ' ' -f 1)
-		[ "$got" = "$want" ] && continue
-		bad=$((bad + 1))
-		[ $bad -gt 3 ] || echo "wrong output $name: $(stat -c %s "$tmp/$name") bytes, want $size, $(first_difference "$tmp/$name" "$stage/input/data/$3/$name")"
-	done <"$stage/want/$3"
-	got=""
-	[ $all = 0 ] || got=$(concat_sum "$tmp" "$stage/want/$3")
-	echo "$(cat "$stage/want/$3.sum") $got" >"$stage/results/$v/$c.sum"
-	rm -rf "$tmp"
-	[ $bad -le 3 ] || echo "and $((bad - 3)) more output files missing or wrong"
-	[ $bad -gt 0 ] || echo pass
-}
-
-# first_difference GOT WANT: where two files first differ, in words.
-first_difference() {
-	cmp "$2" "$1" 2>&1 | head -n 1 | sed -n \
-		-e 's/.*differ: [a-z]* \([0-9]*\).*/first difference at byte \1/p' \
-		-e 's/.*EOF on .*/equal up to the shorter one/p'
-}
-
-# console_problems LOG VMS: "CASE<TAB>LINE" for each kernel bug line of a
-# console log, CASE being the case the guest was in: its progress line
-# ("syncdev-vm: test grade/VMS/CASE") or, in the kernel log the guest dumps
-# at the end, its mark ("syncdev-grade: case VMS/CASE begins").  Lines
-# before the first case go to the first case (the module loads then).
-console_problems() {
-	awk -v vms="$2" -v first="$3" '
-		{ line = $0 }
-		index(line, "syncdev-vm: test grade/" vms "/") == 1 {
-			cur = substr(line, length("syncdev-vm: test grade/" vms "/") + 1); next
-		}
-		match(line, "syncdev-grade: case " vms "/[^ ]+ begins") {
-			s = substr(line, RSTART + length("syncdev-grade: case " vms "/"))
-			cur = substr(s, 1, index(s, " ") - 1); next
-		}
-		{ print (cur == "" ? first : cur) "\t" line }
-	' "$1" | grep -E -f scripts/guest/kernel-problems.ere |
-		sed 's/\t\[ *[0-9.]*\] /\t/' | awk '!seen[$0]++'
-}
-
-# kernel_verdicts STAGE VMS: results/VMS/CASE.SIDE.kernel, the first kernel
-# bug line of each case in the console log of SIDE's guest (the one guest
-# of a one-guest boot counts as the master's); empty: none.
-kernel_verdicts() {
-	local stage=$1 v=$2 log side set m c first="" r=$1/results/$2 problems
-	for set in $data; do
-		for m in $methods; do
-			[ -n "$first" ] || first=$set.$m
-			: >"$r/$set.$m.master.kernel"
-			: >"$r/$set.$m.slave.kernel"
-		done
-	done
-	for log in "$stage/$v.log:master" "$stage/$v-master.log:master" "$stage/$v-slave.log:slave"; do
-		side=${log##*:} log=${log%:*}
-		[ -f "$log" ] || continue
-		problems=$(console_problems "$log" "$v" "$first")
-		while IFS=$'\t' read -r c line; do
-			[ -f "$r/$c.$side.kernel" ] || continue
-			[ -s "$r/$c.$side.kernel" ] || echo "${line:0:200}" >"$r/$c.$side.kernel"
-		done <<<"$problems"
-	done
 }
 
 # share_usage STAGE VMS [--inodes]: the bytes (or the files) the boot's

@@ -78,7 +78,7 @@ check_equal "in a browser, no script or image of a student ran" \
 
 # --- the command line, no boot ------------------------------------------
 check_exit "--shard 3/2 is a usage error" 2 scripts/grade/grade --batch "$sub" --shard 3/2
-check_output "--cli without files is refused, saying why" "no \{file\} or \{files\}" \
+check_output "--cli without files is refused, saying why" "no \{file\}, \{files\} or \{prefix\}" \
 	scripts/grade/grade --batch "$sub" --cli 'master {n} {method}'
 check_output "--only names a student of the batch" "--only nobody: no such student" \
 	scripts/grade/grade --batch "$sub" --out "$tmp/x" --only nobody "$@"

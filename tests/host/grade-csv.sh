@@ -1,39 +1,34 @@
-#!/bin/bash
-# The grader's CSV files are safe to open in a spreadsheet: the shell's
-# writer (csv in scripts/grade/grade-report.sh) neutralises each formula
-# cell and quotes every CR and LF, byte for byte as user/common/csvout.c
-# does; a class whose student's messages hold formulas, a bare CR and
-# Markdown/HTML gets class CSV files with one row per record and a
-# report.md whose table no message breaks.  No boot.
-# tests/run starts it with sh; the writer under test is bash's.
-[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+#!/bin/sh
+# The grader's CSV files are safe to open in a spreadsheet: a student's
+# results.csv and failures.csv, written by build/gradeclass student (the
+# one CSV writer, user/common/csvout.c), neutralise a formula cell and
+# quote commas and quotes; a class whose student's messages hold
+# formulas, a bare CR and Markdown/HTML gets class CSV files with one row
+# per record and a report.md whose table no message breaks.  No boot.
 . tests/lib.sh
-# shellcheck source=scripts/grade/grade-report.sh
-. scripts/grade/grade-report.sh
+. tests/host/grade-fixture/stage.sh
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/grade-csv.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# cell NAME VALUE WANT: csv VALUE writes WANT and a line end.
-cell() {
-	check_equal "csv: $1" "$(csv "$2" | od -An -c)" "$(printf '%s\n' "$3" | od -An -c)"
-}
-cell "'=' gets a quote, inside quotes" '=HYPERLINK("http://e/")' "\"'=HYPERLINK(\"\"http://e/\"\")\""
-cell "'+'" '+cmd' "\"'+cmd\""
-cell "'-' before an expression" '-2+3' "\"'-2+3\""
-cell "'@'" '@SUM(A1)' "\"'@SUM(A1)\""
-cell "a tab first" $'\t=1' $'"\'\t=1"'
-cell "a CR first" $'\r=1' $'"\'\r=1"'
-cell "a lone '-'" '-' "\"'-\""
-cell "a negative integer stays a number" '-1' '-1'
-cell "a negative fraction stays a number" '-0.25' '-0.25'
-cell "a negative number with an exponent" '-1.5e-05' '-1.5e-05'
-cell "a bare CR inside is quoted" $'a\rb' $'"a\rb"'
-cell "an LF inside is quoted" $'a\nb' $'"a\nb"'
-cell "'=' not first is left alone" 'a=b' 'a=b'
-cell "a quote and a formula: one more quote" "'=x" "\"''=x\""
-cell "a quote before text is left alone" "'abc" "'abc"
-check_equal "csv: a row of several cells" "$(csv a '=1' '' -3 'x,y')" "a,\"'=1\",,-3,\"x,y\""
+# A student whose name is a formula and whose reason holds a comma, a
+# quote and a formula.
+d=$tmp/s
+fx_stage "$d" 1vm 4097 fcntl-fcntl
+sed -i 's/^name=.*/name==HYPERLINK("http:\/\/e\/")/' "$d/stage/host.conf"
+sed -i 's/^status=pass/reason=master: a, "b" =1+2\nwhy.exits=@SUM(A1)\nstatus=fail/' \
+	"$d/stage/results/1vm/4097.fcntl-fcntl.master.res"
+fx_judge "$d"
+q="'"
+check_output "results.csv: the name's formula neutralised inside quotes" \
+	"^\"$q=HYPERLINK\\(\"\"http://e/\"\"\\)\",1,4097\\.fcntl-fcntl," cat "$d/out/results.csv"
+check_output "results.csv: a comma and quotes quoted" ',fail,"master: a, ""b"" =1\+2",' \
+	cat "$d/out/results.csv"
+check_output "failures.csv: a message's formula neutralised" \
+	",exits,1,1vm 4097\\.fcntl-fcntl,\"$q@SUM\\(A1\\)\"\$" cat "$d/out/failures.csv"
+check_equal "no CSV line starts a formula" "$(cat "$d"/out/*.csv | grep -c '^[=+@-]')" 0
+check_equal "the shell has no CSV writer or Markdown escaper of its own" \
+	"$(grep -lE '^(csv|md_text|md_code)\(\)' scripts/grade/grade scripts/grade/*.sh | wc -l)" 0
 
 # A class of one student whose reasons a guest wrote.
 out=$tmp/class
@@ -41,15 +36,16 @@ mkdir -p "$out/eve"
 printf 'kernel=6.1\nshard=1/1\n' >"$out/grade.options"
 cp scripts/grade/grade.rubric "$out/rubric"
 echo eve >"$out/students"
-reason=$'exit status 1: x\rmallory'
+# As the one writer writes them: a CR quoted, formulas neutralised.
 {
 	echo "student,vms,case,result,reason,bytes_ok,exits_ok,time_line_ok,pages_ok,kernel_log_ok"
-	csv eve 1 4097.fcntl-fcntl fail "$reason" pass fail pass n/a pass
-	csv eve 1 4097.mmap-mmap fail '=HYPERLINK("http://e/")' pass fail pass pass pass
+	printf 'eve,1,4097.fcntl-fcntl,fail,"exit status 1: x\rmallory",pass,fail,pass,n/a,pass\n'
+	printf 'eve,1,4097.mmap-mmap,fail,"\047=HYPERLINK(""http://e/"")",pass,fail,pass,pass,pass\n'
 } >"$out/eve/results.csv"
+FAILURES_HEADER="student,kind,cases,first_case,first_message"
 {
 	echo "$FAILURES_HEADER"
-	csv eve exits 2 "1vm 4097.fcntl-fcntl" '@x | <img src=x> `y` [l](http://e/)'
+	echo "eve,exits,2,1vm 4097.fcntl-fcntl,\"'@x | <img src=x> \`y\` [l](http://e/)\""
 } >"$out/eve/failures.csv"
 : >"$out/eve/done"
 build/gradeclass summarize "$out" >/dev/null 2>&1

@@ -85,8 +85,9 @@ for vms in 1 2; do
 	done
 done
 check_equal "report.md: a section per case" "$(grep -c '^### [12]vm ' "$gout/report.md")" 24
-check_output "report.md: the time lines, quoted" \
-	'^- master \(guest-reported\): `Transmission time: [0-9.]+ ms, File size: 24146 bytes`' cat "$gout/report.md"
+check_output "report.md: the time lines, as text" \
+	'^- master: exit 0, [0-9.]+ s \(guest-reported\); time line: Transmission time: [0-9.]+ ms, File size: 24146 bytes$' \
+	cat "$gout/report.md"
 check_output "report.md: kernel log excerpts with page descriptors" \
 	'syncdev: master#[0-9]+: page vaddr=' cat "$gout/report.md"
 check_output "report.md: excerpts from both guests in the 2-VM cases" \
@@ -119,10 +120,10 @@ check_output "course_read512: every byte, no page line (85.0)" \
 # "Master: " or "Slave: " before the sentence: every byte arrived, so
 # every case passes, and the report says which form it took.
 check_output "course_div8: the report notes the size/8 form" \
-	'^- master \(guest-reported\): `Transmission time: [0-9.]+ ms, File size: 3018 bytes` \(accepted: size/8 form\)' \
+	'^- master: exit 0, [0-9.]+ s \(guest-reported\); time line: Transmission time: [0-9.]+ ms, File size: 3018 bytes \(accepted: size/8 form\)$' \
 	cat "$tmp/course-out/course_div8/report.md"
 check_output "course_prefixed: the report notes the prefixed form" \
-	'^- slave \(guest-reported\): `Slave: Transmission time: [0-9.]+ ms, File size: 24146 bytes` \(accepted: prefixed form\)' \
+	'^- slave: exit 0, [0-9.]+ s \(guest-reported\); time line: Slave: Transmission time: [0-9.]+ ms, File size: 24146 bytes \(accepted: prefixed form\)$' \
 	cat "$tmp/course-out/course_prefixed/report.md"
 
 # --- a batch of students that go wrong (started above) -----------------

@@ -9,17 +9,25 @@
  * between two grade.options files (the accelerator compared or not), a
  * student's times.csv (rows taken, rows refused, no file) as summary.csv's
  * last columns and the class's time, and which accelerator graded which
- * shard.
+ * shard.  The host's verdict parts: the strict result parser (every
+ * malformed form, never a half-read file), the time-line judge (forms
+ * accepted and refused), the attribution of a console offset to a case by
+ * the control file (out-of-order and forged lines ignored), and
+ * text_clean (C0, DEL, C1).
  */
 #include "accel.h"
+#include "attrib.h"
 #include "check.h"
 #include "class.h"
 #include "csv.h"
 #include "csvout.h"
 #include "names.h"
 #include "options.h"
+#include "result.h"
 #include "rubric.h"
+#include "slurp.h"
 #include "text.h"
+#include "timeline.h"
 #include "times.h"
 #include "util.h"
 
@@ -238,6 +246,15 @@ static void test_rubric(void)
 	CHECK(parse("bytes 50 required\nstrict_time_line on\n", &r) == -1 &&
 	      !strcmp(msg_last(NULL), "R:2: want 'strict_time_line yes|no': strict_time_line on"),
 	      "rubric: strict_time_line neither yes nor no refused: %s", msg_last(NULL));
+	CHECK(parse("bytes 50 required\n", &r) == 0 && !r.legacy_send_zero,
+	      "rubric: legacy_send_result is bytes by default");
+	CHECK(parse("bytes 50 required\nlegacy_send_result zero\n", &r) == 0 &&
+	      r.legacy_send_zero, "rubric: legacy_send_result zero");
+	CHECK(parse("legacy_send_result zero\nlegacy_send_result bytes\nbytes 5 required\n",
+		    &r) == 0 && !r.legacy_send_zero, "rubric: legacy_send_result bytes");
+	CHECK(parse("bytes 50 required\nlegacy_send_result 0\n", &r) == -1 &&
+	      !strcmp(msg_last(NULL), "R:2: want 'legacy_send_result bytes|zero': "
+		      "legacy_send_result 0"), "rubric: legacy_send_result 0 refused");
 }
 
 static void test_score(void)
@@ -512,6 +529,148 @@ static void test_accel(void)
 	free_shards(o, 3);
 }
 
+/* result_parse of a string. */
+static int parse_state(const char *text, struct result *r)
+{
+	result_parse(text, strlen(text), r);
+	return r->state;
+}
+
+static void test_result(void)
+{
+	struct result r;
+	char *long_line;
+
+	CHECK(parse_state("check=exits\ncheck=pages\nreason=master: x\nreason=y\n"
+			  "why.exits=master: x\nrc=0\nsecs=1.25\npages=3\nbytes=10\n"
+			  "files=1\ndevice_bytes=10\nstatus=fail\nend=1\n", &r) == RES_OK &&
+	      r.checks == 0xa && !strcmp(r.reasons, "master: x; y") &&
+	      !strcmp(r.whys[1], "master: x") && !strcmp(r.rc, "0") &&
+	      r.has_device_bytes && r.device_bytes == 10 && r.bytes == 10,
+	      "result: every key read");
+	result_free(&r);
+	CHECK(parse_state("rc=0\nend=1", &r) == RES_OK, "result: no newline after end=1");
+	result_free(&r);
+	CHECK(parse_state("", &r) == RES_MALFORMED && !strcmp(r.why, "empty"),
+	      "result: empty is malformed");
+	result_free(&r);
+	CHECK(parse_state("rc=0\nend=1\n=x\n", &r) == RES_MALFORMED &&
+	      !strcmp(r.why, "line 3: a line after end=1"), "result: '=x' after end=1");
+	result_free(&r);
+	CHECK(parse_state("=x\nend=1\n", &r) == RES_MALFORMED &&
+	      !strcmp(r.why, "line 1: not key=value"), "result: '=x' first");
+	result_free(&r);
+	CHECK(parse_state("rc=0\n", &r) == RES_MALFORMED &&
+	      !strcmp(r.why, "no end=1 line (incomplete)"), "result: no end=1");
+	result_free(&r);
+	CHECK(parse_state("time=x\nend=1\n", &r) == RES_MALFORMED, "result: unknown key");
+	result_free(&r);
+	CHECK(parse_state("why.score=x\nend=1\n", &r) == RES_MALFORMED,
+	      "result: why of an unknown criterion");
+	result_free(&r);
+	CHECK(parse_state("rc=0\nrc=1\nend=1\n", &r) == RES_MALFORMED, "result: rc twice");
+	result_free(&r);
+	CHECK(parse_state("device_bytes=-1\nend=1\n", &r) == RES_MALFORMED,
+	      "result: a negative device_bytes");
+	result_free(&r);
+	CHECK(parse_state("reason=a\rb\nend=1\n", &r) == RES_MALFORMED, "result: a CR");
+	result_free(&r);
+	CHECK(parse_state("reason=a\xc2\x9b" "b\nend=1\n", &r) == RES_MALFORMED,
+	      "result: a C1 CSI (U+009B)");
+	result_free(&r);
+	CHECK(parse_state("reason=caf\xc3\xa9\nend=1\n", &r) == RES_OK, "result: UTF-8 kept");
+	result_free(&r);
+	result_parse("rc=0\0\nend=1\n", 12, &r);
+	CHECK(r.state == RES_MALFORMED, "result: a NUL");
+	result_free(&r);
+	long_line = xasprintf("reason=%01001d\nend=1\n", 0);
+	CHECK(parse_state(long_line, &r) == RES_MALFORMED &&
+	      !strcmp(r.why, "line 1: longer than 1000 bytes"), "result: 1008 bytes");
+	result_free(&r);
+	free(long_line);
+	result_load("/nonexistent/x.res", &r);
+	CHECK(r.state == RES_MISSING, "result: no file is missing");
+}
+
+static const uint64_t small_sizes[] = { 32, 859, 1343, 1663, 2042, 3065, 2808, 4056,
+					3659, 4619 };
+
+/* timeline_judge of out against the ten small files. */
+static const char *judge(const char *out, int strict, int per_file, struct timeline *t)
+{
+	struct timeline_want w = { small_sizes, 10, strict, per_file };
+
+	timeline_judge(out, strlen(out), &w, t);
+	return t->pass ? t->form : t->why;
+}
+
+static void test_timeline(void)
+{
+	struct timeline t;
+
+	CHECK(!strcmp(judge("Transmission time: 1.5 ms, File size: 24146 bytes\n", 0, 0, &t),
+		      "strict") && !strcmp(t.ms, "1.5"), "time: the course's line");
+	CHECK(!strcmp(judge("x\nTotal transmission time: 2 ms, Total file size: 24146 bytes\n",
+			    0, 0, &t), "prefixed"), "time: a total summary");
+	CHECK(!strcmp(judge("Transmission time: 2 ms, File size: 24145 bytes\n"
+			    "Transmission time: 2 ms, File size: 1 bytes\n"
+			    "Total transmission time: 4 ms, Total file size: 24146 bytes\n",
+			    0, 0, &t), "strict"), "time: per-file lines and a summary");
+	CHECK(!strcmp(judge("Transmission time: 1 ms, File size: 3018 bytes\n", 0, 0, &t),
+		      "size/8"), "time: the total / 8");
+	CHECK(!strcmp(judge("Master: Transmission time: 1 ms, File size: 577 bytes\n", 0, 1, &t),
+		      "prefixed+size/8"), "time: one file a run, the last file / 8");
+	CHECK(!strncmp(judge("Master: Transmission time: 1 ms, File size: 577 bytes\n", 0, 0, &t),
+		       "time line says 577 bytes", 24), "time: all files a run, 577 refused");
+	CHECK(!strcmp(judge("no line\n", 0, 0, &t),
+		      "no 'Transmission time' line in its output"), "time: no line");
+	CHECK(!strncmp(judge("Transmission time: 1 msec\n", 0, 0, &t), "malformed time line", 19),
+	      "time: malformed");
+	CHECK(!strncmp(judge("Slave: Transmission time: 1 ms, File size: 24146 bytes\n", 1, 0, &t),
+		       "time line not alone", 19), "time: strict refuses a prefix");
+	CHECK(!strcmp(judge("Transmission time: 1 ms, File size: 3018 bytes\n", 1, 0, &t),
+		      "time line says 3018 bytes; the files hold 24146 (strict_time_line: not "
+		      "their size / 8)"), "time: strict refuses the size / 8");
+	CHECK(!strcmp(judge("Transmission time: 1 ms, File size: 99999999999999999999999 bytes\n",
+			    0, 0, &t), "malformed time line: 'Transmission time: 1 ms, File size: "
+		      "99999999999999999999999 bytes'"), "time: a size too long to be one");
+}
+
+static void test_attrib(void)
+{
+	char path[] = "/tmp/test_gradeclass.XXXXXX";
+	struct control c;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	CHECK(f != NULL, "attrib: a control file");
+	if (!f)
+		return;
+	fputs("begin 1 0\nrun 1 2 5\nend 1 10\nbegin 3 100\nbegin 2 150\nbegin 9 200\n"
+	      "junk\nbegin 4 90\nend 3 120\nbegin 4 300 x\nbegin 4 300\ndone 400\nignored 5\n", f);
+	fclose(f);
+	control_load(path, 4, &c);
+	unlink(path);
+	CHECK(c.present && c.nbegin == 3 && c.k[0] == 1 && c.k[1] == 3 && c.k[2] == 4,
+	      "attrib: begins out of order, past the cases or at a lower offset ignored");
+	CHECK(control_case(&c, 0) == 1 && control_case(&c, 99) == 1, "attrib: case 1's bytes");
+	CHECK(control_case(&c, 100) == 3 && control_case(&c, 299) == 3, "attrib: case 3's bytes");
+	CHECK(control_case(&c, 300) == 4 && control_case(&c, 1u << 30) == 4,
+	      "attrib: after done, the last case begun");
+	CHECK(c.done && c.last_begun == 4 && c.last_ended == 3, "attrib: where the guest was");
+	control_load("/nonexistent", 4, &c);
+	CHECK(!c.present && control_case(&c, 12345) == 1, "attrib: no control file: case 1");
+}
+
+static void test_clean(void)
+{
+	char s[] = "a\033[2J\x07" "b\xc2\x85" "c\xc2\x9b" "d\x7f" "e\xc3\xa9";
+
+	text_clean(s, strlen(s));
+	CHECK(!strcmp(s, "a [2J b  c  d e\xc3\xa9"), "text_clean: C0, C1 and DEL, UTF-8 kept");
+}
+
 int main(void)
 {
 	set_progname("test");
@@ -528,5 +687,9 @@ int main(void)
 	test_times_refused();
 	test_summary_times();
 	test_accel();
+	test_result();
+	test_timeline();
+	test_attrib();
+	test_clean();
 	return check_done();
 }

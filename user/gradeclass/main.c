@@ -7,6 +7,8 @@
 #include "class.h"
 #include "names.h"
 #include "share.h"
+#include "student.h"
+#include "verify.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -34,6 +36,9 @@ static void usage_reserved(FILE *f)
 
 static void usage_status(FILE *f)
 {
+	fputs("  -h, --help      this text\n\n"
+	      "Student names, reasons and messages are escaped in report.html\n"
+	      "and report.md, their control characters removed everywhere.\n\n", f);
 	fputs("Exit status: 0 every case of every student passed (summarize,\n"
 	      "score, merge), nothing differs (diff), the rubric is good\n"
 	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
@@ -46,6 +51,34 @@ static void usage_status(FILE *f)
 	      "command line.\n", f);
 }
 
+static void usage_share(FILE *f)
+{
+	fputs("  share-read [--max BYTES] ROOT PATH\n"
+	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
+	      "                  its share, on stdout: PATH relative, without '.',\n"
+	      "                  '..' or empty components; no link followed at any\n"
+	      "                  component; only a regular file, opened without\n"
+	      "                  blocking; at most BYTES bytes (default 1M)\n"
+	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
+	      "                  the same into DEST, a file it creates (mode 0644;\n"
+	      "                  an existing DEST or a link there is refused)\n", f);
+}
+
+static void usage_student(FILE *f)
+{
+	fputs("  student STAGE DIR\n"
+	      "                  one student's verdicts: every case of STAGE/host.conf\n"
+	      "                  judged from the stage's result files (read strictly),\n"
+	      "                  control files, console logs and output checks; writes\n"
+	      "                  DIR/results.csv, failures.csv, report.md and\n"
+	      "                  STAGE/counts, STAGE/first\n"
+	      "  verify-outputs SHARE DIR WANT DATA SUM\n"
+	      "                  the slave's output files SHARE/DIR/NAME (no link\n"
+	      "                  followed) against WANT's \"NAME SIZE SHA256\" lines:\n"
+	      "                  \"pass\" or what is missing or wrong on stdout; SUM gets\n"
+	      "                  the inputs' and outputs' short checksums\n", f);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: gradeclass summarize OUT\n"
@@ -53,10 +86,12 @@ static void usage(FILE *f)
 	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
-	      "       gradeclass rubric [--strict-time-line] FILE\n"
+	      "       gradeclass rubric [--strict-time-line|--legacy-send-result] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "       gradeclass check-name NAME\n\n"
+	      "       gradeclass check-name NAME\n"
+	      "       gradeclass student STAGE DIR\n"
+	      "       gradeclass verify-outputs SHARE DIR WANT DATA SUM\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv, failures.csv, times.csv (the\n"
@@ -85,24 +120,18 @@ static void usage(FILE *f)
 	      "                  naming each one's\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
 	      "                  required|optional' lines, 'strict_time_line\n"
-	      "                  yes|no'; with --strict-time-line, print 1 (yes)\n"
-	      "                  or 0 (no, the default)\n"
-	      "  share-read [--max BYTES] ROOT PATH\n"
-	      "                  the bytes of ROOT/PATH, a file a guest wrote into\n"
-	      "                  its share, on stdout: PATH relative, without '.',\n"
-	      "                  '..' or empty components; no link followed at any\n"
-	      "                  component; only a regular file, opened without\n"
-	      "                  blocking; at most BYTES bytes (default 1M)\n"
-	      "  share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "                  the same into DEST, a file it creates (mode 0644;\n"
-	      "                  an existing DEST or a link there is refused)\n"
-	      "  check-name NAME whether NAME can be a student's folder: not empty,\n"
+	      "                  yes|no', 'legacy_send_result bytes|zero'; with\n"
+	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
+	      "                  default), with --legacy-send-result bytes (the\n"
+	      "                  default) or zero\n", f);
+	usage_share(f);
+	fputs("  check-name NAME whether NAME can be a student's folder: not empty,\n"
 	      "                  '.' or '..', at most 100 bytes, no '/' or control\n"
-	      "                  character, no leading '-', and none of the class's\n"
+	      "                  character (C0, DEL, C1), no leading '-', and none\n"
+	      "                  of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
-	fputs("  -h, --help      this text\n\n"
-	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
+	usage_student(f);
 	usage_status(f);
 }
 
@@ -144,8 +173,10 @@ int check_rubric(const char *path, int print_strict)
 
 	if (rubric_read(path, &r))
 		return EXIT_USAGE;
-	if (print_strict)
+	if (print_strict == 1)
 		printf("%d\n", r.strict_time_line);
+	if (print_strict == 2)
+		printf("%s\n", r.legacy_send_zero ? "zero" : "bytes");
 	return EXIT_OK;
 }
 
@@ -169,6 +200,13 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "rubric") && argc == 4 &&
 	    !strcmp(argv[2], "--strict-time-line"))
 		return check_rubric(argv[3], 1);
+	if (!strcmp(cmd, "rubric") && argc == 4 &&
+	    !strcmp(argv[2], "--legacy-send-result"))
+		return check_rubric(argv[3], 2);
+	if (!strcmp(cmd, "student"))
+		return student_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify-outputs"))
+		return verify_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check-name"))
 		return check_name_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-read"))

@@ -6,7 +6,10 @@
  * write over, what the grader keeps there.
  */
 #include "names.h"
+#include "slurp.h"
 #include "util.h"
+
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +63,11 @@ const char *name_problem(const char *name, char *buf, size_t len)
 			snprintf(buf, len, "a control character (byte 0x%02x) in the name", *p);
 			return buf;
 		}
+		/* C1 (U+0080 to U+009F, UTF-8 c2 80..9f): CSI, NEL, ... */
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			snprintf(buf, len, "a control character (U+%04X) in the name", p[1]);
+			return buf;
+		}
 	}
 	/* A name that reads as an option to the commands the batch runs. */
 	if (*name == '-')
@@ -83,7 +91,12 @@ int check_name_main(int argc, char **argv)
 	}
 	why = name_problem(argv[1], buf, sizeof(buf));
 	if (why) {
-		msg("student name refused: %s", why);
+		/* The name as a terminal may show it: control characters as spaces. */
+		char *shown = xstrdup(argv[1]);
+
+		text_clean(shown, strlen(shown));
+		msg("student name refused: %s (the folder '%.120s')", why, shown);
+		free(shown);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

@@ -50,10 +50,20 @@ static int split_words(char *line, char *w[4])
 	return n;
 }
 
-/* "strict_time_line yes|no"; -1 after a message when it is wrong. */
-static int parse_option(const char *value, const char *name, unsigned long n,
-			struct rubric *r)
+/*
+ * "strict_time_line yes|no" or "legacy_send_result bytes|zero"; -1 after
+ * a message when it is wrong.
+ */
+static int parse_option(const char *key, const char *value, const char *name,
+			unsigned long n, struct rubric *r)
 {
+	if (!strcmp(key, "legacy_send_result")) {
+		if (strcmp(value, "bytes") && strcmp(value, "zero"))
+			return fail("%s:%lu: want 'legacy_send_result bytes|zero': %s %s",
+				    name, n, key, value);
+		r->legacy_send_zero = !strcmp(value, "zero");
+		return 0;
+	}
 	if (!strcmp(value, "yes"))
 		r->strict_time_line = 1;
 	else if (!strcmp(value, "no"))
@@ -72,9 +82,10 @@ static int parse_line(char *line, const char *name, unsigned long n,
 	int words = split_words(line, w), c, i;
 	uint64_t weight;
 
-	if (!words || (words == 2 && !strcmp(w[0], "strict_time_line"))) {
+	if (!words || (words == 2 && (!strcmp(w[0], "strict_time_line") ||
+				      !strcmp(w[0], "legacy_send_result")))) {
 		free(copy);
-		return words ? parse_option(w[1], name, n, r) : 0;
+		return words ? parse_option(w[0], w[1], name, n, r) : 0;
 	}
 	c = words == 3 ? crit_index(w[0]) : -1;
 	if (c < 0 || parse_uint(w[1], 0, UINT32_MAX, &weight) ||

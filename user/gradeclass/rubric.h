@@ -27,6 +27,12 @@ struct rubric {
 	 * bytes passes time_line (no text around it, no size / 8).
 	 */
 	int strict_time_line;
+	/*
+	 * "legacy_send_result zero": the legacy SEND number returns 0 in the
+	 * guests (syncdev's module parameter); "bytes", the default: the
+	 * bytes sent, as most of the course's public modules did.
+	 */
+	int legacy_send_zero;
 };
 
 /*
