@@ -8,6 +8,7 @@
 #include "names.h"
 #include "share.h"
 #include "util.h"
+#include "watch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 	      "       gradeclass rubric [--strict-time-line] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "       gradeclass check-name NAME\n\n"
+	      "       gradeclass check-name NAME\n"
+	      "       gradeclass watch OPTIONS -- CMD...\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv, failures.csv, times.csv (the\n"
@@ -101,7 +103,17 @@ static void usage(FILE *f)
 	      "                  character, no leading '-', and none of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
-	fputs("  -h, --help      this text\n\n"
+	fputs("  watch --stage STAGE --vms VMS --control-dir DIR --guest BASE...\n"
+	      "        --files F1,F2,... --stall S --boot S [--qemu-user UID:GID]\n"
+	      "        [--quiet] -- CMD...\n"
+	      "                  run the boot CMD; keep each guest's control events\n"
+	      "                  (DIR/BASE.sock) in STAGE/BASE.control; TERM CMD\n"
+	      "                  when no case began within S (--boot) or a case\n"
+	      "                  made no progress for S (--stall) seconds, saying\n"
+	      "                  why in STAGE/stalled.VMS; exits with CMD's status\n"
+	      "                  (docs/grading-trust.md); only QEMU of CMD, running\n"
+	      "                  as UID:GID (default: the caller), may connect\n"
+	      "  -h, --help      this text\n\n"
 	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
 	usage_status(f);
 }
@@ -175,6 +187,8 @@ static int run(int argc, char **argv)
 		return share_read_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-copy"))
 		return share_copy_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "watch"))
+		return watch_main(argc - 1, argv + 1);
 	usage(stderr);
 	return EXIT_USAGE;
 }
