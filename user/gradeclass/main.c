@@ -33,9 +33,12 @@ static void usage_reserved(FILE *f)
 	fputc('\n', f);
 }
 
+/* The end of the usage: the help option, what is escaped, exit status. */
 static void usage_status(FILE *f)
 {
-	fputs("Exit status: 0 every case of every student passed (summarize,\n"
+	fputs("  -h, --help      this text\n\n"
+	      "Student names, reasons and messages are escaped in report.html.\n\n"
+	      "Exit status: 0 every case of every student passed (summarize,\n"
 	      "score, merge), nothing differs (diff), the rubric is good\n"
 	      "(rubric); 1 a case failed (summarize, score, merge), something\n"
 	      "differs (diff); 2 bad input or command line, said on stderr.\n"
@@ -47,6 +50,8 @@ static void usage_status(FILE *f)
 	      "command line.\n", f);
 }
 
+static void usage_watch(FILE *f);
+
 static void usage(FILE *f)
 {
 	fputs("usage: gradeclass summarize OUT\n"
@@ -57,8 +62,7 @@ static void usage(FILE *f)
 	      "       gradeclass rubric [--strict-time-line] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
-	      "       gradeclass check-name NAME\n"
-	      "       gradeclass watch OPTIONS -- CMD...\n\n"
+	      "       gradeclass check-name NAME\n       gradeclass watch OPTIONS -- CMD...\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv, failures.csv, times.csv (the\n"
@@ -103,6 +107,12 @@ static void usage(FILE *f)
 	      "                  character, no leading '-', and none of the class's\n"
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
+	usage_watch(f);
+	usage_status(f);
+}
+
+static void usage_watch(FILE *f)
+{
 	fputs("  watch --stage STAGE --vms VMS --control-dir DIR --guest BASE...\n"
 	      "        --files F1,F2,... --stall S --boot S [--qemu-user UID:GID]\n"
 	      "        [--quiet] -- CMD...\n"
@@ -112,10 +122,7 @@ static void usage(FILE *f)
 	      "                  made no progress for S (--stall) seconds, saying\n"
 	      "                  why in STAGE/stalled.VMS; exits with CMD's status\n"
 	      "                  (docs/grading-trust.md); only QEMU of CMD, running\n"
-	      "                  as UID:GID (default: the caller), may connect\n"
-	      "  -h, --help      this text\n\n"
-	      "Student names, reasons and messages are escaped in report.html.\n\n", f);
-	usage_status(f);
+	      "                  as UID:GID (default: the caller), may connect\n", f);
 }
 
 int diff_options(const char *a, const char *b)
