@@ -130,7 +130,14 @@ vm_kvm_boot() {
 	local dir limit=$((VM_KVM_BOOT_LIMIT * VM_TIME_SCALE)) rc=0
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/syncdev-kvm.XXXXXX") || return 1
 	cp "$VM_KERNEL" "$dir/vmlinuz" && : >"$dir/console" || { rm -rf "$dir"; return 1; }
-	[ $# = 0 ] || chown -R "$(id -u "$SYNCDEV_QEMU_USER")" "$dir"
+	# QEMU as another user reads the kernel and writes the console file,
+	# the one file it owns; the directory stays the caller's, so what root
+	# reads and writes there (the console, err) cannot be made a link.
+	if [ $# -gt 0 ]; then
+		chmod 0644 "$dir/vmlinuz"
+		chgrp "$(id -g "$SYNCDEV_QEMU_USER")" "$dir" && chmod 0750 "$dir" &&
+			chown "$(id -u "$SYNCDEV_QEMU_USER")" "$dir/console" || { rm -rf "$dir"; return 1; }
+	fi
 	timeout -k 5 "$limit" "$@" qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$dir/console" -kernel "$dir/vmlinuz" \
