@@ -77,6 +77,10 @@ static int parse_files(struct watch *w, const char *s)
 	char *copy = xstrdup(s), *p, *save = NULL;
 	uint64_t v;
 
+	if (w->files) {
+		free(copy);
+		return fail("watch: --files given twice");
+	}
 	w->files = xcalloc(WATCH_CASES_MAX, sizeof(*w->files));
 	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (w->cases == WATCH_CASES_MAX ||
