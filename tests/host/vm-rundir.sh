@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp"
 mkdir -m 1777 "$tmp/t"
 victim=""
-trap 'rm -rf "$tmp"; [ -z "$victim" ] || kill "$victim" 2>/dev/null' EXIT
+trap 'cp "$tmp/2.out" /tmp/ga2/last-2.out 2>/dev/null; rm -rf "$tmp"; [ -z "$victim" ] || kill "$victim" 2>/dev/null' EXIT
 echo "root's canary" >"$tmp/canary"
 chmod 600 "$tmp/canary"
 sleep 600 &
@@ -48,7 +48,7 @@ TMPDIR=$tmp/t SYNCDEV_QEMU_USER=nobody scripts/vm/vm-run --timeout 300 --log "$t
 	-- 'sleep 4; echo syncdev-test: slept' >/dev/null 2>&1
 rc1=$?
 TMPDIR=$tmp/t SYNCDEV_QEMU_USER=nobody scripts/vm/vm-run --timeout 300 --log "$tmp/2.log" \
-	-- 'echo syncdev-test: waiting; sleep 120' >/dev/null 2>&1 &
+	-- 'echo syncdev-test: waiting; sleep 120' >"$tmp/2.out" 2>&1 &
 run2=$!
 for _i in $(seq 600); do
 	grep -q '^syncdev-test: waiting' "$tmp/2.log" 2>/dev/null && break
@@ -73,5 +73,11 @@ if kill -0 "$victim" 2>/dev/null; then
 else
 	fail "rundir: root's process lives" "it was killed"
 fi
+# QEMU's command line names its run directory (-kernel, -initrd).
+for _i in $(seq 50); do
+	pgrep -f "$tmp/t/syncdev-run" >/dev/null || break
+	sleep 0.2
+done
+check_equal "rundir: the TERMed boot's QEMU is gone" "$(pgrep -fc "$tmp/t/syncdev-run")" 0
 check_equal "rundir: no run directory is left" "$(ls "$tmp/t" | grep -c syncdev-run)" 0
 finish
