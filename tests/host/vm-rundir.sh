@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp"
 mkdir -m 1777 "$tmp/t"
 victim=""
-trap 'cp "$tmp/2.out" /tmp/ga2/last-2.out 2>/dev/null; rm -rf "$tmp"; [ -z "$victim" ] || kill "$victim" 2>/dev/null' EXIT
+trap 'rm -rf "$tmp"; [ -z "$victim" ] || kill "$victim" 2>/dev/null' EXIT
 echo "root's canary" >"$tmp/canary"
 chmod 600 "$tmp/canary"
 sleep 600 &
