@@ -182,6 +182,8 @@ $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
 	$(OBJDIR)/user/gradeclass/slurp.o
 $(OBJDIR)/tests/unit/test_share.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_share: $(OBJDIR)/user/gradeclass/share.o
+$(OBJDIR)/tests/unit/test_watch.o: INCS += -Iuser/gradeclass
+$(BUILD)/tests/test_watch: $(OBJDIR)/user/gradeclass/watch_event.o
 
 unit: $(UNIT_BINS)
 $(BUILD)/tests/%: $(OBJDIR)/tests/unit/%.o $(ALL_LIBS)

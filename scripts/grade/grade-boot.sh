@@ -1,10 +1,12 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by scripts/grade/grade: the guest boots of one student, one guest
 # (scripts/vm/vm-run) and two guests (scripts/vm/vm-pair), each running
-# scripts/grade/guest/grade.sh on the staged directory.  A watchdog ends a boot
-# whose guest stops making progress (the same case for longer than a case
-# can take), so a guest that hangs hard costs one case's time, not the
-# whole boot's.  Console logs: STAGE/1vm.log, STAGE/2vm-master.log, ...
+# scripts/grade/guest/grade.sh on the staged directory.  A watchdog
+# (build/gradeclass watch) ends a boot whose guest stops making progress on
+# its control channel (a case for longer than a case can take), so a guest
+# that hangs hard costs one case's time, not the whole boot's.  Console
+# logs: STAGE/1vm.log, STAGE/2vm-master.log, ...; control events beside
+# them: STAGE/1vm.control, STAGE/2vm-master.control, ...
 
 boot_pid=""
 kill_boot() { [ -z "$boot_pid" ] || kill -TERM "$boot_pid" 2>/dev/null; }
@@ -28,36 +30,46 @@ boot_limits() {
 # other jobs) a boot alone can take minutes.
 BOOT_ALLOWANCE=600
 
-# watch_boot STAGE VMS LOG... -- CMD...: run CMD; TERM it when the number of
-# cases and runs started (the guests' "syncdev-vm: test" lines in LOG...;
-# a one-file command line makes a run per file of a case) stays the
-# same for STALL seconds (and BOOT_ALLOWANCE more before the first case),
-# or when the guests' shares hold more than share_limit; then
-# STAGE/stalled.VMS says why.  Progress lines can only end a boot sooner:
-# the whole boot's limit (vm-run --timeout) is the host's.
+# case_files: the files of each case of one boot, in the host's order
+# (data sets outer, method pairs inner), comma-separated.
+case_files() {
+	local set m n list=""
+	for set in $data; do
+		n=$(set_files "$set" | wc -l)
+		for m in $methods; do list+=${list:+,}$n; done
+	done
+	echo "$list"
+}
+
+# control_dir: a fresh directory of the caller's for the guests' control
+# sockets: outside STAGE, whose path can be longer than a socket's.
+control_dir() { mktemp -d "${TMPDIR:-/tmp}/syncdev-ctl.XXXXXX"; }
+
+# watch_boot STAGE VMS CTL GUEST... -- CMD...: run CMD under
+# build/gradeclass watch, which keeps each guest's control events (socket
+# CTL/GUEST.sock) in STAGE/GUEST.control and TERMs CMD when no case began
+# within STALL + BOOT_ALLOWANCE seconds or a case made no progress for
+# STALL seconds (boot_limits), saying why in STAGE/stalled.VMS; and TERM
+# it when the guests' shares hold more than share_limit.  Only the
+# harness's events count as progress, and their number is bounded by the
+# host's case list: guest text can end a boot sooner, never later.
 watch_boot() {
-	local stage=$1 vms=$2 logs=() last=-1 since=$SECONDS n stall limit cap
-	local start=$SECONDS first=""
-	shift 2
-	while [ "$1" != -- ]; do logs+=("$1"); shift; done
+	local stage=$1 vms=$2 ctl=$3 guests=() stall cap qu=()
+	shift 3
+	while [ "$1" != -- ]; do guests+=(--guest "$1"); shift; done
 	shift
 	read -r stall _ <<<"$(boot_limits "$vms")"
 	cap=$(share_limit)
 	rm -f "$stage/stalled.$vms"
-	"$@" >/dev/null 2>&1 &
+	if [ -n "${SYNCDEV_QEMU_USER:-}" ] && [ "$(id -u)" = 0 ]; then
+		qu=(--qemu-user "$(id -u "$SYNCDEV_QEMU_USER"):$(id -g "$SYNCDEV_QEMU_USER")")
+	fi
+	build/gradeclass watch --stage "$stage" --vms "$vms" --control-dir "$ctl" \
+		"${guests[@]}" --files "$(case_files)" --stall "$stall" \
+		--boot $((stall + BOOT_ALLOWANCE * VM_TIME_SCALE)) "${qu[@]}" --quiet -- "$@" &
 	boot_pid=$!
 	while kill -0 "$boot_pid" 2>/dev/null; do
 		sleep 2
-		n=$(head -c "$CONSOLE_MAX" "${logs[@]}" 2>/dev/null | grep -c '^syncdev-vm: test ')
-		limit=$stall
-		[ "$n" != 0 ] || limit=$((stall + BOOT_ALLOWANCE * VM_TIME_SCALE))
-		if [ "$n" != "$last" ]; then
-			last=$n since=$SECONDS
-			[ "$n" = 0 ] || [ -n "$first" ] || first=$SECONDS
-		elif [ $((SECONDS - since)) -gt "$limit" ]; then
-			echo "hung: no progress for $limit s" >"$stage/stalled.$vms"
-			kill -TERM "$boot_pid" 2>/dev/null
-		fi
 		if [ "$(share_usage "$stage" "$vms")" -gt "$cap" ]; then
 			echo "stopped: it wrote more than $cap bytes to its shared directory" >"$stage/stalled.$vms"
 			kill -TERM "$boot_pid" 2>/dev/null
@@ -69,8 +81,7 @@ watch_boot() {
 	wait "$boot_pid"
 	echo $? >"$stage/boot.$vms.rc"
 	boot_pid=""
-	phase_time "$stage" "boot_$vms" $((${first:-$SECONDS} - start))
-	phase_time "$stage" "cases_$vms" $((SECONDS - ${first:-$SECONDS}))
+	rm -rf "$ctl"
 }
 
 # phase_time STAGE PHASE SECONDS: SECONDS more spent in PHASE.
@@ -91,31 +102,32 @@ times_text() {
 	write_times "$1" | awk -F, 'NR > 1 { printf "%s%s %s s", sep, $1, $2; sep = ", " }'
 }
 
-# untrusted_guest CMD...: CMD with the limits of a guest that runs a
-# student's code (scripts/vm/vm-run): a capped console, no file in a share
-# larger than the largest data file and 16 MiB, QEMU as the grader's user.
-untrusted_guest() {
+# untrusted_env: env's assignments for a guest that runs a student's code
+# (scripts/vm/vm-run): a capped console, no file in a share larger than
+# the largest data file and 16 MiB, warnings on the console (loglevel=5)
+# as they happen, where the host reads them.
+untrusted_env() {
 	local set size max=0
 	for set in $data; do
 		while read -r _ size; do
 			[ "$size" -le "$max" ] || max=$size
 		done < <(set_files "$set")
 	done
-	# exec: watch_boot runs this in the background, and its TERM must
-	# reach the runner itself, which stops its guests, not a shell that
-	# would die and leave them running.
-	exec env SYNCDEV_CONSOLE_MAX="$CONSOLE_MAX" SYNCDEV_SHARE_MAX=$((max + 16 * 1024 * 1024)) \
-		SYNCDEV_APPEND=loglevel=5 "$@"
+	printf '%s\n' "SYNCDEV_CONSOLE_MAX=$CONSOLE_MAX" \
+		"SYNCDEV_SHARE_MAX=$((max + 16 * 1024 * 1024))" SYNCDEV_APPEND=loglevel=5
 }
 
-# boot_1vm STAGE: the battery in one guest.  loglevel=5: warnings reach
-# the console as they happen, where the host reads them.
+# boot_1vm STAGE: the battery in one guest.  The watcher runs the runner
+# itself (env execs it), so that its TERM reaches the runner, which stops
+# its guest.
 boot_1vm() {
-	local total t
+	local total t ctl envs=()
 	read -r _ total <<<"$(boot_limits 1vm)"
 	prepare_shares "$1" 1vm
-	watch_boot "$1" 1vm "$1/1vm.log" -- untrusted_guest scripts/vm/vm-run \
-		--share "$1/share-1vm" --input "$1/input" \
+	mapfile -t envs < <(untrusted_env)
+	ctl=$(control_dir)
+	watch_boot "$1" 1vm "$ctl" 1vm -- env "${envs[@]}" scripts/vm/vm-run \
+		--share "$1/share-1vm" --input "$1/input" --control "$ctl/1vm.sock" \
 		--timeout "$total" --log "$1/1vm.log" -- \
 		sh /opt/syncdev/scripts/grade/guest/grade.sh 1vm
 	t=$SECONDS
@@ -126,14 +138,15 @@ boot_1vm() {
 # boot_2vm STAGE: the battery across two guests; the slave's guest gets no
 # data.
 boot_2vm() {
-	local total t
+	local total t ctl envs=()
 	read -r _ total <<<"$(boot_limits 2vm)"
 	prepare_shares "$1" 2vm
 	stage_slave_input "$1"
-	watch_boot "$1" 2vm "$1/2vm-master.log" "$1/2vm-slave.log" -- \
-		untrusted_guest scripts/vm/vm-pair \
+	mapfile -t envs < <(untrusted_env)
+	ctl=$(control_dir)
+	watch_boot "$1" 2vm "$ctl" 2vm-master 2vm-slave -- env "${envs[@]}" scripts/vm/vm-pair \
 		--master-share "$1/share-2vm-master" --slave-share "$1/share-2vm-slave" \
-		--master-input "$1/input" --slave-input "$1/input-slave" \
+		--master-input "$1/input" --slave-input "$1/input-slave" --control "$ctl/2vm" \
 		--timeout "$total" --log-prefix "$1/2vm" -- \
 		sh /opt/syncdev/scripts/grade/guest/grade.sh 2vm
 	t=$SECONDS
@@ -162,12 +175,20 @@ boot_fate() {
 	done
 }
 
-# boot_where STAGE VMS: the case the guest(s) were in at the end.
+# boot_where STAGE VMS: the case the guest(s) were in at the end: the last
+# case begun on the control channel (STAGE/*.control), named from the
+# host's own list.
 boot_where() {
-	local log w=""
-	for log in "$1/$2.log" "$1/$2-master.log" "$1/$2-slave.log"; do
-		[ -f "$log" ] && w=$(vm_current_test "$log")
-		[ -n "$w" ] && break
+	local f k=0 n i=0 set m
+	for f in "$1/$2.control" "$1/$2-master.control" "$1/$2-slave.control"; do
+		[ -f "$f" ] || continue
+		n=$(awk '$1 == "begin" && $2 ~ /^[0-9]+$/ { k = $2 } END { print k + 0 }' "$f")
+		[ "$n" -le "$k" ] || k=$n
 	done
-	echo "${w##*/}"
+	for set in $data; do
+		for m in $methods; do
+			i=$((i + 1))
+			[ "$i" != "$k" ] || { echo "$set.$m"; return; }
+		done
+	done
 }

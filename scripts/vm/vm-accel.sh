@@ -69,12 +69,12 @@ vm_pick_accel() {
 # runs as SYNCDEV_QEMU_USER (vm-run as root): no group but the one that
 # owns /dev/kvm, and that one only under KVM.
 vm_qemu_user_args() {
-	local uid gid
+	local uid gid kvm
 	uid=$(id -u "$SYNCDEV_QEMU_USER") && gid=$(id -g "$SYNCDEV_QEMU_USER") ||
 		vm_die "SYNCDEV_QEMU_USER=$SYNCDEV_QEMU_USER: no such user"
 	printf '%s\n' --reuid "$uid" --regid "$gid"
-	if [ "${VM_ACCEL:-tcg}" = kvm ]; then
-		printf '%s\n' --groups "$(stat -c %g "$VM_KVM_DEV")"
+	if [ "${VM_ACCEL:-tcg}" = kvm ] && kvm=$(stat -c %g "$VM_KVM_DEV" 2>/dev/null); then
+		printf '%s\n' --groups "$kvm"
 	else
 		printf '%s\n' --clear-groups
 	fi
@@ -84,13 +84,13 @@ vm_qemu_user_args() {
 # not and fail.  WANT kvm asks the boot again instead of using the cache.
 vm_kvm_check() {
 	local runas=() out key cached
-	if [ -n "${SYNCDEV_QEMU_USER:-}" ] && [ "$(id -u)" = 0 ]; then
-		mapfile -t runas < <(VM_ACCEL=kvm vm_qemu_user_args)
-		runas=(setpriv "${runas[@]}" --no-new-privs --)
-	fi
 	if [ ! -e "$VM_KVM_DEV" ]; then
 		echo "no $VM_KVM_DEV"
 		return 1
+	fi
+	if [ -n "${SYNCDEV_QEMU_USER:-}" ] && [ "$(id -u)" = 0 ]; then
+		mapfile -t runas < <(VM_ACCEL=kvm vm_qemu_user_args)
+		runas=(setpriv "${runas[@]}" --no-new-privs --)
 	fi
 	if ! out=$("${runas[@]}" bash -c 'exec 3<>"$1"' - "$VM_KVM_DEV" 2>&1); then
 		echo "$VM_KVM_DEV does not open read-write${runas[*]:+ for ${SYNCDEV_QEMU_USER}}: ${out##*: }"
@@ -130,7 +130,14 @@ vm_kvm_boot() {
 	local dir limit=$((VM_KVM_BOOT_LIMIT * VM_TIME_SCALE)) rc=0
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/syncdev-kvm.XXXXXX") || return 1
 	cp "$VM_KERNEL" "$dir/vmlinuz" && : >"$dir/console" || { rm -rf "$dir"; return 1; }
-	[ $# = 0 ] || chown -R "$(id -u "$SYNCDEV_QEMU_USER")" "$dir"
+	# QEMU as another user reads the kernel and writes the console file,
+	# the one file it owns; the directory stays the caller's, so what root
+	# reads and writes there (the console, err) cannot be made a link.
+	if [ $# -gt 0 ]; then
+		chmod 0644 "$dir/vmlinuz"
+		chgrp "$(id -g "$SYNCDEV_QEMU_USER")" "$dir" && chmod 0750 "$dir" &&
+			chown "$(id -u "$SYNCDEV_QEMU_USER")" "$dir/console" || { rm -rf "$dir"; return 1; }
+	fi
 	timeout -k 5 "$limit" "$@" qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$dir/console" -kernel "$dir/vmlinuz" \

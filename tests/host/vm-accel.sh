@@ -72,6 +72,9 @@ if [ "$(id -u)" = 0 ]; then
 	check_output "a /dev/kvm the user QEMU runs as cannot open: TCG, naming the user" \
 		'^vm-accel: accelerator: tcg \(/dev/kvm does not open read-write for nobody: Permission denied\)$' \
 		accel private
+	check_equal "no /dev/kvm with QEMU as another user: TCG, and no other line (no stat error)" \
+		"$(accel none)" "tcg
+vm-accel: accelerator: tcg (no /dev/kvm)"
 	as_user=""
 fi
 check_output "--accel kvm without /dev/kvm: an error that says why" \

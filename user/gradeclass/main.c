@@ -10,6 +10,7 @@
 #include "student.h"
 #include "verify.h"
 #include "util.h"
+#include "watch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,20 @@ static void usage_student(FILE *f)
 	      "                  the inputs' and outputs' short checksums\n", f);
 }
 
+static void usage_watch(FILE *f)
+{
+	fputs("  watch --stage STAGE --vms VMS --control-dir DIR --guest BASE...\n"
+	      "        --files F1,F2,... --stall S --boot S [--qemu-user UID:GID]\n"
+	      "        [--quiet] -- CMD...\n"
+	      "                  run the boot CMD; keep each guest's control events\n"
+	      "                  (DIR/BASE.sock) in STAGE/BASE.control; TERM CMD\n"
+	      "                  when no case began within S (--boot) or a case\n"
+	      "                  made no progress for S (--stall) seconds, saying\n"
+	      "                  why in STAGE/stalled.VMS; exits with CMD's status\n"
+	      "                  (docs/grading-trust.md); only QEMU of CMD, running\n"
+	      "                  as UID:GID (default: the caller), may connect\n", f);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: gradeclass summarize OUT\n"
@@ -91,7 +106,8 @@ static void usage(FILE *f)
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
 	      "       gradeclass check-name NAME\n"
 	      "       gradeclass student STAGE DIR\n"
-	      "       gradeclass verify-outputs SHARE DIR WANT DATA SUM\n\n"
+	      "       gradeclass verify-outputs SHARE DIR WANT DATA SUM\n"
+	      "       gradeclass watch OPTIONS -- CMD...\n\n"
 	      "The class-level part of scripts/grade/grade (docs/grading.md).\n\n"
 	      "  summarize OUT   OUT/students lists the students; each OUT/NAME/\n"
 	      "                  holds results.csv, failures.csv, times.csv (the\n"
@@ -132,6 +148,7 @@ static void usage(FILE *f)
 	      "                  own names at the top of OUT (any case):\n", f);
 	usage_reserved(f);
 	usage_student(f);
+	usage_watch(f);
 	usage_status(f);
 }
 
@@ -213,6 +230,8 @@ static int run(int argc, char **argv)
 		return share_read_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "share-copy"))
 		return share_copy_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "watch"))
+		return watch_main(argc - 1, argv + 1);
 	usage(stderr);
 	return EXIT_USAGE;
 }
