@@ -54,8 +54,12 @@ static int check_room(unsigned int dir, const char *dirname,
 		return 0;
 	}
 	last[0] = '\0';
-	if (fstatvfs(outdir_fd(dir), &st))
-		return 0;	/* no figure: the writes will tell */
+	/*
+	 * No figure, or no blocks at all (a tmpfs mounted with size=0 has
+	 * no limit): the writes will tell.
+	 */
+	if (fstatvfs(outdir_fd(dir), &st) || !st.f_blocks)
+		return 0;
 	block = st.f_frsize ? st.f_frsize : 1;
 	left = (uint64_t)st.f_bavail * st.f_frsize;
 	if (size <= left) {
