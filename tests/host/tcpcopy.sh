@@ -117,7 +117,7 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	rc=$?
 	wait $pid
 	check_equal "tcpcopy recv onto a tmpfs with size=0: stored, identical (exit 0)" \
-		"$rc $(cat "$T/recv.out" | grep -c 'bytes free')" "0 0"
+		"$rc $(grep -c 'bytes free' "$T/recv.out")" "0 0"
 	rmdir "$T/t0"
 fi
 if [ -z "$(ls -A "$T" | grep -v -e '^in$' -e '\.out$')" ]; then
