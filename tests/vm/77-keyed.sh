@@ -141,6 +141,7 @@ crowd() {
 	kill $cpid 2>/dev/null
 	wait $cpid 2>/dev/null
 }
+chmod 0600 k1
 crowd 3 crowd
 crowd 3 crowdhello
 crowd 17 crowd
