@@ -125,7 +125,6 @@ check_exit "slave --peer 127.0.0.9 connecting to 127.0.0.1: exit 1" 1 \
 # are dropped and reconnect, still gets the files within its own 10 s
 # handshake deadline, and the master counts them.
 crowd() {
-	wait_no_listener >/dev/null
 	master 1 in fcntl --key k1 >master.log 2>&1 &
 	mpid=$!
 	badpeer slave --count "$1" --stall 120 127.0.0.1 "$2" >crowd.log 2>&1 &

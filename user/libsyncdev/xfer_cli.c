@@ -384,6 +384,9 @@ static int peer_proven(int fd, const struct xfer_args *a,
 	else if ((!k || !auth_master_by(fd, k, s, why, &d)) &&
 		 (!kernel || !confirmed(fd, why, &d, a)))
 		return 0;
+	/* auth.c says "the handshake's"; the kernel may have cut it sooner. */
+	else if (!strncmp(why, AUTH_LATE, strlen(AUTH_LATE)))
+		timed_out(why, "no complete answer", &d, a);
 	xfer_note_drop(drops, now_ns(), what, why);
 	return -1;
 }
