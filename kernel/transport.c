@@ -49,7 +49,7 @@
  * connection in its handshake looks at the accept queue that often: a
  * stranger that holds its connection silent, or greets and stalls, holds
  * the master that long while a slave waits behind it.  A slave behind up
- * to SYNCDEV_BUSY_SHARE - 2 strangers is accepted within its own deadline,
+ * to SYNCDEV_BUSY_SHARE - 3 strangers is accepted within its own deadline,
  * with its share of it left for its handshake.
  */
 #define SYNCDEV_BUSY_SHARE	32
