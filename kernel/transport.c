@@ -604,12 +604,16 @@ static int syncdev_handshake_expired(struct syncdev_session *s,
 	return -ETIMEDOUT;
 }
 
+/* How often a blocked send looks at what the peer acknowledged. */
+#define SYNCDEV_ACK_LOOK	(HZ / 4)
+
 /*
  * A send's progress is what the peer acknowledged, not what fitted into
  * the socket's buffer: jiffies left of @timeo since its last
- * acknowledgement, or since the buffer held nothing unacknowledged.  A
- * peer that never reads then stops the send within the progress timeout,
- * however the buffers fill.
+ * acknowledgement, or since the buffer held nothing unacknowledged, as
+ * seen at most SYNCDEV_ACK_LOOK after it (each wait is that long at most).
+ * A peer that never reads then stops the send within the progress
+ * timeout, however the buffers fill.
  */
 static long syncdev_send_left(struct syncdev_session *s, long timeo)
 {
@@ -624,7 +628,7 @@ static long syncdev_send_left(struct syncdev_session *s, long timeo)
 		s->acked_at = jiffies;
 	}
 	left = (long)(s->acked_at + timeo - jiffies);
-	return left > 0 ? left : 0;
+	return clamp(left, 0L, (long)SYNCDEV_ACK_LOOK);
 }
 
 /*
