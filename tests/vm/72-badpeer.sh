@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 149
+# vm-cost: 160
 # slave and master against a broken or malicious peer (tests/tools/badpeer)
 # on the device: crafted headers, a bad CRC, a huge size, truncated frames,
 # stalls, resets and wrong answers.  Each fails cleanly with the right

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 62
+# vm-cost: 80
 # Keyed transfers (--key): a stranger that connects first and would
 # answer "ok" is dropped and the real slave gets the files; a fake master
 # (badpeer) cannot feed a keyed slave; a wrong key fails either way; a
