@@ -105,7 +105,7 @@ struct syncdev_session {
 	/* jiffies by which CONFIRM must come while others wait (ACCEPT) */
 	unsigned long busy_deadline;
 	unsigned int strangers;		/* connections dropped at it */
-	/* The peer's last acknowledgement: where (snd_una) and when. */
+	/* The peer's last acknowledgment: where (snd_una) and when. */
 	u32 acked_seq;
 	unsigned long acked_at;
 	/* A CONNECT that a signal interrupted, resumed by its restart. */

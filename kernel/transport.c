@@ -610,7 +610,7 @@ static int syncdev_handshake_expired(struct syncdev_session *s,
 /*
  * A send's progress is what the peer acknowledged, not what fitted into
  * the socket's buffer: jiffies left of @timeo since its last
- * acknowledgement, or since the buffer held nothing unacknowledged, as
+ * acknowledgment, or since the buffer held nothing unacknowledged, as
  * seen at most SYNCDEV_ACK_LOOK after it (each wait is that long at most).
  * A peer that never reads then stops the send within the progress
  * timeout, however the buffers fill.
@@ -767,7 +767,7 @@ static int syncdev_wait_expired(struct syncdev_session *s, bool send,
  * as soon as some bytes arrived (no MSG_WAITALL), so its wait starts
  * again after each of them.  A socket call that timed out is made again
  * until one of these limits has passed: the limits may have moved
- * meanwhile (an acknowledgement, a connection in the accept queue).
+ * meanwhile (an acknowledgment, a connection in the accept queue).
  */
 int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		 int flags, enum syncdev_xmit_how how, size_t *moved)
