@@ -43,16 +43,19 @@
 #define SYNCDEV_BACKLOG	128
 
 /*
- * While other connections wait to be accepted, an unconfirmed one has
- * 1/SYNCDEV_BUSY_SHARE of the handshake's deadline from its ACCEPT (at
- * least SYNCDEV_BUSY_MIN_MS, at most the deadline itself), and a
- * connection in its handshake looks at the accept queue that often: a
- * stranger that holds its connection silent, or greets and stalls, holds
- * the master that long while a slave waits behind it.  A slave behind up
- * to SYNCDEV_BUSY_SHARE - 3 strangers is accepted within its own deadline,
- * with its share of it left for its handshake.
+ * While other connections wait to be accepted, an unconfirmed one has a
+ * share of the handshake's deadline from its ACCEPT: 1/SYNCDEV_BUSY_SHARE
+ * while its peer has sent nothing, 1/SYNCDEV_BUSY_SPOKE once it has (a
+ * slave's hello is there at once, and its key proof needs the time of a
+ * slow machine); at least SYNCDEV_BUSY_MIN_MS, at most the deadline.  A
+ * connection in its handshake looks at the accept queue as often as the
+ * smaller share.  So a silent stranger holds the master for 1/32 of the
+ * deadline while a slave waits behind it, one that greets and stalls for
+ * 1/8: a slave behind 17 silent strangers, or behind 5 that greet, is
+ * accepted within its own deadline with time left for its handshake.
  */
 #define SYNCDEV_BUSY_SHARE	32
+#define SYNCDEV_BUSY_SPOKE	8
 #define SYNCDEV_BUSY_MIN_MS	250
 
 /*
@@ -294,13 +297,23 @@ static void syncdev_keepalive(struct sock *sk)
 	sock_set_keepalive(sk);
 }
 
-/* The handshake's share while other connections wait (SYNCDEV_BUSY_SHARE). */
-static unsigned long syncdev_busy_jiffies(const struct syncdev_session *s)
+/*
+ * The handshake's share while other connections wait: 1/@share of it
+ * (SYNCDEV_BUSY_SHARE, SYNCDEV_BUSY_SPOKE).
+ */
+static unsigned long syncdev_busy_jiffies(const struct syncdev_session *s,
+					  unsigned int share)
 {
-	unsigned int ms = max(s->handshake_ms / SYNCDEV_BUSY_SHARE,
+	unsigned int ms = max(s->handshake_ms / share,
 			      (unsigned int)SYNCDEV_BUSY_MIN_MS);
 
 	return msecs_to_jiffies(min(ms, s->handshake_ms));
+}
+
+/* The share of a connection whose peer has or has not sent anything. */
+static unsigned int syncdev_busy_share(const struct syncdev_session *s)
+{
+	return s->bytes_received ? SYNCDEV_BUSY_SPOKE : SYNCDEV_BUSY_SHARE;
 }
 
 /* A fresh connection: no Nagle delay for the small file headers. */
@@ -319,7 +332,7 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
 	s->handshake_deadline = s->handshake_ms ?
 		(jiffies + msecs_to_jiffies(s->handshake_ms)) | 1 : 0;
-	s->busy_deadline = jiffies + syncdev_busy_jiffies(s);
+	s->attached_at = jiffies;
 	s->acked_seq = READ_ONCE(tcp_sk(sock->sk)->snd_una);
 	s->acked_at = jiffies;
 	syncdev_partial_clear(s);
@@ -645,11 +658,12 @@ static unsigned long syncdev_handshake_end(struct syncdev_session *s,
 	if (!s->listener)
 		return until;
 	if (syncdev_listener_queued(s->listener)) {
-		other = s->busy_deadline;
+		other = s->attached_at +
+			syncdev_busy_jiffies(s, syncdev_busy_share(s));
 		if (time_before(other, until))
 			*end = SYNCDEV_END_BUSY;
 	} else {
-		other = jiffies + syncdev_busy_jiffies(s);
+		other = jiffies + syncdev_busy_jiffies(s, SYNCDEV_BUSY_SHARE);
 		if (time_before(other, until))
 			*end = SYNCDEV_END_LOOK;
 	}
@@ -739,7 +753,8 @@ static int syncdev_wait_expired(struct syncdev_session *s, bool send,
 	if (end == SYNCDEV_END_HANDSHAKE)
 		ms = s->handshake_ms;
 	else if (end == SYNCDEV_END_BUSY)
-		ms = jiffies_to_msecs(syncdev_busy_jiffies(s));
+		ms = jiffies_to_msecs(syncdev_busy_jiffies(s,
+							   syncdev_busy_share(s)));
 	if (s->handshake_deadline)
 		return syncdev_handshake_expired(s, end, ms);
 	sess_info_peer(s, "nothing %s for %u ms: connection shut down\n",
