@@ -125,7 +125,12 @@ struct syncdev_session {
 	unsigned int handshake_ms;	/* SET_HANDSHAKE; 0 = none */
 	/* jiffies by which CONFIRM must come; 0 = none or confirmed */
 	unsigned long handshake_deadline;
+	/* jiffies when the connection became ours (its share: transport.c) */
+	unsigned long attached_at;
 	unsigned int strangers;		/* connections dropped at it */
+	/* The peer's last acknowledgment: where (snd_una) and when. */
+	u32 acked_seq;
+	unsigned long acked_at;
 	/* A CONNECT that a signal interrupted, resumed by its restart. */
 	struct socket *connecting;
 	struct sockaddr_in connect_to;

@@ -35,7 +35,28 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
-#define SYNCDEV_BACKLOG	16
+/*
+ * Room for many more connections than a run has strangers: a full accept
+ * queue makes the kernel drop the real slave's SYN, and its connect time
+ * out, however quickly the strangers before it are dropped.
+ */
+#define SYNCDEV_BACKLOG	128
+
+/*
+ * While other connections wait to be accepted, an unconfirmed one has a
+ * share of the handshake's deadline from its ACCEPT: 1/SYNCDEV_BUSY_SHARE
+ * while its peer has sent nothing, 1/SYNCDEV_BUSY_SPOKE once it has (a
+ * slave's hello is there at once, and its key proof needs the time of a
+ * slow machine); at least SYNCDEV_BUSY_MIN_MS, at most the deadline.  A
+ * connection in its handshake looks at the accept queue as often as the
+ * smaller share.  So a silent stranger holds the master for 1/32 of the
+ * deadline while a slave waits behind it, one that greets and stalls for
+ * 1/8: a slave behind 17 silent strangers, or behind 5 that greet, is
+ * accepted within its own deadline with time left for its handshake.
+ */
+#define SYNCDEV_BUSY_SHARE	32
+#define SYNCDEV_BUSY_SPOKE	8
+#define SYNCDEV_BUSY_MIN_MS	250
 
 /*
  * One listener per network namespace that a master session accepts in:
@@ -180,6 +201,12 @@ static void syncdev_listener_close(struct syncdev_listener *l)
 	pr_info("stopped listening on port %u\n", syncdev_port);
 }
 
+/* Established connections that wait for an ACCEPT. */
+static bool syncdev_listener_queued(struct syncdev_listener *l)
+{
+	return READ_ONCE(l->sock->sk->sk_ack_backlog);
+}
+
 /* Connections established or being set up that no one accepted yet. */
 static bool syncdev_listener_has_waiters(struct syncdev_listener *l)
 {
@@ -270,6 +297,25 @@ static void syncdev_keepalive(struct sock *sk)
 	sock_set_keepalive(sk);
 }
 
+/*
+ * The handshake's share while other connections wait: 1/@share of it
+ * (SYNCDEV_BUSY_SHARE, SYNCDEV_BUSY_SPOKE).
+ */
+static unsigned long syncdev_busy_jiffies(const struct syncdev_session *s,
+					  unsigned int share)
+{
+	unsigned int ms = max(s->handshake_ms / share,
+			      (unsigned int)SYNCDEV_BUSY_MIN_MS);
+
+	return msecs_to_jiffies(min(ms, s->handshake_ms));
+}
+
+/* The share of a connection whose peer has or has not sent anything. */
+static unsigned int syncdev_busy_share(const struct syncdev_session *s)
+{
+	return s->bytes_received ? SYNCDEV_BUSY_SPOKE : SYNCDEV_BUSY_SHARE;
+}
+
 /* A fresh connection: no Nagle delay for the small file headers. */
 static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 {
@@ -286,6 +332,9 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
 	s->handshake_deadline = s->handshake_ms ?
 		(jiffies + msecs_to_jiffies(s->handshake_ms)) | 1 : 0;
+	s->attached_at = jiffies;
+	s->acked_seq = READ_ONCE(tcp_sk(sock->sk)->snd_una);
+	s->acked_at = jiffies;
 	syncdev_partial_clear(s);
 }
 
@@ -532,38 +581,122 @@ static long syncdev_progress_timeo(const struct syncdev_session *s)
 	return ms ? msecs_to_jiffies(ms) : MAX_SCHEDULE_TIMEOUT;
 }
 
-/* The peer never proved itself in time: it goes, whoever it was. */
-static int syncdev_handshake_expired(struct syncdev_session *s)
+/*
+ * What ends a socket call's wait: the progress timeout, the handshake's
+ * deadline, its share while others wait (SYNCDEV_BUSY_SHARE), or a look
+ * at the accept queue (the call is made again).
+ */
+enum syncdev_wait_end {
+	SYNCDEV_END_PROGRESS,
+	SYNCDEV_END_HANDSHAKE,
+	SYNCDEV_END_BUSY,
+	SYNCDEV_END_LOOK,
+};
+
+/*
+ * The peer never proved itself in time (@end: which limit cut it, @ms
+ * its length): it goes, whoever it was, and counts as a stranger.
+ */
+static int syncdev_handshake_expired(struct syncdev_session *s,
+				     enum syncdev_wait_end end,
+				     unsigned int ms)
 {
+	static const char *const by[] = {
+		[SYNCDEV_END_PROGRESS] = ", the progress timeout",
+		[SYNCDEV_END_HANDSHAKE] = "",
+		[SYNCDEV_END_BUSY] = ", its share while others waited",
+		[SYNCDEV_END_LOOK] = "",
+	};
+
 	s->strangers++;
 	sess_info_peer(s,
-		       "no handshake from %pISpc in %u ms: connection shut down (%u so far)\n",
-		       &s->peer, s->handshake_ms, s->strangers);
+		       "no handshake from %pISpc in %u ms%s: connection shut down (%u so far)\n",
+		       &s->peer, ms, by[end], s->strangers);
 	s->handshake_deadline = 0;
 	syncdev_shutdown(s, -ETIMEDOUT);
 	return -ETIMEDOUT;
 }
 
+/* How often a blocked send looks at what the peer acknowledged. */
+#define SYNCDEV_ACK_LOOK	(HZ / 4)
+
 /*
- * How long one socket call may wait: the progress timeout, or less if the
- * handshake deadline comes first (*@by_deadline then says so); 0 if that
- * deadline has passed.  Computed before each socket call, so that a peer
- * that sends a byte now and then cannot carry the wait past the deadline.
+ * A send's progress is what the peer acknowledged, not what fitted into
+ * the socket's buffer: jiffies left of @timeo since its last
+ * acknowledgment, or since the buffer held nothing unacknowledged, as
+ * seen at most SYNCDEV_ACK_LOOK after it (each wait is that long at most).
+ * A peer that never reads then stops the send within the progress
+ * timeout, however the buffers fill.
  */
-static long syncdev_call_timeo(struct syncdev_session *s, bool *by_deadline)
+static long syncdev_send_left(struct syncdev_session *s, long timeo)
 {
-	long timeo = syncdev_progress_timeo(s);
+	struct tcp_sock *tp = tcp_sk(s->sock->sk);
+	u32 una = READ_ONCE(tp->snd_una);
 	long left;
 
-	*by_deadline = false;
-	if (!s->handshake_deadline)
+	if (timeo == MAX_SCHEDULE_TIMEOUT)
 		return timeo;
-	left = (long)(s->handshake_deadline - jiffies);
-	if (left <= 0)
-		return 0;
+	if (una != s->acked_seq || una == READ_ONCE(tp->write_seq)) {
+		s->acked_seq = una;
+		s->acked_at = jiffies;
+	}
+	left = (long)(s->acked_at + timeo - jiffies);
+	return clamp(left, 0L, (long)SYNCDEV_ACK_LOOK);
+}
+
+/*
+ * The end of the handshake's wait for an accepted connection: its
+ * deadline, its share of it while others wait in the accept queue, or,
+ * while none does, a look at the queue after that share.
+ */
+static unsigned long syncdev_handshake_end(struct syncdev_session *s,
+					   enum syncdev_wait_end *end)
+{
+	unsigned long until = s->handshake_deadline, other;
+
+	*end = SYNCDEV_END_HANDSHAKE;
+	if (!s->listener)
+		return until;
+	if (syncdev_listener_queued(s->listener)) {
+		other = s->attached_at +
+			syncdev_busy_jiffies(s, syncdev_busy_share(s));
+		if (time_before(other, until))
+			*end = SYNCDEV_END_BUSY;
+	} else {
+		other = jiffies + syncdev_busy_jiffies(s, SYNCDEV_BUSY_SHARE);
+		if (time_before(other, until))
+			*end = SYNCDEV_END_LOOK;
+	}
+	return *end == SYNCDEV_END_HANDSHAKE ? until : other;
+}
+
+/*
+ * How long one socket call may wait, and what ends it (*@end); 0 if that
+ * limit has passed.  A receive's progress is counted from @since, when
+ * its wait began or its last bytes arrived.  Computed before each socket
+ * call, so that a peer that sends a byte now and then cannot carry the
+ * wait past the deadline.
+ */
+static long syncdev_call_timeo(struct syncdev_session *s, bool send,
+			       unsigned long since, enum syncdev_wait_end *end)
+{
+	long timeo = syncdev_progress_timeo(s);
+	enum syncdev_wait_end hs_end;
+	long left;
+
+	*end = SYNCDEV_END_PROGRESS;
+	if (send) {
+		timeo = syncdev_send_left(s, timeo);
+	} else if (timeo != MAX_SCHEDULE_TIMEOUT) {
+		left = (long)(since + timeo - jiffies);
+		timeo = max(left, 0L);
+	}
+	if (!timeo || !s->handshake_deadline)
+		return timeo;
+	left = (long)(syncdev_handshake_end(s, &hs_end) - jiffies);
 	if (left < timeo) {
-		*by_deadline = true;
-		return left;
+		*end = hs_end;
+		return max(left, 0L);
 	}
 	return timeo;
 }
@@ -580,7 +713,8 @@ int syncdev_confirm(struct syncdev_session *s)
 		return s->sock_err;
 	if (s->handshake_deadline &&
 	    time_after_eq(jiffies, s->handshake_deadline))
-		return syncdev_handshake_expired(s);
+		return syncdev_handshake_expired(s, SYNCDEV_END_HANDSHAKE,
+						 s->handshake_ms);
 	s->handshake_deadline = 0;
 	return 0;
 }
@@ -607,6 +741,29 @@ static void syncdev_note_error(struct syncdev_session *s, int err)
 }
 
 /*
+ * A wait that @end cut with nothing moved: the connection is shut down,
+ * -ETIMEDOUT now and for every later transfer on it.  A peer still in its
+ * handshake counts as a stranger whichever limit cut it.
+ */
+static int syncdev_wait_expired(struct syncdev_session *s, bool send,
+				enum syncdev_wait_end end)
+{
+	unsigned int ms = jiffies_to_msecs(syncdev_progress_timeo(s));
+
+	if (end == SYNCDEV_END_HANDSHAKE)
+		ms = s->handshake_ms;
+	else if (end == SYNCDEV_END_BUSY)
+		ms = jiffies_to_msecs(syncdev_busy_jiffies(s,
+							   syncdev_busy_share(s)));
+	if (s->handshake_deadline)
+		return syncdev_handshake_expired(s, end, ms);
+	sess_info_peer(s, "nothing %s for %u ms: connection shut down\n",
+		       send ? "acknowledged" : "received", ms);
+	syncdev_shutdown(s, -ETIMEDOUT);
+	return -ETIMEDOUT;
+}
+
+/*
  * Move the bytes described by @iter over the session's connection, as
  * nbd's __sock_xmit() does, and keep error and progress apart: the return
  * value is 0 or -errno, and *@moved grows by the bytes moved either way
@@ -618,16 +775,22 @@ static void syncdev_note_error(struct syncdev_session *s, int err)
  *   SYNCDEV_XMIT_ALL   every byte: end of stream first is -EPIPE.
  *
  * A signal stops the loop with -ERESTARTSYS after what it moved so far.
- * Each socket call waits at most the progress timeout; one that moves
- * nothing in that time shuts the connection down: -ETIMEDOUT, now and for
- * every later transfer on it.  A receive returns as soon as some bytes
- * arrived (no MSG_WAITALL), so its wait starts again after each of them.
+ * A receive that gets nothing for the progress timeout, or a send whose
+ * bytes the peer acknowledges none of in it (syncdev_send_left), shuts the
+ * connection down: -ETIMEDOUT, now and for every later transfer on it; so
+ * does the handshake's deadline (syncdev_call_timeo).  A receive returns
+ * as soon as some bytes arrived (no MSG_WAITALL), so its wait starts
+ * again after each of them.  A socket call that timed out is made again
+ * until one of these limits has passed: the limits may have moved
+ * meanwhile (an acknowledgment, a connection in the accept queue).
  */
 int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		 int flags, enum syncdev_xmit_how how, size_t *moved)
 {
+	bool nowait = flags & MSG_DONTWAIT;
+	unsigned long since = jiffies;
 	struct msghdr msg = { };
-	bool by_deadline;
+	enum syncdev_wait_end end;
 	long timeo;
 	int ret;
 
@@ -638,45 +801,42 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 	if (!iov_iter_count(iter))
 		return 0;
 	msg.msg_iter = *iter;
-	do {
-		timeo = syncdev_call_timeo(s, &by_deadline);
-		if (!timeo) {
+	for (;;) {
+		timeo = syncdev_call_timeo(s, send, since, &end);
+		if (!timeo && !(nowait && end == SYNCDEV_END_PROGRESS)) {
 			*iter = msg.msg_iter;
-			return syncdev_handshake_expired(s);
+			return syncdev_wait_expired(s, send, end);
 		}
-		WRITE_ONCE(s->sock->sk->sk_sndtimeo, timeo);
-		WRITE_ONCE(s->sock->sk->sk_rcvtimeo, timeo);
+		WRITE_ONCE(s->sock->sk->sk_sndtimeo, max(timeo, 1L));
+		WRITE_ONCE(s->sock->sk->sk_rcvtimeo, max(timeo, 1L));
 		msg.msg_flags = flags | MSG_NOSIGNAL;
 		if (send)
 			ret = sock_sendmsg(s->sock, &msg);
 		else
 			ret = sock_recvmsg(s->sock, &msg, msg.msg_flags);
+		/* The limits are looked at again: one may have moved. */
+		if (ret == -EAGAIN && !nowait)
+			continue;
 		if (ret <= 0) {
 			if (!ret && how == SYNCDEV_XMIT_ALL)
 				ret = -EPIPE;	/* short stream */
 			break;
 		}
 		*moved += ret;
+		since = jiffies;
 		if (send)
 			s->bytes_sent += ret;
 		else
 			s->bytes_received += ret;
 		ret = 0;
-	} while (how != SYNCDEV_XMIT_ONCE && msg_data_left(&msg));
+		if (how == SYNCDEV_XMIT_ONCE || !msg_data_left(&msg))
+			break;
+	}
 	*iter = msg.msg_iter;
 
 	/* A finite socket timeout makes a signal EINTR rather than restart. */
 	if (ret == -EINTR)
 		return -ERESTARTSYS;
-	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT) && by_deadline)
-		return syncdev_handshake_expired(s);
-	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT)) {
-		sess_info_peer(s, "nothing %s for %u ms: connection shut down\n",
-			       send ? "sent" : "received",
-			       jiffies_to_msecs(timeo));
-		syncdev_shutdown(s, -ETIMEDOUT);
-		return -ETIMEDOUT;
-	}
 	if (ret)
 		syncdev_note_error(s, ret);
 	return ret;

@@ -100,6 +100,26 @@ if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null && command -v ip >/dev/null
 	check_exit "peersync connected to itself: no peer, exit 1" 1 \
 		self_connect build/tests/tools/peersync --port 40000 --timeout 1 x 127.0.0.1
 fi
+# A tmpfs mounted with size=0 has no limit and reports 0 blocks: recv
+# stores a file there instead of refusing it for "0 bytes free".
+# Root only (a mount namespace of its own).
+unlimited_tmpfs() {
+	unshare -m --propagation private sh -c 'mkdir -p "$1/t0" &&
+		mount -t tmpfs -o size=0 syncdev-test "$1/t0" &&
+		exec timeout 60 "$2" recv "127.0.0.1:$3" "$1/t0/out" -w 5000 &&
+		cmp "$1/in" "$1/t0/out"' sh "$T" "$B/tcpcopy" "$port"
+}
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	$B/tests/tools/gendata 300000 3 >"$T/in"
+	$B/tcpcopy send "$T/in" -p $port >"$T/send.out" 2>&1 &
+	pid=$!
+	unlimited_tmpfs >"$T/recv.out" 2>&1
+	rc=$?
+	wait $pid
+	check_equal "tcpcopy recv onto a tmpfs with size=0: stored, identical (exit 0)" \
+		"$rc $(grep -c 'bytes free' "$T/recv.out")" "0 0"
+	rmdir "$T/t0"
+fi
 if [ -z "$(ls -A "$T" | grep -v -e '^in$' -e '\.out$')" ]; then
 	pass "tcpcopy refused leaves no file"
 else

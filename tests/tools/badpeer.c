@@ -84,6 +84,9 @@ static const char *const slave_cases[] = {
 	"slowproof",	/* with --key: its right key proof one byte per
 			 * --drip MS; if the master accepts it, says so
 			 * and closes */
+	"crowd",	/* --count connections, silent, each opened again
+			 * as soon as the master drops it, for --stall S */
+	"crowdhello",	/* as crowd, each greeting and then silent */
 	NULL,
 };
 
@@ -95,6 +98,7 @@ struct opts {
 	uint32_t wait_ms;	/* slave role: retry a refused connection */
 	uint32_t drip_ms;	/* the slow cases: between two bytes */
 	uint64_t size;		/* hugestop: the size announced */
+	uint32_t count;		/* crowd: connections held at once */
 	struct auth_key key;	/* --key */
 	int keyed;
 	const char *kind;	/* the case */
@@ -117,6 +121,7 @@ static void usage(FILE *f)
 		"  --wait MS      slave: retry a refused connection (default 0)\n"
 		"  --drip MS      the slow cases: a byte every MS (default 3000)\n"
 		"  --size BYTES   hugestop: the size announced (default 1G)\n"
+		"  --count N      crowd: connections held at once (default 3)\n"
 		"  --key FILE     slowproof: the key to prove, slowly\n\n"
 		"master cases:", DEFAULT_PORT);
 	for (i = 0; master_cases[i]; i++)
@@ -536,12 +541,67 @@ static void greet(int fd, const struct opts *o)
 		put(fd, h, len);
 }
 
+#define CROWD_MAX	64
+
+/* One stranger of the crowd: connected, greeting if the case says so. */
+static int crowd_join(struct in_addr addr, uint16_t port,
+		      const struct opts *o)
+{
+	unsigned char h[FRAME_HELLO_LEN];
+	int fd = tcp_connect(addr, port, o->wait_ms);
+
+	if (fd >= 0 && is(o, "crowdhello")) {
+		frame_put_hello(h);
+		put(fd, h, sizeof(h));
+	}
+	return fd;
+}
+
+/*
+ * crowd: --count strangers that never prove anything, each connected
+ * again as soon as the master drops it (or a connect fails), for --stall
+ * S; then the number of connections made.
+ */
+static int play_crowd(struct in_addr addr, uint16_t port,
+		      const struct opts *o)
+{
+	struct pollfd p[CROWD_MAX];
+	uint64_t end = now_ns() + (uint64_t)o->stall_s * 1000000000u;
+	unsigned long made = 0;
+	unsigned int i;
+	char buf[256];
+
+	for (i = 0; i < o->count; i++) {
+		p[i].fd = crowd_join(addr, port, o);
+		p[i].events = POLLIN;
+		made++;
+	}
+	while (now_ns() < end) {
+		poll(p, o->count, 100);
+		for (i = 0; i < o->count; i++) {
+			if (p[i].fd >= 0 && !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			/* Data (a keyed master's challenge) is read and ignored. */
+			if (p[i].fd >= 0 && read(p[i].fd, buf, sizeof(buf)) > 0)
+				continue;
+			if (p[i].fd >= 0)
+				close(p[i].fd);
+			p[i].fd = crowd_join(addr, port, o);
+			made++;
+		}
+	}
+	printf("crowd: %lu connections\n", made);
+	return EXIT_OK;
+}
+
 static int play_slave(struct in_addr addr, uint16_t port,
 		      const struct opts *o)
 {
 	unsigned int n;
 	int fd;
 
+	if (is(o, "crowd") || is(o, "crowdhello"))
+		return play_crowd(addr, port, o);
 	if (is(o, "lateread"))
 		catch_usr1();
 	fd = tcp_connect(addr, port, o->wait_ms);
@@ -599,7 +659,7 @@ static int known(const char *const *cases, const char *kind)
 /* Options into *o; the index of the first operand. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { TCPCOPY = 256, CRC, PORT, STALL, WAIT, DRIP, SIZE, KEY };
+	enum { TCPCOPY = 256, CRC, PORT, STALL, WAIT, DRIP, SIZE, KEY, COUNT };
 	static const struct option longopts[] = {
 		{ "tcpcopy", no_argument, NULL, TCPCOPY },
 		{ "crc", no_argument, NULL, CRC },
@@ -609,6 +669,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "drip", required_argument, NULL, DRIP },
 		{ "size", required_argument, NULL, SIZE },
 		{ "key", required_argument, NULL, KEY },
+		{ "count", required_argument, NULL, COUNT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -638,8 +699,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (c == '?' || parse_uint(optarg, c == PORT, c == PORT ?
 					   65535 : UINT32_MAX, &v))
 			die(EXIT_USAGE, "bad option (see --help)");
+		if (c == COUNT && (v < 1 || v > CROWD_MAX))
+			die(EXIT_USAGE, "--count is 1..%d", CROWD_MAX);
 		if (c == PORT)
 			o->port = (uint16_t)v;
+		else if (c == COUNT)
+			o->count = (uint32_t)v;
 		else if (c == DRIP)
 			o->drip_ms = (uint32_t)v;
 		else
@@ -651,7 +716,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 int main(int argc, char **argv)
 {
 	static struct opts o = { .port = DEFAULT_PORT, .stall_s = 3600,
-				 .drip_ms = 3000, .size = 1ull << 30 };
+				 .drip_ms = 3000, .size = 1ull << 30,
+				 .count = 3 };
 	struct in_addr addr;
 	uint16_t port;
 	int i, master;

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 static void test_outfile(void)
@@ -60,10 +61,27 @@ static uint64_t allocated(const struct outfile *f)
 	return fstat(f->fd, &st) ? 0 : (uint64_t)st.st_blocks * 512;
 }
 
+/* The size of f's temporary file. */
+static uint64_t file_size(const struct outfile *f)
+{
+	struct stat st;
+
+	return fstat(f->fd, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/* Whether f's temporary file is on tmpfs, whose ftruncate() allocates nothing. */
+static int on_tmpfs(const struct outfile *f)
+{
+	struct statfs st;
+
+	return fstatfs(f->fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
+}
+
 /*
  * mmap mode: a header's size, which nothing has authenticated yet, is
  * not reserved ahead; the space follows the data, at most
- * OUTFILE_RESERVE_AHEAD past it.
+ * OUTFILE_RESERVE_AHEAD past it.  Nor is the file sized to it (outside
+ * tmpfs): on FAT or exFAT that writes zeros up to it.
  */
 static void test_outfile_reserve(void)
 {
@@ -80,12 +98,18 @@ static void test_outfile_reserve(void)
 	CHECK(allocated(&f) <= OUTFILE_RESERVE_AHEAD + (1u << 20),
 	      "outfile mmap 1 GiB announced: at most the window reserved before data (%llu bytes)",
 	      (unsigned long long)allocated(&f));
+	CHECK(on_tmpfs(&f) || file_size(&f) <= OUTFILE_RESERVE_AHEAD + 1,
+	      "outfile mmap 1 GiB announced: the file not sized to it before data (%llu bytes)",
+	      (unsigned long long)file_size(&f));
 	for (off = 0; off < (16u << 20); off += sizeof(mib))
 		ok &= outfile_write(&f, off, mib, sizeof(mib), NULL) == 0;
 	CHECK(ok && allocated(&f) >= (16u << 20) &&
 	      allocated(&f) <= (16u << 20) + OUTFILE_RESERVE_AHEAD + (1u << 20),
 	      "outfile mmap after 16 MiB written: reserved up to the data and the window (%llu bytes)",
 	      (unsigned long long)allocated(&f));
+	CHECK(on_tmpfs(&f) || file_size(&f) <= (16u << 20) + OUTFILE_RESERVE_AHEAD,
+	      "outfile mmap after 16 MiB written: the file no longer than the data and the window (%llu bytes)",
+	      (unsigned long long)file_size(&f));
 	outfile_abort(&f);
 }
 

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 149
+# vm-cost: 160
 # slave and master against a broken or malicious peer (tests/tools/badpeer)
 # on the device: crafted headers, a bad CRC, a huge size, truncated frames,
 # stalls, resets and wrong answers.  Each fails cleanly with the right
@@ -147,4 +147,30 @@ for kind in hangup silent badhello; do
 	kill $ppid 2>/dev/null
 	wait $ppid 2>/dev/null
 done
+
+# A peer that greets and then never reads: the master's progress is what
+# the peer acknowledged, not what fitted into the socket buffers, so the
+# kernel cuts it at the progress timeout counted from the last
+# acknowledgement, saying so.
+mark=$(klog_mark)
+vs_slave stallread fcntl big \
+	"sending big \(after [0-9]+ of $bigsize bytes\) \(nothing moved within the progress timeout.*\): Connection timed out" \
+	--progress-timeout 2
+check_equal "master vs a greet-and-never-read peer: the kernel cut it, nothing acknowledged for 2 s" \
+	"$(klog_since "$mark" 'syncdev: master#[0-9]+: nothing acknowledged for 2000 ms: connection shut down')" 1
+
+# A silent stranger cut by the progress timeout (1 s) before the
+# handshake's deadline (10 s): counted as a stranger, and both the master
+# and the kernel name the progress timeout.
+mark=$(klog_mark)
+master 1 in fcntl --progress-timeout 1 >master.log 2>&1 &
+mpid=$!
+badpeer slave --stall 60 --wait $WAIT_MS 127.0.0.1 silent >peer.log 2>&1 &
+ppid=$!
+check "master vs a silent peer, progress timeout 1 s: names it" \
+	wait_log master.log "dropped a peer that did not greet as a slave \(1 so far\): no hello within the progress timeout's 1000 ms"
+check_equal "silent peer cut by the progress timeout: the kernel counts it as a stranger" \
+	"$(klog_since "$mark" 'syncdev: master#[0-9]+: no handshake from 127\.0\.0\.1:[0-9]+ in 1000 ms, the progress timeout: connection shut down \(1 so far\)')" 1
+kill $mpid $ppid 2>/dev/null
+wait $mpid $ppid 2>/dev/null
 finish

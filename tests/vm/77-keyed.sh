@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 62
+# vm-cost: 80
 # Keyed transfers (--key): a stranger that connects first and would
 # answer "ok" is dropped and the real slave gets the files; a fake master
 # (badpeer) cannot feed a keyed slave; a wrong key fails either way; a
@@ -118,4 +118,30 @@ kill $mpid
 wait $mpid 2>/dev/null
 check_exit "slave --peer 127.0.0.9 connecting to 127.0.0.1: exit 1" 1 \
 	slave 1 out fcntl 127.0.0.1 --peer 127.0.0.9
+
+# crowd COUNT CASE: COUNT strangers that never prove the key (silent, or
+# greeting and then silent), each connecting again as soon as the master
+# drops it, queue before the keyed slave; the slave, started while they
+# are dropped and reconnect, still gets the files within its own 10 s
+# handshake deadline, and the master counts them.
+crowd() {
+	master 1 in fcntl --key k1 >master.log 2>&1 &
+	mpid=$!
+	badpeer slave --count "$1" --stall 120 127.0.0.1 "$2" >crowd.log 2>&1 &
+	cpid=$!
+	check "$1 strangers ($2): the master drops them" \
+		wait_log master.log 'dropped a peer that .* \(3 so far\)'
+	slave 1 out fcntl 127.0.0.1 --key k1 -w $WAIT_MS >slave.log 2>&1
+	check_equal "keyed slave behind $1 reconnecting strangers ($2): exit 0" $? 0
+	wait_gone $mpid 60
+	check_equal "keyed master with $1 strangers ($2): exit 0" $? 0
+	check_same "keyed slave behind $1 strangers ($2): identical" in out
+	rm -f out
+	kill $cpid 2>/dev/null
+	wait $cpid 2>/dev/null
+}
+chmod 0600 k1
+crowd 3 crowd
+crowd 3 crowdhello
+crowd 17 crowd
 finish

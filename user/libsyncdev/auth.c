@@ -145,7 +145,7 @@ static int get(int fd, void *buf, size_t len, char *why,
 	if (n == (ssize_t)len)
 		return 0;
 	if (n < 0 && errno == ETIMEDOUT)
-		snprintf(why, AUTH_WHY_LEN, "no complete answer within the handshake's %u ms",
+		snprintf(why, AUTH_WHY_LEN, AUTH_LATE "the handshake's %u ms",
 			 d->ms);
 	else if (n < 0)
 		snprintf(why, AUTH_WHY_LEN, "reading its answer: %s",

@@ -44,6 +44,8 @@ int auth_load_key(const char *path, struct auth_key *k);
 void auth_wipe_key(struct auth_key *k);
 
 #define AUTH_WHY_LEN	160
+/* How why starts when the peer's answer did not come in time. */
+#define AUTH_LATE	"no complete answer within "
 
 /* A handshake that succeeded: what the MACs after it are keyed with. */
 struct auth_session {

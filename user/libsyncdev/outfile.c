@@ -54,8 +54,12 @@ static int check_room(unsigned int dir, const char *dirname,
 		return 0;
 	}
 	last[0] = '\0';
-	if (fstatvfs(outdir_fd(dir), &st))
-		return 0;	/* no figure: the writes will tell */
+	/*
+	 * No figure, or no blocks at all (a tmpfs mounted with size=0 has
+	 * no limit): the writes will tell.
+	 */
+	if (fstatvfs(outdir_fd(dir), &st) || !st.f_blocks)
+		return 0;
 	block = st.f_frsize ? st.f_frsize : 1;
 	left = (uint64_t)st.f_bavail * st.f_frsize;
 	if (size <= left) {
@@ -157,8 +161,13 @@ static int start_fill(struct outfile *f)
 }
 
 /*
- * Size the file and map it for writing, its first bytes reserved: 0, or
- * -1 after a message.
+ * Map the file for writing, its first bytes reserved: 0, or -1 after a
+ * message.  The size comes from a header that no key proves, so nothing
+ * sizes the file to it up front where that costs the disk: a file system
+ * without holes (FAT, exFAT) would write zeros up to it.  Outside tmpfs
+ * the file grows as its bytes are reserved (reserve: at most
+ * OUTFILE_RESERVE_AHEAD past what arrived); the mapping may reach past
+ * its end, below which alone it is written.
  */
 static int map_output(struct outfile *f)
 {
@@ -171,15 +180,17 @@ static int map_output(struct outfile *f)
 	 * Reserve before each copy into the mapping: a full disk then fails
 	 * with ENOSPC instead of killing us with SIGBUS in the middle of a
 	 * memcpy (on tmpfs, the room is checked and the pages filled by
-	 * UFFDIO_COPY, whose failure is an error return).  The size first: a tmpfs
-	 * mounted huge=within_size allocates 2 MiB pages only inside the
-	 * file's size (one fault per 2 MiB instead of per 4 KiB;
-	 * docs/results.md).
+	 * UFFDIO_COPY, whose failure is an error return).  On tmpfs the size
+	 * first, which allocates nothing there: a tmpfs mounted
+	 * huge=within_size allocates 2 MiB pages only inside the file's size
+	 * (one fault per 2 MiB instead of per 4 KiB; docs/results.md).
 	 */
-	err = ftruncate(f->fd, (off_t)f->size) ? errno : 0;
-	tmpfs = !err && fstatfs(f->fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
-	if (!err)
-		err = tmpfs ? tmpfs_room(&st, f->size) : reserve(f, 1);
+	tmpfs = fstatfs(f->fd, &st) == 0 && st.f_type == TMPFS_MAGIC;
+	if (tmpfs)
+		err = ftruncate(f->fd, (off_t)f->size) ? errno :
+		      tmpfs_room(&st, f->size);
+	else
+		err = reserve(f, 1);
 	if (err) {
 		errno = err;
 		msg_errno("cannot allocate %llu bytes for %s",

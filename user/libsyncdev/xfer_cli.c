@@ -283,16 +283,54 @@ void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
 	d->last_ns = now;
 }
 
+/* The progress timeout in ms, 0 if unknown. */
+static uint32_t progress_ms(const struct xfer_args *a)
+{
+	unsigned long long v;
+
+	if (a->progress_s)
+		return a->progress_s * 1000u;
+	if (dev_module_param("progress_timeout_ms", &v) || v > UINT32_MAX)
+		return 0;
+	return (uint32_t)v;
+}
+
+/*
+ * A handshake's read or write that timed out (the kernel's ETIMEDOUT):
+ * which of its limits cut it, told by when, into why.  The kernel's is the
+ * earliest of the handshake's deadline, the progress timeout, and, while
+ * other connections wait, a share of the deadline (a fraction of a
+ * second).  Its log line says which for certain.
+ */
+static void timed_out(char *why, const char *what, const struct deadline *d,
+		      const struct xfer_args *a)
+{
+	uint64_t start = d->end_ns - (uint64_t)d->ms * 1000000u;
+	uint64_t took = (now_ns() - start) / 1000000u;
+	uint32_t p = progress_ms(a);
+
+	if (p && p < d->ms && took + 100 >= p && took + 100 < d->ms)
+		snprintf(why, AUTH_WHY_LEN, "%s within the progress timeout's %u ms",
+			 what, p);
+	else if (took + 100 >= d->ms)
+		snprintf(why, AUTH_WHY_LEN, "%s within the handshake's %u ms",
+			 what, d->ms);
+	else
+		snprintf(why, AUTH_WHY_LEN,
+			 "%s within %llu ms, its share of the handshake's %u ms while other connections waited",
+			 what, (unsigned long long)took, d->ms);
+}
+
 /* The peer's first bytes are a slave's hello; -1 with the reason in why. */
-static int greeted(int fd, char *why, const struct deadline *d)
+static int greeted(int fd, char *why, const struct deadline *d,
+		   const struct xfer_args *a)
 {
 	unsigned char h[FRAME_HELLO_LEN];
 	ssize_t n = deadline_read(fd, h, sizeof(h), d);
 	int err;
 
 	if (n < 0 && errno == ETIMEDOUT) {
-		snprintf(why, AUTH_WHY_LEN, "no hello within the handshake's %u ms",
-			 d->ms);
+		timed_out(why, "no hello", d, a);
 		return -1;
 	}
 	if (n < 0) {
@@ -314,13 +352,13 @@ static int greeted(int fd, char *why, const struct deadline *d)
  * After the exchange, with the kernel's deadline: lift it.  It fails only
  * when the deadline passed since the last byte; -1 with why.
  */
-static int confirmed(int fd, char *why, const struct deadline *d)
+static int confirmed(int fd, char *why, const struct deadline *d,
+		     const struct xfer_args *a)
 {
 	if (!dev_confirm(fd))
 		return 0;
 	if (errno == ETIMEDOUT)
-		snprintf(why, AUTH_WHY_LEN, "it was not done within the handshake's %u ms",
-			 d->ms);
+		timed_out(why, "it was not done", d, a);
 	else
 		snprintf(why, AUTH_WHY_LEN, "confirming it: %s",
 			 strerror(errno));
@@ -341,11 +379,14 @@ static int peer_proven(int fd, const struct xfer_args *a,
 	struct deadline d;
 
 	deadline_start_dev(&d, fd, a->handshake_ms, kernel);
-	if (greeted(fd, why, &d))
+	if (greeted(fd, why, &d, a))
 		what = "did not greet as a slave";
 	else if ((!k || !auth_master_by(fd, k, s, why, &d)) &&
-		 (!kernel || !confirmed(fd, why, &d)))
+		 (!kernel || !confirmed(fd, why, &d, a)))
 		return 0;
+	/* auth.c says "the handshake's"; the kernel may have cut it sooner. */
+	else if (!strncmp(why, AUTH_LATE, strlen(AUTH_LATE)))
+		timed_out(why, "no complete answer", &d, a);
 	xfer_note_drop(drops, now_ns(), what, why);
 	return -1;
 }
