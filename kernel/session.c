@@ -24,32 +24,6 @@
 
 static atomic_t syncdev_session_ids = ATOMIC_INIT(0);
 
-void sess_info(const struct syncdev_session *s, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_info("%s#%u: %pV", syncdev_role_name(s), s->id, &vaf);
-	va_end(args);
-}
-
-void sess_info_peer(struct syncdev_session *s, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	if (!__ratelimit(&s->log_rs))
-		return;
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_info("%s#%u: %pV", syncdev_role_name(s), s->id, &vaf);
-	va_end(args);
-}
-
 /*
  * Whose share of the buffers an opener's are (buffer.c): its uid, or, in
  * a user namespace, the uid that owns the outermost one below the initial

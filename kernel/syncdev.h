@@ -150,7 +150,10 @@ static inline const char *syncdev_role_name(const struct syncdev_session *s)
 	return s->dev->role == SYNCDEV_MASTER ? "master" : "slave";
 }
 
-/* pr_info() with the session's name ("master#3: ") in front. */
+/*
+ * log.c, below every other file: pr_info() with the session's name
+ * ("master#3: ") in front.
+ */
 __printf(2, 3)
 void sess_info(const struct syncdev_session *s, const char *fmt, ...);
 
@@ -191,7 +194,18 @@ long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,
 int syncdev_partial_check(struct syncdev_session *s, bool send);
 ssize_t syncdev_fill_read(struct syncdev_session *s, struct iov_iter *iter,
 			  int flags);
-void syncdev_partial_clear(struct syncdev_session *s);
+
+/*
+ * Forget an interrupted transfer and a starter read's rest: the
+ * connection they belonged to is gone (transport.c).  Inline, so that
+ * the connection's code does not call back up into xfer.c.
+ */
+static inline void syncdev_partial_clear(struct syncdev_session *s)
+{
+	memset(&s->tx, 0, sizeof(s->tx));
+	memset(&s->rx, 0, sizeof(s->rx));
+	s->legacy_skip = 0;
+}
 
 /* buffer.c: the mmappable buffer. */
 void *syncdev_buffer(struct syncdev_session *s);

@@ -29,13 +29,6 @@ static struct syncdev_partial *syncdev_partial(struct syncdev_session *s,
 	return send ? &s->tx : &s->rx;
 }
 
-void syncdev_partial_clear(struct syncdev_session *s)
-{
-	memset(&s->tx, 0, sizeof(s->tx));
-	memset(&s->rx, 0, sizeof(s->rx));
-	s->legacy_skip = 0;
-}
-
 static int syncdev_abandon(struct syncdev_session *s, bool send)
 {
 	struct syncdev_partial *p = syncdev_partial(s, send);
