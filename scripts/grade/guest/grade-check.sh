@@ -52,6 +52,17 @@ check_exit() {
 	return 1
 }
 
+# case_klog: the kernel log since the case's mark, as $cw/klog (every
+# line) and $cw/klog.kernel (the kernel's own lines: a program can write
+# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
+# as a priority below 8).
+case_klog() {
+	dmesg -r | awk -v m="$mark" 'seen { print }
+		substr($0, length($0) - length(m) + 1) == m { seen = 1 }' >"$cw/klog.raw"
+	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
+	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
+}
+
 # device_bytes: when every module is syncdev.ko (GRADE_STRICT_PAGES=1),
 # "device_bytes=N": the bytes this side's sessions moved, from syncdev's
 # own kernel lines of the case ("SIDE#I: closed connection with ...: sent

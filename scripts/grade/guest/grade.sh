@@ -405,16 +405,6 @@ run_case() {
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
 }
 
-# case_klog: the kernel log since the case's mark, as $cw/klog (every
-# line) and $cw/klog.kernel (the kernel's own lines: a program can write
-# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
-# as a priority below 8).
-case_klog() {
-	dmesg -r | awk -v m="$mark" 'seen { print } index($0, m) { seen = 1 }' >"$cw/klog.raw"
-	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
-	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
-}
-
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
 # whatever a program left under that name (a FIFO would block a write, a
 # link would send it elsewhere).
