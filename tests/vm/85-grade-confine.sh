@@ -27,6 +27,25 @@ check "before: a sysfs can be mounted in one" unshare -U -r -m -n sh -c 'mount -
 check "no_user_namespaces sets user.max_user_namespaces" no_user_namespaces
 check_equal "user.max_user_namespaces is 0" "$(cat /proc/sys/user/max_user_namespaces)" 0
 
+# wait_listener's test: the harness's own listeners between two guests
+# (barrier, news) are not the master's; any other is.
+wait_no_listener >/dev/null
+nc -l -p 2390 </dev/null >/dev/null 2>&1 &
+l1=$!
+nc -l -p 2391 </dev/null >/dev/null 2>&1 &
+l2=$!
+sleep 1
+if listening; then
+	fail "the harness's listeners on 2390 and 2391 are not the master's" "$(cat /proc/net/tcp)"
+else
+	pass "the harness's listeners on 2390 and 2391 are not the master's"
+fi
+nc -l -p 2392 </dev/null >/dev/null 2>&1 &
+l3=$!
+sleep 1
+check "a listener on another port is" listening
+kill "$l1" "$l2" "$l3" 2>/dev/null
+
 # The hostile program: one line "ATTACK: reached" or "ATTACK: stopped" per
 # attack; first its own input, its devices and loopback, which it keeps.
 cat >"$work/bin/hostile" <<'EOF'

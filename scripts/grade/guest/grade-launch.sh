@@ -6,7 +6,12 @@
 # that would undo it (capdrop).  Uses $work (the harness's directory),
 # $share and $input (hidden from the programs), $cw (the case's
 # directory), $cset (its data set), $outdir (the slave's output
-# directory) and $secs (the time limit).
+# directory) and $secs (the time limit).  The slave starts once the
+# master's listener is up (listening).
+
+# The harness's own TCP ports between two guests: its barrier and its news.
+sync_port=2390
+news_port=2391
 
 now() { cut -d ' ' -f 1 /proc/uptime; }
 
@@ -81,6 +86,18 @@ confined() {
 device_nodes() {
 	find /dev \( -type c -o -type b \) 2>/dev/null | grep -E '^/dev/[A-Za-z0-9_.+-][A-Za-z0-9_.+/-]*$' |
 		grep -vE '/\.\.?(/|$)|//' | sort
+}
+
+# listening: a TCP socket listens in this guest on a port other than this
+# harness's own ($sync_port, $news_port): the graded programs' (or their
+# module's) listener.
+listening() {
+	awk -v a="$(printf ':%04X' $sync_port)" -v b="$(printf ':%04X' $news_port)" '
+		NR > 1 && $4 == "0A" {
+			p = substr($2, length($2) - 4)
+			if (p != a && p != b) found = 1
+		}
+		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # no_user_namespaces: no process may make a user namespace any more (in

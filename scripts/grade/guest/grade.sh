@@ -45,7 +45,9 @@ vms=${1:?usage: grade.sh 1vm|2vm}
 input=${SYNCDEV_INPUT:?no input directory: run through scripts/grade/grade}
 share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade/grade}
 role=${SYNCDEV_ROLE:-}
-control=${SYNCDEV_CONTROL:-}
+# The control channel's device: from the environment, or from the boot's
+# settings when /init did not export it.
+control=${SYNCDEV_CONTROL:-$(sed -n "s/^SYNCDEV_CONTROL=['\"]*\([^'\"]*\).*/\1/p" /run/syncdev/env 2>/dev/null)}
 scale=${SYNCDEV_TIME_SCALE:-1}
 # shellcheck source=/dev/null
 . "$input/grade.conf"
@@ -56,8 +58,6 @@ work=/tmp/grade
 outdir=$work/slave/out
 mkdir -p "$res" "$work/bin" "$work/data" "$work/slave"
 mkfifo "$work/nap" 2>/dev/null
-sync_port=2390
-news_port=2391
 k=0
 
 # tell LINE: LINE to the control channel, written before what it announces;
@@ -181,18 +181,6 @@ cut_short() {
 		nap 0.05
 		n=$((n + 1))
 	done
-}
-
-# listening: a TCP socket listens in this guest on a port other than this
-# harness's own ($sync_port, $news_port): the graded programs' (or their
-# module's) listener.
-listening() {
-	awk -v a="$(printf ':%04X' $sync_port)" -v b="$(printf ':%04X' $news_port)" '
-		NR > 1 && $4 == "0A" {
-			p = substr($2, length($2) - 4)
-			if (p != a && p != b) found = 1
-		}
-		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # wait_listener: until the programs' TCP socket listens (the master's
