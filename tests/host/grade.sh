@@ -19,7 +19,10 @@ trap 'rm -rf "$tmp"' EXIT
 # directory; scripts/vm/vm-build packs the image under a lock.
 sub=$tmp/submissions
 mkdir -p "$sub/a-broken" "$sub/b-nobuild" "$sub/c-panic" "$sub/d-good"
-cp tests/grade/broken/master tests/grade/broken/slave "$sub/a-broken/"
+for p in master slave; do
+	cat "tests/grade/broken/$p" "build/$p" >"$sub/a-broken/$p"
+	chmod +x "$sub/a-broken/$p"
+done
 for s in b-nobuild c-panic d-good; do
 	cp build/master build/slave "$sub/$s/"
 done

@@ -5,10 +5,13 @@
  *
  *	capdrop [--also sys_time|wake_alarm] COMMAND [ARG...]
  *
- * The grader starts a student's slave with it (scripts/grade/guest/grade.sh): as
- * root the slave may open devices and write files, but it cannot read the
+ * The grader starts each program under test with it
+ * (scripts/grade/guest/grade.sh): as root a program may open devices and write files, but it cannot read the
  * master's input through /proc/PID/root, ptrace, process_vm_readv,
- * setns, mount, a file handle, a module, BPF, perf or /dev/mem.  The
+ * setns, mount, a file handle, a module, BPF, perf or /dev/mem; it cannot
+ * set the console's log level (syslog(2)), make a device node (a
+ * /dev/kmsg of its own beside confine's /dev) or lift the kernel's
+ * limits (CAP_SYS_RESOURCE: the log's rate limits, quotas).  The
  * capabilities leave the bounding set too, and no_new_privs is set, so
  * neither a setuid program nor a file capability brings them back.
  *
@@ -34,6 +37,7 @@
 static const int dropped[] = {
 	CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO,
 	CAP_DAC_READ_SEARCH, CAP_BPF, CAP_PERFMON, CAP_SYS_BOOT,
+	CAP_SYSLOG, CAP_MKNOD, CAP_SYS_RESOURCE,
 };
 
 #define NDROPPED (sizeof(dropped) / sizeof(dropped[0]))
@@ -93,7 +97,8 @@ int main(int argc, char **argv)
 		printf("usage: capdrop [--also sys_time|wake_alarm] COMMAND [ARG...]\n\n"
 		       "Run COMMAND without CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE,\n"
 		       "CAP_SYS_RAWIO, CAP_DAC_READ_SEARCH, CAP_BPF, CAP_PERFMON and\n"
-		       "CAP_SYS_BOOT (and the one --also names), with no_new_privs set.\n");
+		       "CAP_SYS_BOOT, CAP_SYSLOG, CAP_MKNOD and CAP_SYS_RESOURCE (and the\n"
+		       "one --also names), with no_new_privs set.\n");
 		return EXIT_OK;
 	}
 	if (argc > 2 && !strcmp(argv[1], "--also")) {

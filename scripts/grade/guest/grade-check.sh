@@ -1,14 +1,16 @@
 # shellcheck shell=sh disable=SC2154
 # The checks of one side of a grading case that only the guest can make,
-# sourced by grade.sh, one per criterion: exit status (exits), the
-# "Transmission time" line (time_line) and page-descriptor lines in mmap
-# mode (pages).  The output files (bytes) and the kernel log (kernel_log)
-# are judged by the host (scripts/grade/grade-verify.sh).  Each criterion checked
-# is a "check=CRITERION" line of $res/$cname.SIDE.res; each failure a
-# "reason=SIDE: TEXT" line followed by "why.CRITERION=SIDE: TEXT"; no
-# reason means the side passed.  Every criterion is checked whatever the
-# others found: correct bytes from a program that then crashed are
-# recorded as both.
+# sourced by grade.sh, one per criterion: exit status (exits) and
+# page-descriptor lines in mmap mode (pages); and what the host needs for
+# the others: the bytes through the device (device_bytes) and the
+# program's output (.out, for its time lines).  The output files (bytes),
+# the time lines (time_line) and the kernel log (kernel_log) are judged by
+# the host.  Each criterion checked is a "check=CRITERION" line of
+# $res/$cname.SIDE.res; each failure a "reason=SIDE: TEXT" line followed by
+# "why.CRITERION=SIDE: TEXT"; no reason means the side passed; the last
+# line is "end=1" (a file without it is cut short).  Every criterion is
+# checked whatever the others found: correct bytes from a program that
+# then crashed are recorded as both.
 
 # kv KEY VALUE: a line of the result being written.
 kv() { printf '%s=%s\n' "$1" "$2" >>"$rtmp"; }
@@ -21,6 +23,10 @@ why() {
 	printf 'reason=%s: %s\n' "$side_" "$1" >>"$rtmp"
 	printf 'why.%s=%s: %s\n' "$crit_" "$side_" "$1" >>"$rtmp"
 }
+
+# last_said FILE: the last line of a program's output as a result value:
+# printable ASCII only, 200 characters at most.
+last_said() { tail -n 1 "$1" | tr -cd ' -~' | cut -c 1-200; }
 
 # check_exit: how the program ended; 1 when it did not end well.
 check_exit() {
@@ -37,88 +43,39 @@ check_exit() {
 	elif [ "${rc:-0}" -gt 128 ]; then
 		why "crash: killed by signal $((rc - 128)) (SIG$(kill -l $((rc - 128)) 2>/dev/null))"
 	elif [ "$rc" = 127 ] || [ "$rc" = 126 ]; then
-		why "could not be started (exit $rc): $(tail -n 1 "$p.out")"
+		why "could not be started (exit $rc): $(last_said "$p.out")"
 	elif [ "$rc" != 0 ]; then
-		why "exit status $rc: $(tail -n 1 "$p.out" | cut -c 1-200)"
+		why "exit status $rc: $(last_said "$p.out")"
 	else
 		return 0
 	fi
 	return 1
 }
 
-# The course's sentence, and the strict form: that sentence alone on its
-# line.
-TIME_RE='[Tt]ransmission time: *[0-9]+(\.[0-9]+)? *ms, *[Ff]ile size: *[0-9]+ *bytes'
-TIME_LINE_RE="^[[:space:]]*${TIME_RE}[[:space:]]*\$"
-
-# time_size8: the sizes the course's starter code printed, file_size / 8
-# in integer division: "TOTAL8 SUM8", the total's and the sum of each
-# file's (from the data set's sizes: a guest may not hold its files).
-time_size8() {
-	awk -v t="$total" '{ s += int($2 / 8) } END { printf "%d %d\n", int(t / 8), s }' \
-		"$work/sets/${cname%%.*}"
+# case_klog: the kernel log since the case's mark, as $cw/klog (every
+# line) and $cw/klog.kernel (the kernel's own lines: a program can write
+# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
+# as a priority below 8).
+case_klog() {
+	dmesg -r | awk -v m="$mark" 'seen { print }
+		substr($0, length($0) - length(m) + 1) == m { seen = 1 }' >"$cw/klog.raw"
+	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
+	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
 }
 
-# time_size_last LINES: the size the last time line gives.
-time_size_last() {
-	echo "$1" | tail -n 1 | sed 's/.*[Ff]ile size: *\([0-9]*\).*/\1/'
-}
-
-# time_size_form LINES: which size the time lines give, by their last or
-# by their sum: bytes (the files' total), size/8, or nothing when neither.
-time_size_form() {
-	last_=$(time_size_last "$1")
-	sum_=$(echo "$1" | sed 's/.*[Ff]ile size: *\([0-9]*\).*/\1/' | awk '{ s += $1 } END { printf "%d", s }')
-	if [ "$last_" = "$total" ] || [ "$sum_" = "$total" ]; then
-		echo bytes
-		return
-	fi
-	# shellcheck disable=SC2046 # two numbers, split on purpose
-	set -- $(time_size8)
-	for v_ in "$1" "$2"; do
-		if [ "$last_" = "$v_" ] || [ "$sum_" = "$v_" ]; then
-			echo size/8
-			return
-		fi
-	done
-}
-
-# check_time: the course's line, "Transmission time: T ms, File size: B
-# bytes", once with the total or once per file adding up to it.  Also
-# accepted, unless GRADE_STRICT_TIME=1 (the rubric's strict_time_line):
-# text around the sentence ("Slave: Transmission time: ..."), and the
-# size the course's starter code printed, the bytes / 8 (of the total, or
-# of each file).  "time_form" says which was seen: strict, prefixed,
-# size/8 or prefixed+size/8.
-check_time() {
-	checks time_line
-	lines=$(tr -d '\r' <"$cw/$side_.out" | grep -i 'transmission time')
-	if [ -z "$lines" ]; then
-		why "no 'Transmission time' line in its output"
-		return
-	fi
-	kv time "$(echo "$lines" | tail -n 1)"
-	bad=$(echo "$lines" | grep -Ev "$TIME_RE" | head -n 1)
-	if [ -n "$bad" ]; then
-		why "malformed time line: '$(echo "$bad" | cut -c 1-120)'"
-		return
-	fi
-	tform_=strict
-	around_=$(echo "$lines" | grep -Ev "$TIME_LINE_RE" | head -n 1)
-	if [ -n "$around_" ] && [ "$GRADE_STRICT_TIME" = 1 ]; then
-		why "time line not alone on its line (strict_time_line): '$(echo "$around_" | cut -c 1-120)'"
-		return
-	fi
-	[ -z "$around_" ] || tform_=prefixed
-	tsize_=$(time_size_form "$lines")
-	if [ -z "$tsize_" ] || { [ "$GRADE_STRICT_TIME" = 1 ] && [ "$tsize_" = size/8 ]; }; then
-		why "time line says $(time_size_last "$lines") bytes; the files hold $total${tsize_:+ (strict_time_line: not their size / 8)}"
-		return
-	fi
-	if [ "$tsize_" = size/8 ]; then
-		if [ $tform_ = strict ]; then tform_=size/8; else tform_=prefixed+size/8; fi
-	fi
-	kv time_form $tform_
+# device_bytes: when every module is syncdev.ko (GRADE_STRICT_PAGES=1),
+# "device_bytes=N": the bytes this side's sessions moved, from syncdev's
+# own kernel lines of the case ("SIDE#I: closed connection with ...: sent
+# N bytes, received M bytes", the kernel's facility, which no program can
+# log with): the master's sent, the slave's received.
+device_bytes() {
+	[ "$GRADE_STRICT_PAGES" = 1 ] || return 0
+	kv device_bytes "$(awk -v side="$side_" '
+		match($0, "syncdev: " side "#[0-9]+: closed connection with .*: sent [0-9]+ bytes, received [0-9]+ bytes$") {
+			n = split(substr($0, RSTART, RLENGTH), w, " ")
+			s += (side == "master") ? w[n - 4] : w[n - 1]
+		}
+		END { printf "%.0f", s }' "$cw/klog.kernel")"
 }
 
 # check_pages METHOD: in mmap mode the kernel log got page descriptors.
@@ -142,10 +99,11 @@ check_side() {
 	# shellcheck disable=SC2086 # $files: words counted on purpose
 	kv files "$(echo $files | wc -w)"
 	check_exit
-	check_time
 	check_pages "$method"
+	device_bytes
 	if grep -q '^reason=' "$rtmp"; then kv status fail; else kv status pass; fi
-	head -c 8000 "$cw/$1.out" >"$cw/$1.out.head"
+	kv end 1
+	head -c 65536 "$cw/$1.out" >"$cw/$1.out.head"
 	put "$cw/$1.out.head" "$res/$cname.$1.out"
 	put "$rtmp" "$res/$cname.$1.res"
 }

@@ -19,40 +19,54 @@
 #   slave {n} {files} {method} {ip}      slave N o1 ... oN fcntl|mmap IP
 #
 # ({file}: one file; a data set of several is then one run per file;
-# {flag}: -f or -m), the master first, the slave once a TCP listener is up (at most 10 s later),
-# each in its own session under its own time limit.  The master runs in a
-# mount namespace of its own, the only place the input files are and where
-# the slave's output directory and the share are not; both run without the
-# capabilities that would reach another namespace or process (capdrop, each
-# without one more, so that neither may reach into the other), so that in
-# one guest neither a slave that copies the master's input nor a master that
-# writes the slave's outputs passes.
+# {flag}: -f or -m), the master first, the slave once a TCP listener other
+# than this harness's own is up (at most 10 s later), each in its own
+# session under its own time limit.  Each program runs in a mount namespace
+# of its own (confine): a private /tmp holding only its binary and its
+# files (the master its input, the slave its output directory, its working
+# directory), nothing of the shares, this harness or /opt/syncdev, a /dev
+# without console, serial ports or kernel log, /sys and /proc/sys
+# read-only; without the capabilities that would undo that or reach
+# another process (capdrop, each side without one more, so that neither
+# may reach into the other); and no user namespace can be made.
 #
-# It writes what only the guest can see to $SYNCDEV_SHARE/results/<1vm|2vm>/:
-# <case>.<side>.res (one "key=value" a line: status, reason (repeated),
-# rc, secs, time, pages), <case>.<side>.out (the program's output),
-# <case>.<guest>.klog (the kernel lines logged during the case) and, from
-# the slave's side, <case>.files/ (the output files).  The host judges the
-# output files and the kernel log itself (scripts/grade/grade-verify.sh);
+# Case progress goes only to the control channel ($SYNCDEV_CONTROL, a port
+# only the host reads and no program can open): "begin K", "run K R",
+# "end K", "done", K the case's index in this boot's list (data sets outer,
+# method pairs inner).  It writes what only the guest can see to
+# $SYNCDEV_SHARE/results/<1vm|2vm>/: <case>.<side>.res ("key=value" lines,
+# the last "end=1"), <case>.<side>.out (the first 64 KiB of the program's
+# output), <case>.<guest>.klog (the kernel lines logged during the case)
+# and, from the slave's side, <case>.files/ (the output files).  The host
+# judges the output files, the time lines and the kernel log itself;
 # nothing here decides them.  Results reach the host as each case ends.
 set -u
 vms=${1:?usage: grade.sh 1vm|2vm}
 input=${SYNCDEV_INPUT:?no input directory: run through scripts/grade/grade}
 share=${SYNCDEV_SHARE:?no shared directory: run through scripts/grade/grade}
 role=${SYNCDEV_ROLE:-}
+# The control channel's device: from the environment, or from the boot's
+# settings when /init did not export it.
+control=${SYNCDEV_CONTROL:-$(sed -n "s/^SYNCDEV_CONTROL=['\"]*\([^'\"]*\).*/\1/p" /run/syncdev/env 2>/dev/null)}
 scale=${SYNCDEV_TIME_SCALE:-1}
 # shellcheck source=/dev/null
 . "$input/grade.conf"
 : "${GRADE_CLI:=master {n} {files} {method}}" "${GRADE_SLAVE_CLI:=slave {n} {files} {method} {ip}}"
 res=$share/results/$vms
 work=/tmp/grade
-# The slave's output directory, out of the masters' sight (data_holder).
+# The slave's output directory (only the slave's namespace shows it).
 outdir=$work/slave/out
 mkdir -p "$res" "$work/bin" "$work/data" "$work/slave"
 mkfifo "$work/nap" 2>/dev/null
-sync_port=2390
-news_port=2391
-holder=""
+k=0
+
+# tell LINE: LINE to the control channel, written before what it announces;
+# nothing when there is none.
+tell() {
+	[ -n "$control" ] || return 0
+	printf '%s\n' "$1" >"$control" 2>/dev/null
+	return 0
+}
 
 # side SIDE: does this guest run SIDE (master|slave) of the case?
 side() { [ "$vms" = 1vm ] || [ "$role" = "$1" ]; }
@@ -97,12 +111,11 @@ unload_modules() {
 
 # data_files SET: the data set's file paths in this guest, in the set's
 # order; where this guest runs a master, the files are copied from the
-# input into the master's namespace first.
+# input first (only the master's namespace shows them).
 data_files() {
 	d=$work/data/$1
-	if [ -n "$holder" ] && ! [ -f "$work/copied.$1" ]; then
-		nsenter -t "$holder" -m -- cp -r "$input/data/$1" "$d" &&
-			: >"$work/copied.$1"
+	if [ -d "$input/data/$1" ] && ! [ -d "$d" ]; then
+		cp -r "$input/data/$1" "$d.tmp" && mv "$d.tmp" "$d"
 	fi
 	awk -v d="$d" '{ print d "/" $1 }' "$work/sets/$1"
 }
@@ -112,60 +125,11 @@ set_bytes() {
 	awk '{ s += $2 } END { printf "%d", s }' "$work/sets/$1"
 }
 
-# data_holder: a process in a mount namespace of its own with a tmpfs on
-# $work/data, where the masters run and the input files are copied; there
-# the slave's output directory ($work/slave) is an empty tmpfs and the share
-# is not mounted, so that a master cannot write the slave's outputs.  Then
-# /input goes from this namespace, so that only that one still reaches it.
-data_holder() {
-	[ -d "$input/data" ] || return 0
-	unshare -m --propagation private sh -c \
-		'mount -t tmpfs -o size=90% tmpfs "$1" && mount -t tmpfs -o size=64k tmpfs "$3" &&
-		umount "$4" && : >"$2" && exec sleep 2147483647' \
-		sh "$work/data" "$work/holder.ready" "$work/slave" "$share" </dev/null >/dev/null 2>&1 &
-	holder=$!
-	n=0
-	while ! [ -f "$work/holder.ready" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -f "$work/holder.ready" ] || { holder=""; return 1; }
-	umount "$input"
-}
-
 # case_timeout SET: seconds each program of a case may run.
 case_timeout() {
 	t=$GRADE_TIMEOUT
 	case $1 in big|64M) t=$((t * 3)) ;; esac
 	echo $((t * scale))
-}
-
-now() { cut -d ' ' -f 1 /proc/uptime; }
-
-# start_prog SIDE SECS CMD...: run CMD in its own session in the
-# background, output to $cw/SIDE.out, exit status to $cw/SIDE.rc; a
-# watchdog kills it after SECS ($cw/SIDE.hung) and gives up on it if it
-# survives SIGKILL for 10 s ($cw/SIDE.stuck: stuck in the kernel).
-start_prog() {
-	p=$cw/$1 secs=$2
-	shift 2
-	now >"$p.t0"
-	(
-		setsid sh -c 'echo $$ >"$0"; exec "$@"' "$p.pid" "$@" \
-			>"$p.out" 2>&1 </dev/null
-		echo $? >"$p.rc.tmp"
-		now >"$p.t1"
-		mv "$p.rc.tmp" "$p.rc"
-	) &
-	(
-		sleep "$secs"
-		[ -f "$p.rc" ] && exit 0
-		: >"$p.hung"
-		kill -KILL -"$(cat "$p.pid")" 2>/dev/null
-		sleep 10
-		[ -f "$p.rc" ] || : >"$p.stuck"
-	) &
-	echo $! >"$p.dog"
 }
 
 # nap SECS: wait SECS (a fraction too) without starting a process, which
@@ -219,15 +183,10 @@ cut_short() {
 	done
 }
 
-# listening: a TCP socket listens in this guest.
-listening() {
-	awk 'NR > 1 && $4 == "0A" { found = 1 } END { exit !found }' \
-		/proc/net/tcp /proc/net/tcp6 2>/dev/null
-}
-
-# wait_listener: until a TCP socket listens (the master's accept), 10 s at
-# most, or the master has ended; the slave starts then either way.  Looked
-# at every 0.05 s: most masters listen within a tenth of a second.
+# wait_listener: until the programs' TCP socket listens (the master's
+# accept), 10 s at most, or the master has ended; the slave starts then
+# either way.  Looked at every 0.05 s: most masters listen within a tenth
+# of a second.
 wait_listener() {
 	n=0
 	while [ $n -lt $((200 * scale)) ] && ! listening && ! finished master; do
@@ -240,7 +199,11 @@ wait_listener() {
 # so that wait_listener sees this case's master, not a listener about to
 # close under a slave that has just started.  A listener that outlives
 # that (a module that listens from its load on) is not waited for again.
+# syncdev's own lingering listener is not waited for: a new master takes
+# it over and a slave that connects early waits in its backlog, as with
+# the course's module, which listened from insmod on.
 wait_no_listener() {
+	[ "$GRADE_STRICT_PAGES" = 1 ] && return 0
 	[ -f "$work/listener-stays" ] && return 0
 	n=0
 	while listening; do
@@ -251,34 +214,6 @@ wait_no_listener() {
 		nap 0.05
 		n=$((n + 1))
 	done
-}
-
-# command_line TEMPLATE METHOD IP FILES...: the template's words with its
-# placeholders filled in; the first word (master or slave) is left out.
-command_line() {
-	t=$1 m=$2 ip=$3
-	shift 3
-	echo "$t" | sed -e "s|{n}|$#|g" -e "s|{files}|$*|g" -e "s|{file}|$1|g" \
-		-e "s|{method}|$m|g" -e "s|{flag}|-${m%"${m#?}"}|g" -e "s|{ip}|$ip|g" |
-		cut -d ' ' -f 2-
-}
-
-# start_side SIDE METHOD IP FILES...: start SIDE's program of the case
-# with its command line (the slave in the output directory).
-start_side() {
-	s=$1 t=$GRADE_CLI
-	[ "$s" = slave ] && t=$GRADE_SLAVE_CLI
-	shift
-	args=$(command_line "$t" "$@")
-	set -f
-	# shellcheck disable=SC2086
-	if [ "$s" = master ]; then
-		start_prog master "$secs" ${holder:+nsenter -t "$holder" -m --} \
-			capdrop --also sys_time "$work/bin/master" $args
-	else
-		(cd "$outdir" && start_prog slave "$secs" capdrop --also wake_alarm "$work/bin/slave" $args)
-	fi
-	set +f
 }
 
 # run_single SET MM SM FILES...: both programs in this guest.
@@ -367,9 +302,6 @@ keep_run() {
 # as the new one's (its end, exit status, process group, watchdog) goes,
 # and the master's listener.
 forget_run() {
-	# The case's line again: the host's watchdog sees each run as
-	# progress, and the case the guest is in stays this one.
-	echo "syncdev-vm: test grade/$vms/$cname"
 	for s in master slave; do
 		rm -f "$cw/$s.rc" "$cw/$s.t1" "$cw/$s.pid" "$cw/$s.dog"
 	done
@@ -388,7 +320,10 @@ each_file() {
 	shift
 	for f in $files; do
 		i=$((i + 1)) run="$cname file $i" outs=${f##*/}
-		[ $i = 1 ] || forget_run
+		if [ $i != 1 ]; then
+			tell "run $k $i"
+			forget_run
+		fi
 		"$runner" "$1" "$2" "$3" "$f" || return 1
 		st=ok
 		for s in master slave; do
@@ -406,11 +341,13 @@ each_file() {
 }
 
 . "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
+. "$SYNCDEV_ROOT/scripts/grade/guest/grade-launch.sh"
 
 # run_case SET MM SM: one case; its results go to $res.
 run_case() {
-	cname=$1.$2-$3
-	echo "syncdev-vm: test grade/$vms/$cname"
+	# shellcheck disable=SC2034 # cset: start_side's (grade-launch.sh)
+	cname=$1.$2-$3 cset=$1 k=$((k + 1))
+	tell "begin $k"
 	cw=$work/case
 	rm -rf "$cw"
 	rm -rf "$outdir"
@@ -421,10 +358,12 @@ run_case() {
 		outs="$outs ${f##*/}"
 	done
 	side master && wait_no_listener
-	# The case's kernel lines are those after this marker (a count of
-	# lines would go wrong once the ring buffer wraps).
-	mark="syncdev-grade: case $vms/$cname begins"
-	echo "$mark" >/dev/kmsg
+	# The case's kernel lines are those after this mark (a count of lines
+	# would go wrong once the ring buffer wraps).  No program can write to
+	# the kernel log (confine); it goes there at debug level, not to the
+	# console, and names no case: the host never reads it.
+	mark="syncdev-grade: klog cut $k"
+	echo "<7>$mark" >/dev/kmsg
 	barrier "start $cname" $((120 * scale)) || return 1
 	run=$cname
 	if one_file_runs; then
@@ -449,18 +388,9 @@ run_case() {
 	head -n 40 "$cw/klog" >"$cw/klog.head"
 	put "$cw/klog.head" "$res/$klog_name"
 	side slave && hand_over_outputs
+	tell "end $k"
 	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
-}
-
-# case_klog: the kernel log since the case's mark, as $cw/klog (every
-# line) and $cw/klog.kernel (the kernel's own lines: a program can write
-# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
-# as a priority below 8).
-case_klog() {
-	dmesg -r | awk -v m="$mark" 'seen { print } index($0, m) { seen = 1 }' >"$cw/klog.raw"
-	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
-	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
 }
 
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
@@ -491,6 +421,7 @@ give_up() {
 	echo "$1" >"$work/aborted"
 	put "$work/aborted" "$res/aborted.${role:-vm}"
 	echo "grade: $1"
+	tell "done"
 }
 
 cp -r "$input/sets" "$input/modules" "$work/"
@@ -498,19 +429,18 @@ if [ -f "$input/bin/master" ]; then
 	cp "$input/bin/master" "$input/bin/slave" "$work/bin/"
 	chmod +x "$work/bin/master" "$work/bin/slave"
 fi
-if ! data_holder; then
-	give_up "the data namespace could not be made"
+if ! no_user_namespaces; then
+	give_up "user namespaces could not be turned off"
 	exit 0
 fi
+# The control channel: raw, so that a line arrives as written.
+[ -z "$control" ] || stty -F "$control" raw -echo 2>/dev/null
+device_nodes >"$work/devs.before"
 if ! load_modules; then
 	give_up "module did not load: $(cat "$work/insmod.err")"
 	exit 0
 fi
-# syncdev keeps listening for 2 s after a master closes, for back-to-back
-# runs; here each slave starts once its master listens, so a lingering
-# listener would only delay the next case (wait_no_listener).
-linger=/sys/module/syncdev/parameters/listen_linger_ms
-[ -w "$linger" ] && echo 0 >"$linger"
+device_nodes | grep -vxF -f "$work/devs.before" >"$work/devs"
 for set in $GRADE_DATA; do
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
@@ -522,8 +452,9 @@ for set in $GRADE_DATA; do
 			exit 0
 		fi
 	done
-	[ -z "$holder" ] || nsenter -t "$holder" -m -- rm -rf "${work:?}/data/$set"
+	rm -rf "${work:?}/data/$set"
 done
 unload_modules >"$work/unload" 2>&1
 put "$work/unload" "$res/unload.${role:-vm}"
 echo "grade: done"
+tell "done"

@@ -1,0 +1,176 @@
+# shellcheck shell=sh
+# vm-timeout: 240
+# vm-cost: 20
+# The grading harness's program launch (scripts/grade/guest/grade-launch.sh,
+# start_side: confine, then capdrop) on hostile programs: each attack on the
+# harness, the console, the kernel log or its level, the reference programs
+# or the other side's files fails, and the harness's files stay as they
+# were; the real master and slave, launched the same way, still move a
+# file through the device, and the slave's result counts its bytes.
+. "$SYNCDEV_ROOT/tests/lib.sh"
+. "$SYNCDEV_ROOT/tests/lib-xfer.sh"
+. "$SYNCDEV_ROOT/scripts/grade/guest/grade-launch.sh"
+# shellcheck disable=SC2034 # work, share, input, cw, cset, outdir, GRADE_*: grade-launch.sh's
+work=/tmp/grade share=/mnt/share input=/mnt/input cw=/tmp/grade/case cset=small
+outdir=$work/slave/out secs=60
+GRADE_CLI="master {n} {files} {method}" GRADE_SLAVE_CLI="slave {n} {files} {method} {ip}"
+rm -rf "$work"
+mkdir -p "$work/bin" "$work/data/small" "$outdir" "$cw" "$share" "$input"
+echo secret >"$share/results"
+echo secret >"$input/seed"
+printf '/dev/master_device\n/dev/slave_device\n' >"$work/devs"
+old_userns=$(cat /proc/sys/user/max_user_namespaces)
+# The controls: before, this kernel lets root make one and mount a sysfs
+# in it.
+check "before: a user namespace can be made" unshare -U true
+check "before: a sysfs can be mounted in one" unshare -U -r -m -n sh -c 'mount -t sysfs sysfs /mnt'
+check "no_user_namespaces sets user.max_user_namespaces" no_user_namespaces
+check_equal "user.max_user_namespaces is 0" "$(cat /proc/sys/user/max_user_namespaces)" 0
+
+# wait_listener's test: the harness's own listeners between two guests
+# (barrier, news) are not the master's; any other is.
+wait_no_listener >/dev/null
+nc -l -p 2390 </dev/null >/dev/null 2>&1 &
+l1=$!
+nc -l -p 2391 </dev/null >/dev/null 2>&1 &
+l2=$!
+sleep 1
+if listening; then
+	fail "the harness's listeners on 2390 and 2391 are not the master's" "$(cat /proc/net/tcp)"
+else
+	pass "the harness's listeners on 2390 and 2391 are not the master's"
+fi
+nc -l -p 2392 </dev/null >/dev/null 2>&1 &
+l3=$!
+sleep 1
+check "a listener on another port is" listening
+kill "$l1" "$l2" "$l3" 2>/dev/null
+
+# The hostile program: one line "ATTACK: reached" or "ATTACK: stopped" per
+# attack; first its own input, its devices and loopback, which it keeps.
+cat >"$work/bin/hostile" <<'EOF'
+#!/bin/sh
+try() { n=$1; shift; if "$@" >/dev/null 2>&1; then echo "$n: reached"; else echo "$n: stopped"; fi; }
+try "own files" test -r "$OWN"
+try "device nodes" test -c /dev/master_device -a -c /dev/slave_device
+try "kmsg write" sh -c 'echo "<3>syncdev-grade: case 1vm/small.mmap-mmap begins" >/dev/kmsg'
+try "console write" sh -c 'echo syncdev-vm: test grade/1vm/x >/dev/console'
+try "serial port" sh -c 'ls /dev/ttyS* /dev/hvc* /dev/vport* | grep .'
+try "memory" sh -c 'ls /dev/mem /dev/port | grep .'
+try "log level" dmesg -n 1
+try "printk parameter" sh -c 'echo Y >/sys/module/printk/parameters/ignore_loglevel'
+try "printk sysctl" sh -c 'echo 1 >/proc/sys/kernel/printk'
+try "module parameter" sh -c 'echo 0 >/sys/module/syncdev/parameters/listen_linger_ms'
+try "reference master" /opt/syncdev/build/master --help
+try "share" sh -c 'cat /mnt/share/results /mnt/input/seed'
+try "mknod kmsg" mknod /tmp/kmsg c 1 11
+try "root file system" sh -c 'echo x >/bin/evil'
+try "init's root" ls /proc/1/root/tmp/grade/bin
+try "inherited descriptor" sh -c 'echo x >&7'
+try "user namespace" unshare -U true
+try "sysfs in a user namespace" unshare -U -r -m -n sh -c 'mount -t sysfs sysfs /mnt'
+try "mount namespace" unshare -m true
+try "other side's files" sh -c 'ls -A "$OTHER" | grep .'
+# The last: rename the harness's directory, then plant the other side's
+# files under the old name.
+mv /tmp/grade /tmp/gone 2>/dev/null
+try "plant" sh -c 'mkdir -p /tmp/grade/slave/out && echo planted >/tmp/grade/slave/out/planted &&
+	test -f /tmp/grade/slave/out/planted && echo planted >/tmp/grade/data/small/planted'
+echo h >/proc/sysrq-trigger 2>/dev/null
+exit 0
+EOF
+chmod +x "$work/bin/hostile"
+echo data >"$work/data/small/file1"
+cp "$work/bin/hostile" "$work/bin/master"
+cp "$work/bin/hostile" "$work/bin/slave"
+
+# run SIDE: launch SIDE as grade.sh does, with descriptor 7 open, and wait.
+run() {
+	rm -f "$cw/$1.rc"
+	start_side "$1" fcntl 127.0.0.1 "$work/data/small/file1" 7>"$cw/fd7"
+	n=0
+	while ! [ -f "$cw/$1.rc" ] && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill "$(cat "$cw/$1.dog")" 2>/dev/null
+}
+
+# attacks SIDE: every attack of SIDE's run was stopped.
+attacks() {
+	for a in "kmsg write" "console write" "serial port" "memory" "log level" \
+		"printk parameter" "printk sysctl" "module parameter" "reference master" \
+		"share" "mknod kmsg" "root file system" "init's root" "inherited descriptor" \
+		"user namespace" "sysfs in a user namespace" "mount namespace" "other side's files"; do
+		check_output "$1: $a is stopped" "^$a: stopped\$" cat "$cw/$1.out"
+	done
+	check_output "$1: its own files stay" "^own files: reached\$" cat "$cw/$1.out"
+	check_output "$1: the devices stay" "^device nodes: reached\$" cat "$cw/$1.out"
+}
+
+m0=$(klog_mark)
+OWN=$work/data/small/file1 OTHER=$outdir
+export OWN OTHER
+level=$(cat /proc/sys/kernel/printk)
+run master
+check_equal "master: exit 0" "$(cat "$cw/master.rc")" 0
+attacks master
+check "the master planted nothing in the slave's outputs" test ! -e "$outdir/planted"
+OWN=$outdir OTHER=$work/data/small
+run slave
+check_equal "slave: exit 0" "$(cat "$cw/slave.rc")" 0
+attacks slave
+check_equal "no kernel line from the programs" \
+	"$(klog_since "$m0" 'syncdev-grade: case|sysrq: ')" 0
+check_equal "the console's log level is unchanged" "$(cat /proc/sys/kernel/printk)" "$level"
+check "the harness's directory was not renamed" test -x "$work/bin/hostile"
+check "nothing planted in the master's input" test ! -e "$work/data/small/planted"
+check "the share is intact" grep -qx secret "$share/results"
+check "no /bin/evil" test ! -e /bin/evil
+
+# The course's programs, launched the same way, move a file through the
+# device; the slave writes it in its own directory.
+rm -rf "$outdir" "$cw"
+mkdir -p "$outdir" "$cw"
+head -c 100000 /dev/urandom >"$work/data/small/file1"
+cp "$(command -v master)" "$work/bin/master"
+cp "$(command -v slave)" "$work/bin/slave"
+start_side master mmap "" "$work/data/small/file1"
+sleep 1
+start_side slave mmap 127.0.0.1 file1
+n=0
+while ! { [ -f "$cw/master.rc" ] && [ -f "$cw/slave.rc" ]; } && [ $n -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check_equal "confined master: exit 0" "$(cat "$cw/master.rc")" 0
+check_equal "confined slave: exit 0" "$(cat "$cw/slave.rc")" 0
+check_same "confined pair: identical" "$work/data/small/file1" "$outdir/file1"
+. "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
+# shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES: device_bytes's
+mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1
+# bytes SIDE: the device_bytes value of SIDE's result.
+bytes() {
+	side_=$1
+	: >"$rtmp"
+	device_bytes
+	sed -n 's/^device_bytes=//p' "$rtmp"
+}
+# A forged line (the user facility, as any /dev/kmsg writer's) never counts.
+echo "<6>syncdev: slave#999: closed connection with 10.0.0.1:1: sent 0 bytes, received 99999999 bytes" >/dev/kmsg
+echo "<6>syncdev: master#999: closed connection with 10.0.0.1:1: sent 99999999 bytes, received 0 bytes" >/dev/kmsg
+case_klog
+for s in master slave; do
+	b=$(bytes $s)
+	[ "${b:-0}" -ge 100000 ] && [ "$b" -lt 99999999 ] &&
+		pass "device_bytes of the $s: $b, at least the file's 100000" ||
+		fail "device_bytes of the $s" "got '$b', want 100000 to 99999999"
+done
+# Without syncdev's lines (plain TCP) the count is 0.
+: >"$cw/klog.kernel"
+check_equal "device_bytes without the device's lines" "$(bytes slave)" 0
+kill "$(cat "$cw/master.dog")" "$(cat "$cw/slave.dog")" 2>/dev/null
+
+echo "$old_userns" >/proc/sys/user/max_user_namespaces
+rm -rf "$work" /mnt/share /mnt/input
+finish
