@@ -70,10 +70,10 @@ case_klog() {
 # log with): the master's sent, the slave's received.
 device_bytes() {
 	[ "$GRADE_STRICT_PAGES" = 1 ] || return 0
-	kv device_bytes "$(awk -v side="$side_" '
-		match($0, "syncdev: " side "#[0-9]+: closed connection with .*: sent [0-9]+ bytes, received [0-9]+ bytes$") {
+	kv device_bytes "$(awk -v who="$side_" '
+		match($0, "syncdev: " who "#[0-9]+: closed connection with .*: sent [0-9]+ bytes, received [0-9]+ bytes$") {
 			n = split(substr($0, RSTART, RLENGTH), w, " ")
-			s += (side == "master") ? w[n - 4] : w[n - 1]
+			s += (who == "master") ? w[n - 4] : w[n - 1]
 		}
 		END { printf "%.0f", s }' "$cw/klog.kernel")"
 }
@@ -106,4 +106,12 @@ check_side() {
 	head -c 65536 "$cw/$1.out" >"$cw/$1.out.head"
 	put "$cw/$1.out.head" "$res/$cname.$1.out"
 	put "$rtmp" "$res/$cname.$1.res"
+}
+
+# put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
+# whatever a program left under that name (a FIFO would block a write, a
+# link would send it elsewhere).
+put() {
+	rm -rf "$2"
+	mv -f "$1" "$2"
 }
