@@ -147,8 +147,14 @@ check_class() {
 	for s in h-forge i-copier j-kmsg q-master-writes; do
 		check_equal "$l: forging student $s scores 0" "$(score "$s")" 0.0
 	done
-	reason() { grep -h "^$1,$vms_n," "$out/$1/results.csv" | head -n 1; }
-	vms_n=1
+	check_reasons "$l" "$out"
+	check_texts "$l" "$out"
+}
+
+# check_reasons LABEL OUT: each attacking student's verdict names what it did.
+check_reasons() {
+	l=$1 out=$2
+	reason() { grep -h "^$1,1," "$out/$1/results.csv" | head -n 1; }
 	check_output "$l: the incbin build fails in the sandbox" 'master build failed' reason c-incbin
 	check_output "$l: the /dev/zero include ends at a limit" 'limit' reason d-devzero
 	check_output "$l: a linked module is refused" 'symbolic link' reason e-linkko
@@ -164,6 +170,11 @@ check_class() {
 		'^\| 1vm boot \| guest stopped: it wrote more than [0-9]+ bytes to its shared directory' \
 		cat "$out/n-flood/report.md"
 	check_output "$l: a linked folder is refused" 'folder p-linked is a symbolic link' reason p-linked
+}
+
+# check_texts LABEL OUT: what a guest or a name wrote is text everywhere.
+check_texts() {
+	l=$1 out=$2
 	check "$l: no escape sequence in any text the grade wrote" \
 		sh -c "! grep -rlq \"\$(printf '\\033')\" --include='*.log' --include='*.md' \
 			--include='*.csv' --include='*.html' --include='*.out' --include='*.klog' \
