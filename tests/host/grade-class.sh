@@ -21,9 +21,17 @@ sub=$tmp/submissions
 # 2/2 holds good, single.
 mkdir -p "$sub/good" "$sub/b-opts" "$sub/single" "$sub/d-single-ok" "$sub/nobuild" "$tmp/nb/nobuild"
 cp build/master build/slave "$sub/good/"
-cp tests/grade/cli-options/master tests/grade/cli-options/slave tests/grade/cli-options/grade.cli "$sub/b-opts/"
-cp tests/grade/cli-single/master tests/grade/cli-single/slave "$sub/single/"
-cp tests/grade/cli-single/master tests/grade/cli-single/slave "$sub/d-single-ok/"
+# with_client FIXTURE OUT: a fixture script and, after it, the course client
+# it runs (a program under test reaches nothing else of the guest's).
+with_client() {
+	cat "$1" build/tests/tools/course_2page >"$2" && chmod +x "$2"
+}
+for p in master slave; do
+	with_client "tests/grade/cli-options/$p" "$sub/b-opts/$p"
+	with_client "tests/grade/cli-single/$p" "$sub/single/$p"
+	with_client "tests/grade/cli-single/$p" "$sub/d-single-ok/$p"
+done
+cp tests/grade/cli-options/grade.cli "$sub/b-opts/"
 echo "preset single-file" >"$sub/d-single-ok/grade.cli"
 cp build/master build/slave "$sub/nobuild/"
 cp -r tests/grade/broken-module "$sub/nobuild/module"
@@ -186,7 +194,7 @@ check_equal "the summary keeps its three students" "$(tail -n +2 "$tmp/s1/summar
 
 # --- a one-file command line on the ten-file data set -------------------
 sf=$tmp/single-small
-scripts/grade/grade --master tests/grade/cli-single/master --slave tests/grade/cli-single/slave \
+scripts/grade/grade --master "$sub/single/master" --slave "$sub/single/slave" \
 	--cli single-file --vms 1 --data small --methods mmap-fcntl --timeout 20 --out "$sf" >"$tmp/sf.log" 2>&1
 check_equal "a single-file program graded on the ten files passes" "$?" 0
 check_output "each criterion of its case passes, the ten files of the data set" \

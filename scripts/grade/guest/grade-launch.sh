@@ -47,8 +47,35 @@ command_line() {
 	t=$1 m=$2 ip=$3
 	shift 3
 	echo "$t" | sed -e "s|{n}|$#|g" -e "s|{files}|$*|g" -e "s|{file}|$1|g" \
-		-e "s|{method}|$m|g" -e "s|{flag}|-${m%"${m#?}"}|g" -e "s|{ip}|$ip|g" |
-		cut -d ' ' -f 2-
+		-e "s|{method}|$m|g" -e "s|{flag}|-${m%"${m#?}"}|g" -e "s|{ip}|$ip|g" \
+		-e "s|{prefix}|$(prefix_of "$1")|g" | cut -d ' ' -f 2-
+}
+
+# prefix_of FILE: the {prefix} of a case whose first file is FILE: the
+# master's inputs are laid out as DIR/in_1 ... DIR/in_N beside the data
+# (prefix_inputs), the slave writes out_1 ... out_N in its directory.
+prefix_of() {
+	case $1 in */*) echo "${1%/*}/in" ;; *) echo out ;; esac
+}
+
+# uses_prefix: the command lines name files by a {prefix}.
+uses_prefix() {
+	case "$GRADE_CLI $GRADE_SLAVE_CLI" in *'{prefix}'*) ;; *) return 1 ;; esac
+}
+
+# prefix_inputs DIR SETFILE: DIR/in_I, a link to the I-th file of the data
+# set, for a {prefix} command line.
+prefix_inputs() {
+	i_=0
+	while read -r n_ _; do
+		i_=$((i_ + 1))
+		ln -f "$1/$n_" "$1/in_$i_" || return 1
+	done <"$2"
+}
+
+# output_name I NAME: the name the slave wrote the I-th file under.
+output_name() {
+	if uses_prefix; then echo "out_$1"; else echo "$2"; fi
 }
 
 # start_side SIDE METHOD IP FILES...: start SIDE's program of the case

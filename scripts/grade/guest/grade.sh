@@ -115,7 +115,9 @@ unload_modules() {
 data_files() {
 	d=$work/data/$1
 	if [ -d "$input/data/$1" ] && ! [ -d "$d" ]; then
-		cp -r "$input/data/$1" "$d.tmp" && mv "$d.tmp" "$d"
+		cp -r "$input/data/$1" "$d.tmp" &&
+			{ ! uses_prefix || prefix_inputs "$d.tmp" "$work/sets/$1"; } &&
+			mv "$d.tmp" "$d"
 	fi
 	awk -v d="$d" '{ print d "/" $1 }' "$work/sets/$1"
 }
@@ -398,12 +400,14 @@ run_case() {
 hand_over_outputs() {
 	rm -rf "$res/$cname.files"
 	mkdir -p "$res/$cname.files"
+	i=0
 	for f in $files; do
-		o=${f##*/}
+		i=$((i + 1)) o=${f##*/}
+		w=$(output_name "$i" "$o")
 		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
 		# round trip to QEMU, many times slower under TCG.
-		[ -f "$outdir/$o" ] && ! [ -L "$outdir/$o" ] &&
-			dd if="$outdir/$o" of="$res/$cname.files/$o" bs=1M 2>/dev/null
+		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
+			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M 2>/dev/null
 	done
 	rm -rf "$outdir"
 }
