@@ -7,7 +7,7 @@
  * difference both ways).  A macro is tested for by name; a function or a
  * type, by the version that introduced it.  Supported: 6.1 to the newest.
  *
- * To add a kernel: build the module against its headers (docs/design.md,
+ * To add a kernel: build the module against its headers (docs/kernels.md,
  * "Kernel compatibility"); for each interface that changed, add one shim
  * here, guarded by the version that changed it, with a line saying what
  * changed and why the shim is equivalent.

@@ -158,7 +158,7 @@ MODULE_PARM_DESC(allowed_peer,
 /*
  * A parameter that takes one of a few words; the value is the word's
  * index.  What the course's modules did differently, a grader sets per
- * course (docs/protocol.md, "Legacy numbers").
+ * course (docs/legacy.md).
  */
 struct syncdev_choice {
 	unsigned int *val;

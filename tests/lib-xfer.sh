@@ -181,7 +181,7 @@ wait_log() {
 
 # out_temp PID PATH: a path to what slave PID writes for PATH while it
 # writes it, for stat -L: the temporary file (DIR/.NAME.syncdev-*), or
-# for an unnamed one (O_TMPFILE: design.md, "Durable confirmation") the
+# for an unnamed one (O_TMPFILE: docs/durability.md) the
 # slave's descriptor of it, /proc/PID/fd/N, whose link reads "DIR/#INODE
 # (deleted)"; nothing while there is none.
 out_temp() {

@@ -157,7 +157,7 @@ struct syncdev_handshake {
  *   LEGACY_PRINT    print the page descriptor at user address arg
  *                   (0: the session's buffer), or that nothing is mapped
  *                   there; 0
- * See docs/protocol.md, "Legacy numbers".
+ * See docs/legacy.md.
  */
 #define SYNCDEV_LEGACY_PRINT	0x12345676
 #define SYNCDEV_LEGACY_CONNECT	0x12345677

@@ -2,7 +2,7 @@
 /*
  * course_padded: a course program written against the 2020 starter
  * module's read(), one receive of at most 512 bytes whatever the count
- * (docs/protocol.md, "Legacy numbers", legacy_read).  ONE CONNECTION FOR
+ * (docs/legacy.md, legacy_read).  ONE CONNECTION FOR
  * ALL FILES (legacy numbers); the master writes, per file, a 512-byte
  * header chunk (the size in decimal, zero-padded) and the file in 512-byte
  * chunks, THE LAST ONE PADDED WITH ZEROS to 512.  The slave reads the

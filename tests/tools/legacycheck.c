@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * legacycheck: the legacy numbers behave as docs/protocol.md ("Legacy
+ * legacycheck: the legacy numbers behave as docs/legacy.md ("Legacy
  * numbers") says, one "PASS name" / "FAIL name: why" line each.  Runs in
  * the test guest with the module loaded and no other user of the devices.
  *
@@ -816,7 +816,7 @@ int main(int argc, char **argv)
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
 		printf("usage: legacycheck course|misuse|mixed|rules|dump|starter|sendresult\n"
-		       "The legacy numbers' contract (docs/protocol.md), in the guest.\n");
+		       "The legacy numbers' contract (docs/legacy.md), in the guest.\n");
 		return argc == 2 ? 0 : 2;
 	}
 	f = fopen("/sys/module/syncdev/parameters/buf_size", "r");

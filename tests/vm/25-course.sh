@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # vm-timeout: 900
 # vm-cost: 400
-# Course programs written against the course's module (docs/protocol.md,
+# Course programs written against the course's module (docs/legacy.md,
 # "Legacy numbers"), called as ./master and ./slave as a grader does:
 # every style of tests/tools/course_*.c - 2 pages mapped at offset 0 with
 # the length passed (course_2page), 128 pages mapped at the file's offset

@@ -3,8 +3,7 @@
  * Whether a file system commits a link together with its inode, in one
  * journal transaction that a directory's fsync() commits with everything
  * before it: ext4 (and ext3) with a journal.  There the slave's outputs
- * need one commit, not two (outset.c, docs/framing.md "Durable
- * confirmation").
+ * need one commit, not two (outset.c, docs/durability.md).
  *
  * ext2, ext3 and ext4 share one statfs magic, and ext4 mounts all three,
  * with a journal or without one (ext2, "mkfs.ext4 -O ^has_journal").  The
