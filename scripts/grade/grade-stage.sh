@@ -332,8 +332,10 @@ stage_cli() {
 		''|'#'*) ;;
 		preset) p=$(cli_preset "$v") || { fatal "$stage" "grade.cli: unknown preset '$v'"; return; }
 			m=${p%|*} s=${p#*|} ;;
-		master) m=$v ;;
-		slave) s=$v ;;
+		# "master {n} {files} {method}" or the template after the key
+		# alone ("master {n} ..." is then "master master {n} ...").
+		master) m="master ${v#master }" ;;
+		slave) s="slave ${v#slave }" ;;
 		*) fatal "$stage" "grade.cli: unknown line '$k $v'"; return ;;
 		esac
 	done <"$stage/grade.cli"

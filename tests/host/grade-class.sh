@@ -202,4 +202,14 @@ check_output "each criterion of its case passes, the ten files of the data set" 
 check_equal "one run, and one time line, per file" \
 	"$(grep -c 'Transmission time' "$sf/work/results/1vm/small.mmap-fcntl.master.out")" 10
 check_output "its report gives the score" '^\| score \| 100\.0% ' cat "$sf/report.md"
+
+# --- a {prefix} command line (./master N PREFIX method) from grade.cli ----
+mkdir -p "$tmp/pclass/e-prefix"
+for p in master slave; do with_client "tests/grade/cli-prefix/$p" "$tmp/pclass/e-prefix/$p"; done
+cp tests/grade/cli-prefix/grade.cli "$tmp/pclass/e-prefix/"
+scripts/grade/grade --batch "$tmp/pclass" --vms 1 --data small --methods mmap-fcntl --timeout 20 \
+	--out "$tmp/prefix" >"$tmp/prefix.log" 2>&1
+check_equal "a {prefix} program (grade.cli, the key alone and doubled) passes" "$?" 0
+check_output "its ten files arrive by the data set's names" \
+	'^e-prefix,1,small\.mmap-fcntl,small,10,24146,mmap,fcntl,pass,' cat "$tmp/prefix/e-prefix/results.csv"
 finish
