@@ -101,6 +101,8 @@ trap 'echo "grade: interrupted" >&2; kill $(jobs -p) 2>/dev/null; wait; exit 130
 queue=()
 for name in "${students[@]}"; do
 	[ -z "$only" ] || [ "$name" = "$only" ] || continue
+	# Refused (said by list_students): the summary shows why.
+	build/gradeclass check-name "$name" >/dev/null 2>&1 || continue
 	if [ "$resume" = 1 ] && [ -f "$out/$name/done" ]; then
 		echo "grade: $name: graded already" >&2
 		continue

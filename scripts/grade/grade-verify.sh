@@ -112,7 +112,10 @@ share_read() {
 # sequence reaches a terminal).
 share_text() {
 	share_read "$1" "$2" "$3.raw" || return 1
-	tr -d '\000-\010\013-\037\177' <"$3.raw" >"$3"
+	# A lone CR ends a line as LF does; then every other C0 character but
+	# tab and LF, DEL, and C1 (U+0080 to U+009F: CSI, NEL, ...) go.
+	tr '\r' '\n' <"$3.raw" | tr -d '\000-\010\013-\037\177' |
+		perl -pe 's/\xc2[\x80-\x9f]//g' >"$3"
 	rm -f "$3.raw"
 }
 
@@ -130,7 +133,7 @@ import_boot() {
 				share=$stage/$(side_share "$v" "$side")
 				# As written: build/gradeclass student parses them strictly.
 				share_read "$share" "results/$v/$c.$side.res" "$r/$c.$side.res"
-				share_read "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
+				share_text "$share" "results/$v/$c.$side.out" "$r/$c.$side.out"
 				if [ "$v" = 2vm ]; then
 					share_text "$share" "results/$v/$c.$side.klog" "$r/$c.$side.klog"
 				fi

@@ -109,6 +109,15 @@ sed -i '/^device_bytes=/d' "$d/stage/results/2vm/small.fcntl-fcntl.master.res"
 fx_judge "$d"
 check_equal "syncdev.ko and no device_bytes: bytes fails" "$(fx_crit "$d" 2 small.fcntl-fcntl bytes)" fail
 
+# Several output files wrong: each named as the slave's, one after another.
+fx_stage "$d" 1vm small fcntl-fcntl
+printf 'wrong output file1: 32 bytes, want 32, first difference at byte 1\nmissing output file2\nand 8 more output files missing or wrong\n' \
+	>"$d/stage/results/1vm/small.fcntl-fcntl.bytes"
+fx_judge "$d"
+check_output "each output problem is the slave's, in the verifier's order" \
+	'fail,"?slave: wrong output file1: 32 bytes, want 32, first difference at byte 1; slave: missing output file2; slave: and 8 more output files missing or wrong' \
+	fx_row "$d" 1 small.fcntl-fcntl
+
 # verify-outputs: the slave's outputs against the host's data.
 v=$tmp/v
 mkdir -p "$v/data" "$v/share/r" "$tmp/elsewhere"

@@ -216,15 +216,18 @@ static void dataset_load(const struct run *r, const char *set, struct dataset *d
 /* The host's verdict on the output files: why they failed, or "". */
 static char *bytes_why(const struct run *r, struct verdict *v)
 {
-	char path[512], *text, *p, *save = NULL, *why = NULL, *sum;
+	char path[4096], *text, *p, *save = NULL, *why = NULL, *sum;
 	size_t s;
 
-	snprintf(path, sizeof(path), "results/%s/%s.bytes", v->vms, v->name);
-	text = stage_file(r, path, 4096);
+	/* One problem a line: each line cleaned, not the lines joined. */
+	snprintf(path, sizeof(path), "%s/results/%s/%s.bytes", r->stage, v->vms, v->name);
+	text = slurp(path, 4096, NULL);
 	if (!text)
 		why = xstrdup("slave: no output files");
-	for (p = text && strcmp(text, "pass") ? strtok_r(text, "\n", &save) : NULL; p;
+	for (p = text && strcmp(text, "pass\n") && strcmp(text, "pass") ?
+		 strtok_r(text, "\n", &save) : NULL; p;
 	     p = strtok_r(NULL, "\n", &save)) {
+		text_clean(p, strlen(p));
 		sum = xasprintf("slave: %s", p);
 		why = join_reason(why, sum);
 		free(sum);
