@@ -12,11 +12,12 @@
 #include "syncdev.h"
 
 #include <linux/capability.h>
+#include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
-#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 
@@ -97,31 +98,44 @@ out:
 /*
  * Page dumps are for looking at a few pages, not a stream: at most
  * SYNCDEV_DUMP_BURST lines per SYNCDEV_DUMP_INTERVAL for the whole module,
- * then one line that says how many were left out.
+ * then one line that says how many were left out.  Counted under a lock
+ * that every dump takes, not __ratelimit(), which drops a message when
+ * another CPU holds its lock: a master and a slave that dump their pages
+ * at the same moment must both be logged.
  */
 #define SYNCDEV_DUMP_INTERVAL	(5 * HZ)
 #define SYNCDEV_DUMP_BURST	100
 
-static struct ratelimit_state syncdev_dump_rs =
-	RATELIMIT_STATE_INIT_FLAGS(syncdev_dump_rs, SYNCDEV_DUMP_INTERVAL,
-				   SYNCDEV_DUMP_BURST,
-				   RATELIMIT_MSG_ON_RELEASE);
-static atomic_t syncdev_dumps_dropped = ATOMIC_INIT(0);
+static DEFINE_SPINLOCK(syncdev_dump_lock);
+static unsigned long syncdev_dump_begin;	/* jiffies; 0: none yet */
+static unsigned int syncdev_dump_count;		/* logged since then */
+static unsigned int syncdev_dumps_dropped;	/* left out since the last */
 
 static bool syncdev_dump_allowed(void)
 {
-	int dropped;
+	unsigned int dropped = 0;
+	bool ok;
 
-	if (!__ratelimit(&syncdev_dump_rs)) {
-		atomic_inc(&syncdev_dumps_dropped);
-		return false;
+	spin_lock(&syncdev_dump_lock);
+	if (!syncdev_dump_begin ||
+	    time_after(jiffies, syncdev_dump_begin + SYNCDEV_DUMP_INTERVAL)) {
+		syncdev_dump_begin = jiffies ?: 1;
+		syncdev_dump_count = 0;
 	}
-	dropped = atomic_xchg(&syncdev_dumps_dropped, 0);
+	ok = syncdev_dump_count < SYNCDEV_DUMP_BURST;
+	if (ok) {
+		syncdev_dump_count++;
+		dropped = syncdev_dumps_dropped;
+		syncdev_dumps_dropped = 0;
+	} else {
+		syncdev_dumps_dropped++;
+	}
+	spin_unlock(&syncdev_dump_lock);
 	if (dropped)
-		pr_info("%d page dumps not logged: at most %d per %d s\n",
+		pr_info("%u page dumps not logged: at most %d per %d s\n",
 			dropped, SYNCDEV_DUMP_BURST,
 			SYNCDEV_DUMP_INTERVAL / HZ);
-	return true;
+	return ok;
 }
 
 /*
