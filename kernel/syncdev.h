@@ -128,6 +128,7 @@ struct syncdev_session {
 	/* jiffies when the connection became ours (its share: transport.c) */
 	unsigned long attached_at;
 	unsigned int strangers;		/* connections dropped at it */
+	bool peer_confirmed;		/* CONFIRM: the program's own peer */
 	/* The peer's last acknowledgment: where (snd_una) and when. */
 	u32 acked_seq;
 	unsigned long acked_at;

@@ -329,6 +329,7 @@ static void syncdev_attach(struct syncdev_session *s, struct socket *sock)
 	s->sock_err = 0;
 	s->bytes_sent = 0;
 	s->bytes_received = 0;
+	s->peer_confirmed = false;
 	/* 0 is "none"; a deadline that lands on 0 is one jiffy late. */
 	s->handshake_deadline = s->handshake_ms ?
 		(jiffies + msecs_to_jiffies(s->handshake_ms)) | 1 : 0;
@@ -535,12 +536,14 @@ void syncdev_disconnect(struct syncdev_session *s)
 	if (!sock)
 		return;
 	/*
-	 * A connection the program took for its peer (confirmed, or no
-	 * handshake asked for) is always logged with its byte counts: they
-	 * are the kernel's word on what crossed the device, which a grader
-	 * reads.  A stranger's is one of the lines a remote host can cause.
+	 * The program's own peer's connection is always logged with its byte
+	 * counts: they are the kernel's word on what crossed the device,
+	 * which a grader reads.  That is a legacy session's (the course's
+	 * programs ask no handshake and take each connection they accept)
+	 * or one that confirmed its handshake; any other is one of the lines
+	 * a remote host can cause.
 	 */
-	if (!s->handshake_deadline || __ratelimit(&s->log_rs))
+	if (s->legacy || s->peer_confirmed || __ratelimit(&s->log_rs))
 		syncdev_log_closed(s);
 	mutex_lock(&s->conn_lock);
 	s->sock = NULL;
@@ -728,6 +731,7 @@ int syncdev_confirm(struct syncdev_session *s)
 		return syncdev_handshake_expired(s, SYNCDEV_END_HANDSHAKE,
 						 s->handshake_ms);
 	s->handshake_deadline = 0;
+	s->peer_confirmed = true;
 	return 0;
 }
 
