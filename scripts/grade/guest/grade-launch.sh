@@ -119,12 +119,15 @@ device_nodes() {
 # harness's own ($sync_port, $news_port): the graded programs' (or their
 # module's) listener.
 listening() {
+	# A kernel without IPv6 has no tcp6, and awk gives up on a missing file.
+	set -- /proc/net/tcp
+	[ ! -e /proc/net/tcp6 ] || set -- "$@" /proc/net/tcp6
 	awk -v a="$(printf ':%04X' $sync_port)" -v b="$(printf ':%04X' $news_port)" '
-		NR > 1 && $4 == "0A" {
+		FNR > 1 && $4 == "0A" {
 			p = substr($2, length($2) - 4)
 			if (p != a && p != b) found = 1
 		}
-		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+		END { exit !found }' "$@" 2>/dev/null
 }
 
 # no_user_namespaces: no process may make a user namespace any more (in
