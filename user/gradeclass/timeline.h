@@ -7,7 +7,7 @@
  * Total file size: B bytes" summary; other lines are ignored.  Unless
  * strict, text around the sentence and the starter code's size (the
  * bytes / 8, of the total, of each file, or of the last file when the
- * program runs once per file) pass too (docs/grading.md, "time_line").
+ * program runs once per file) pass too (docs/grading.md, "The time line").
  */
 #ifndef GRADECLASS_TIMELINE_H
 #define GRADECLASS_TIMELINE_H
