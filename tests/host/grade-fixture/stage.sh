@@ -4,21 +4,11 @@
 # booted, for build/gradeclass student (the host's verdicts) to judge.
 # The guests' result files follow docs/grading.md, "Result files".
 
-# fx_sizes SET: "NAME SIZE" of the data set's files (as set_files says).
+# fx_sizes SET: "NAME SIZE" of the data set's files, as the grader's own
+# set_files says (scripts/grade/grade-verify.sh, bash).
 fx_sizes() {
-	case $1 in
-	small)
-		i=1
-		for s in 32 859 1343 1663 2042 3065 2808 4056 3659 4619; do
-			echo "file$i $s"
-			i=$((i + 1))
-		done ;;
-	large) echo "file1 12022885" ;;
-	1M+1) echo "file1 1048577" ;;
-	big) echo "file1 16777217" ;;
-	64M) echo "file1 67108864" ;;
-	*) echo "file1 $1" ;;
-	esac
+	# shellcheck disable=SC2016 # the inner shell's words
+	bash -c '. scripts/grade/grade-verify.sh && set_files "$1"' bash "$1"
 }
 
 # fx_total SET: the data set's bytes.
