@@ -112,10 +112,10 @@ share_read() {
 # sequence reaches a terminal).
 share_text() {
 	share_read "$1" "$2" "$3.raw" || return 1
-	# A lone CR ends a line as LF does; then every other C0 character but
-	# tab and LF, DEL, and C1 (U+0080 to U+009F: CSI, NEL, ...) go.
-	tr '\r' '\n' <"$3.raw" | tr -d '\000-\010\013-\037\177' |
-		perl -pe 's/\xc2[\x80-\x9f]//g' >"$3"
+	# A CR ends a line as LF does; then every other C0 character but tab
+	# and LF, DEL, and C1 (U+0080 to U+009F: CSI, NEL, ...) go.
+	perl -pe 's/\r/\n/g; s/[\x00-\x08\x0b-\x1f\x7f]//g; s/\xc2[\x80-\x9f]//g' \
+		<"$3.raw" >"$3"
 	rm -f "$3.raw"
 }
 
