@@ -9,7 +9,8 @@ trap 'rm -rf "$T"' EXIT
 # ephemeral range, in this script's 4000 (see peersync.sh).
 port=$((24000 + $$ % 4000))
 
-for run in "0" "1" "4097" "3000000" "0 --crc" "1 --crc" "3000000 --crc"; do
+for run in "0" "1" "4097" "3000000" "0 --crc" "1 --crc" "3000000 --crc" \
+	"0 --zerocopy" "4097 --zerocopy" "3000000 --zerocopy"; do
 	size=${run%% *} crc=${run#"$size"}
 	"$B/tests/tools/gendata" "$size" 7 >"$T/in"
 	# shellcheck disable=SC2086
@@ -66,6 +67,10 @@ check_output "tcpcopy recv --key vs send without: says why" \
 	'it did not start one' cat "$T/recv.out"
 check_exit "tcpcopy recv --key vs send without: no output" 1 test -e "$T/out"
 rm -f "$T/out" "$T/k1" "$T/k2"
+
+# --zerocopy is one file over plain TCP: with --crc it is refused.
+check_exit "tcpcopy --zerocopy --crc: usage error" 2 \
+	$B/tcpcopy send "$T/in" -p $port --zerocopy --crc
 
 # Damaged or stalled senders and receivers: tests/host/badpeer.sh.
 

@@ -52,7 +52,7 @@ if osbench transfer --smoke $(bench_reps -) --dir . --csv >transfer.csv 2>transf
 else
 	fail "osbench transfer --smoke" "$(tail -n 5 transfer.log)"
 fi
-for row in "tcpcopy" "tcpcopy --device" "tcpcopy --device --crc" \
+for row in "tcpcopy" "tcpcopy --zerocopy" "tcpcopy --device" "tcpcopy --device --crc" \
 	"tcpcopy --crc" "fcntl -> fcntl" "fcntl -> mmap" "mmap -> fcntl" \
 	"mmap -> mmap"; do
 	check_output "osbench transfer: a row '$row'" "^$row," cat transfer.csv

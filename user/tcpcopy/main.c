@@ -38,6 +38,10 @@ static void usage_options(FILE *f)
 		"                     peer that fails, or is not done within\n"
 		"                     $SYNCDEV_HANDSHAKE_MS (else %u) ms of the\n"
 		"                     connection, ends the program with exit 4\n"
+		"  -z, --zerocopy     the kernel's zero-copy path: send with\n"
+		"                     sendfile(), recv with splice() from the\n"
+		"                     socket through a pipe into the file (plain\n"
+		"                     TCP, one file, no -c, -d or --key)\n"
 		"  -t, --tar          the files as tar | nc moves them (above); both\n"
 		"                     sides must say it\n"
 		"      --rename       recv --tar: temporary names, renamed at the end\n"
@@ -56,8 +60,8 @@ static void usage_options(FILE *f)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c] [-d] [--progress-timeout S]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c] [-d]\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c | -d | -z] [--progress-timeout S]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c | -d | -z]\n"
 		"                                          [--progress-timeout S]\n"
 		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
 		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [--rename] [-b SIZE] [-w MS]\n\n"
@@ -121,6 +125,9 @@ static void parse_option(int c, char **argv, uint64_t *port,
 	case 'd':
 		o->device = 1;
 		break;
+	case 'z':
+		o->zerocopy = 1;
+		break;
 	case 't':
 		o->tar = 1;
 		break;
@@ -140,6 +147,8 @@ static void check_modes(const struct tcpcopy_opts *o, int send)
 {
 	if (o->tar && (o->crc || o->device || o->key_path))
 		die(EXIT_USAGE, "--tar (or several files) is plain TCP only: no --crc, --device or --key");
+	if (o->zerocopy && (o->crc || o->device || o->key_path || o->tar))
+		die(EXIT_USAGE, "--zerocopy is one file over plain TCP: no --crc, --device, --key or --tar");
 	if (o->rename && (send || !o->tar))
 		die(EXIT_USAGE, "--rename is for recv --tar (or recv with several files)");
 }
@@ -152,7 +161,7 @@ int main(int argc, char **argv)
 		{ "wait", required_argument, NULL, 'w' },
 		{ "crc", no_argument, NULL, 'c' },
 		{ "device", no_argument, NULL, 'd' },
-		{ "tar", no_argument, NULL, 't' },
+		{ "tar", no_argument, NULL, 't' }, { "zerocopy", no_argument, NULL, 'z' },
 		{ "rename", no_argument, NULL, OPT_RENAME },
 		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
 		{ "key", required_argument, NULL, OPT_KEY },
@@ -167,7 +176,7 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:cdth", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:b:w:cdtzh", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;

@@ -36,7 +36,13 @@ static int recv_data(int fd, struct outfile *f, const struct tcpcopy_opts *o,
 	uint64_t total = 0;
 	ssize_t n = 1;
 
-	while (total < f->size) {
+	if (o->zerocopy)
+		n = tcpcopy_zc_recv(fd, f->fd, f->size, &total, o);
+	if (n == -2) {
+		dev_xfer_failed("writing", f->path, total, f->size, "sender");
+		r->status = FRAME_ST_STORE;
+	}
+	while (!o->zerocopy && total < f->size) {
 		do
 			n = read(fd, buf, f->size - total < o->bufsize ?
 				 (size_t)(f->size - total) : o->bufsize);

@@ -49,6 +49,11 @@ static int send_stream(int fd, struct infile *f, const struct tcpcopy_opts *o,
 	put_le(word, f->size, 8);
 	if (write_full(fd, word, 8) < 0)
 		goto fail;
+	n = o->zerocopy ? tcpcopy_zc_send(fd, f, &off, o, in) : 0;
+	if (n == -1)
+		goto fail;
+	if (n)
+		goto out;
 	while (off < f->size) {
 		n = infile_copy(f, off, buf, f->size - off < o->bufsize ?
 				(size_t)(f->size - off) : o->bufsize,

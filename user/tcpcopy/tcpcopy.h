@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define TCPCOPY_DEFAULT_PORT	2326	/* next to syncdev's 2325 */
 
@@ -37,6 +38,7 @@ struct tcpcopy_opts {
 	uint32_t wait_ms;	/* recv: retry a refused connection */
 	uint32_t progress_s;	/* 0: no progress timeout */
 	int device;		/* --device: over syncdev, not a socket */
+	int zerocopy;		/* --zerocopy: sendfile/splice, zerocopy.c */
 	int tar;		/* --tar, or several files: files.c */
 	int rename;		/* --rename: recv --tar under temporary names */
 	const char *key_path;	/* --key: keyed, as master and slave */
@@ -48,6 +50,22 @@ struct tcpcopy_opts {
 int tcpcopy_send(const char *path, uint16_t port, struct tcpcopy_opts *o);
 int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 struct tcpcopy_opts *o);
+
+/*
+ * --zerocopy (zerocopy.c), one file, plain TCP: the data of f from *off
+ * to its end by sendfile(), *off advanced; 0, -1 with errno on a socket
+ * error, or -2 (after a message, or silently when ack_early() said the
+ * receiver failed).  The receiver: size bytes from sock into the file fd
+ * by splice() through a pipe, *done advanced; the last splice()'s result
+ * (> 0 or, size 0, 1: all in; 0: the sender closed; -1: errno), or -2
+ * when writing the file failed (errno).
+ */
+struct ack_in;
+struct infile;
+ssize_t tcpcopy_zc_send(int sock, struct infile *f, uint64_t *off,
+			const struct tcpcopy_opts *o, struct ack_in *in);
+ssize_t tcpcopy_zc_recv(int sock, int fd, uint64_t size, uint64_t *done,
+			const struct tcpcopy_opts *o);
 
 /*
  * Several files (files.c): the "tar | nc" baseline, plain TCP only, each

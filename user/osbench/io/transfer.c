@@ -51,14 +51,14 @@
  * baseline the targets of master and slave are set against: the same
  * integrity work, without the device.
  */
-enum { TCPCOPY, TCPCOPY_DEV, TCPCOPY_DEV_CRC, TCPCOPY_CRC, FCNTL_FCNTL,
-       FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP, NCONF };
+enum { TCPCOPY, TCPCOPY_ZC, TCPCOPY_DEV, TCPCOPY_DEV_CRC, TCPCOPY_CRC,
+       FCNTL_FCNTL, FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP, NCONF };
 
 struct conf {
 	const char *name;
 	const char *send;	/* master method, NULL: tcpcopy */
 	const char *recv;
-	int crc, device;	/* tcpcopy --crc, --device */
+	int crc, device, zc;	/* tcpcopy --crc, --device, --zerocopy */
 	int base;		/* the row this one adds a step to, or -1 */
 	const char *step;	/* what the step adds */
 	int target_of;		/* the row the target is a ratio to, or -1 */
@@ -68,6 +68,8 @@ struct conf {
 static const struct conf confs[NCONF] = {
 	[TCPCOPY] = { "tcpcopy", .base = -1,
 		      .target_of = -1 },
+	[TCPCOPY_ZC] = { "tcpcopy --zerocopy", .zc = 1, .base = TCPCOPY,
+			 .step = "sendfile/splice", .target_of = -1 },
 	[TCPCOPY_DEV] = { "tcpcopy --device",
 			  .device = 1, .base = TCPCOPY, .step = "device",
 			  .target_of = TCPCOPY, .want = 0.95 },
@@ -113,7 +115,8 @@ static double run_once(const struct transfer *t, const struct conf *c)
 		memcpy(rargv, ra, sizeof(ra));
 	} else {
 		/* Options after a NULL are dropped: crc before device. */
-		char *crc = c->crc ? "--crc" : c->device ? "--device" : NULL;
+		char *crc = c->crc ? "--crc" : c->device ? "--device" :
+			    c->zc ? "--zerocopy" : NULL;
 		char *dev = c->crc && c->device ? "--device" : NULL;
 		char *sa[] = { "tcpcopy", "send", in, "--port", TCP_PORT, crc,
 			       dev, NULL };
@@ -225,11 +228,11 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xfer_cli.h)",
 		    t->reps);
 	report_note(r, "rows",
-		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
+		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
 	report_note(r, "ratios",
 		    "every ratio (vs_*, step_ratio, the targets) is the median over the rounds of the two rows' ratio in the same round, not a ratio of medians");
 	report_note(r, "steps",
-		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
+		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
 	report_note(r, "crc32c", "%s",
@@ -252,6 +255,7 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 	report_column(r, "stddev", "MiB/s");
 	report_column(r, "vs_tcpcopy", NULL);
 	report_column(r, "vs_tcpcopy_crc", NULL);
+	report_column(r, "vs_zerocopy", NULL);
 	report_column(r, "step", NULL);
 	report_column(r, "step_ratio", NULL);
 	report_column(r, "target_of", NULL);
@@ -265,6 +269,7 @@ static int print_report(const struct ctx *c, const struct transfer *t)
 		report_num(r, st.stddev);
 		report_num(r, paired(t, i, TCPCOPY));
 		report_num(r, paired(t, i, TCPCOPY_CRC));
+		report_num(r, paired(t, i, TCPCOPY_ZC));
 		met += step_cells(r, t, i);
 	}
 	print_notes(r, &c->o, t, met);
@@ -339,7 +344,8 @@ static const char usage[] =
 	"MiB/s of one SIZE-byte file moved from master to slave over\n"
 	"127.0.0.1, in the four method combinations, and by tcpcopy (plain\n"
 	"userspace TCP) over TCP and through the device, with and without\n"
-	"CRC32C: a ladder of rows that each add one thing (the device, the\n"
+	"CRC32C, and by the kernel's zero-copy path (tcpcopy --zerocopy:\n"
+	"sendfile and splice): a ladder of rows that each add one thing (the device, the\n"
 	"CRC, the framing, mmap), with the ratio that is its cost, and the\n"
 	"targets with met/missed.  With --files N: the cost of a file, the\n"
 	"same bytes moved as one file and as N files, each method pair\n"
