@@ -134,7 +134,7 @@ check_equal "slave --help names the file systems outset.c fsyncs file by file" \
 check_output "slave --no-sync: outset.c leaves out the three flushes, not the renames" '^3$' \
 	sh -c 'grep -c -e "sync_files ? sync_data()" -e "sync_files && sync_dirs()" \
 		-e "return sync_files && dirs\[dir\]\.fsync_each" user/libsyncdev/outset.c'
-check_output "slave: --no-sync is what turns the flushes off" 'outfile_set_sync\(!a\.no_sync\)' \
+check_output "slave: --no-sync is what turns the flushes off" 'outfile_set_sync\(!a\.opt\.no_sync\)' \
 	cat user/slave/main.c
 check "slave: the files are in place (xfer_recv) before the master is told (ack_answer)" \
 	in_order "$(cat user/slave/main.c)" "xfer_recv(" "ack_answer("

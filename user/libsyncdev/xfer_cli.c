@@ -7,10 +7,10 @@
 #include "util.h"
 #include "xfer.h"
 #include "xfer_cli.h"
+#include "xferopt.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -94,144 +94,31 @@ static int parse_positional(int argc, char **argv, struct xfer_args *a)
 	return 0;
 }
 
-enum {
-	OPT_DEVICE = 256, OPT_PROGRESS, OPT_KEY, OPT_PEER, OPT_NO_SYNC,
-	OPT_HANDSHAKE,
-};
-
-/* An option with a number: its value into *a, or -1 after a message. */
-static int parse_number_opt(int c, const char *arg, struct xfer_args *a)
-{
-	uint64_t v;
-
-	if (a->role != ROLE_SLAVE && (c == 't' || c == 'w')) {
-		msg("--timeout and --wait are options of the slave only");
-		return -1;
-	}
-	switch (c) {
-	case 'b':
-		if (parse_size(arg, &v) || v < 1 || v > 1u << 30)
-			return bad_number("buffer size", arg,
-					  "1..1G, suffixes K M G");
-		a->buffer = (size_t)v;
-		break;
-	case OPT_PROGRESS:
-		if (parse_uint(arg, 1, XFER_MAX_TIMEOUT_S, &v))
-			return bad_number("progress timeout", arg,
-					  "seconds, 1..4294967");
-		a->progress_s = (uint32_t)v;
-		break;
-	case 't':
-		if (parse_uint(arg, 1, UINT32_MAX, &v))
-			return bad_number("timeout", arg,
-					  "milliseconds, at least 1");
-		a->timeout_ms = (uint32_t)v;
-		break;
-	case 'w':
-		if (parse_uint(arg, 0, UINT32_MAX, &v))
-			return bad_number("wait", arg, "milliseconds");
-		a->wait_ms = (uint32_t)v;
-		break;
-	case OPT_HANDSHAKE:
-		if (parse_uint(arg, 1, XFER_MAX_HANDSHAKE_MS, &v))
-			return bad_number("handshake timeout", arg,
-					  "milliseconds, 1..3600000");
-		a->handshake_ms = (uint32_t)v;
-		break;
-	}
-	return 0;
-}
-
-/* An unknown option or one without its value: the message; -1. */
-static int bad_option(int c, char **argv)
-{
-	if (c == ':')
-		msg("option %s needs a value", argv[optind - 1]);
-	/* optopt is set for unknown short options only. */
-	else if (optopt)
-		msg("unknown option '-%c' (see --help)", optopt);
-	else
-		msg("unknown option '%s' (see --help)", argv[optind - 1]);
-	return -1;
-}
-
-/* One option into *a: 0, 1 after --help, or -1 after a message. */
-static int parse_option(int c, char **argv, enum xfer_role role,
-			struct xfer_args *a)
-{
-	switch (c) {
-	case 'v':
-		a->verbose = 1;
-		return 0;
-	case OPT_DEVICE:
-		a->device = optarg;
-		return 0;
-	case OPT_KEY:
-		a->key_path = optarg;
-		return 0;
-	case OPT_NO_SYNC:
-		if (role != ROLE_SLAVE) {
-			msg("--no-sync is an option of the slave only");
-			return -1;
-		}
-		a->no_sync = 1;
-		return 0;
-	case OPT_PEER:
-		if (inet_pton(AF_INET, optarg, &a->peer) != 1 ||
-		    !a->peer.s_addr)
-			return bad_number("peer address", optarg,
-					  "an IPv4 address a.b.c.d");
-		return 0;
-	case 'h':
-		return 1;
-	case 'b': case 't': case 'w': case OPT_PROGRESS: case OPT_HANDSHAKE:
-		return parse_number_opt(c, optarg, a);
-	default:
-		return bad_option(c, argv);
-	}
-}
-
 int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 		    struct xfer_args *a)
 {
-	static const struct option longopts[] = {
-		{ "buffer", required_argument, NULL, 'b' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
-		{ "key", required_argument, NULL, OPT_KEY },
-		{ "peer", required_argument, NULL, OPT_PEER },
-		{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
-		{ "handshake-timeout", required_argument, NULL, OPT_HANDSHAKE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *shortopts = role == ROLE_SLAVE ? ":b:vt:w:h" : ":b:vh";
-	int c, ret;
+	int slave = role == ROLE_SLAVE;
+	int first;
 
 	memset(a, 0, sizeof(*a));
 	a->role = role;
-	a->device = role == ROLE_MASTER ? SYNCDEV_MASTER_PATH :
-					   SYNCDEV_SLAVE_PATH;
-	if (role == ROLE_SLAVE)
-		a->wait_ms = XFER_DEFAULT_WAIT_MS;
-	a->handshake_ms = deadline_handshake_ms();
-	optind = 0;	/* GNU: restart the scan (the unit tests parse often) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		ret = parse_option(c, argv, role, a);
-		if (ret)
-			return ret;
-	}
-	return parse_positional(argc - optind, argv + optind, a);
+	a->opt.device = slave ? SYNCDEV_SLAVE_PATH : SYNCDEV_MASTER_PATH;
+	if (slave)
+		a->opt.wait_ms = XFER_DEFAULT_WAIT_MS;
+	a->opt.handshake_ms = deadline_handshake_ms();
+	first = xferopt_parse(argc, argv, slave ? "slave" : "master",
+			      slave ? XO_SLAVE : XO_MASTER, NULL, &a->opt);
+	if (first == XFEROPT_HELP)
+		return 1;
+	if (first < 0)
+		return -1;
+	return parse_positional(argc - first, argv + first, a);
 }
 
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 		     struct xfer_opts *o)
 {
-	size_t size = a->buffer;
+	size_t size = a->opt.buffer;
 	int fd;
 
 	/*
@@ -242,16 +129,16 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	 */
 	if (!size)
 		size = XFER_DEFAULT_BUFFER;
-	fd = dev_open(a->device);
+	fd = dev_open(a->opt.device);
 	if (fd < 0)
 		return -1;
-	if ((a->progress_s && dev_set_timeout(fd, a->device, a->progress_s)) ||
-	    (a->peer.s_addr && dev_set_peer(fd, a->device, a->peer)) ||
+	if ((a->opt.progress_s && dev_set_timeout(fd, a->opt.device, a->opt.progress_s)) ||
+	    (a->opt.peer.s_addr && dev_set_peer(fd, a->opt.device, a->opt.peer)) ||
 	    devbuf_open(b, fd, a->method, size)) {
 		close(fd);
 		return -1;
 	}
-	o->verbose = a->verbose;
+	o->verbose = a->opt.verbose;
 	o->print_pages = a->method == METHOD_MMAP;
 	o->auth = NULL;
 	o->absent = NULL;
@@ -288,8 +175,8 @@ static uint32_t progress_ms(const struct xfer_args *a)
 {
 	unsigned long long v;
 
-	if (a->progress_s)
-		return a->progress_s * 1000u;
+	if (a->opt.progress_s)
+		return a->opt.progress_s * 1000u;
 	if (dev_module_param("progress_timeout_ms", &v) || v > UINT32_MAX)
 		return 0;
 	return (uint32_t)v;
@@ -378,7 +265,7 @@ static int peer_proven(int fd, const struct xfer_args *a,
 	char why[AUTH_WHY_LEN];
 	struct deadline d;
 
-	deadline_start_dev(&d, fd, a->handshake_ms, kernel);
+	deadline_start_dev(&d, fd, a->opt.handshake_ms, kernel);
 	if (greeted(fd, why, &d, a))
 		what = "did not greet as a slave";
 	else if ((!k || !auth_master_by(fd, k, s, why, &d)) &&
@@ -404,16 +291,16 @@ int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
 		struct auth_session *s)
 {
 	struct xfer_drops drops = { 0 };
-	int kernel = dev_set_handshake(fd, a->device, a->handshake_ms);
+	int kernel = dev_set_handshake(fd, a->opt.device, a->opt.handshake_ms);
 
 	if (kernel < 0)
 		return -1;
 	for (;;) {
-		if (dev_accept(fd, a->device))
+		if (dev_accept(fd, a->opt.device))
 			return -1;
 		if (!peer_proven(fd, a, k, s, kernel, &drops))
-			return dev_set_timeout(fd, a->device, a->progress_s);
-		if (dev_disconnect(fd, a->device))
+			return dev_set_timeout(fd, a->opt.device, a->opt.progress_s);
+		if (dev_disconnect(fd, a->opt.device))
 			return -1;
 	}
 }
@@ -431,14 +318,14 @@ static int slave_handshake(int fd, const struct xfer_args *a,
 	frame_put_hello(hello);
 	if (deadline_write(fd, hello, sizeof(hello), d) !=
 	    (ssize_t)sizeof(hello)) {
-		msg("greeting the master on %s: %s", a->device, strerror(errno));
+		msg("greeting the master on %s: %s", a->opt.device, strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (k && auth_slave_by(fd, k, s, d))
 		return EXIT_AUTH;
 	if (kernel && dev_confirm(fd)) {
 		msg("%s: the handshake with the master was not done within %u ms: %s",
-		    a->device, d->ms, strerror(errno));
+		    a->opt.device, d->ms, strerror(errno));
 		return k ? EXIT_AUTH : EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -447,35 +334,30 @@ static int slave_handshake(int fd, const struct xfer_args *a,
 int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
 		 struct auth_session *s)
 {
-	int kernel = dev_set_handshake(fd, a->device, a->handshake_ms);
+	int kernel = dev_set_handshake(fd, a->opt.device, a->opt.handshake_ms);
 	struct deadline d;
 	int ret;
 
 	if (kernel < 0 ||
-	    dev_connect(fd, a->addr, a->port, a->timeout_ms, a->wait_ms))
+	    dev_connect(fd, a->addr, a->port, a->opt.timeout_ms, a->opt.wait_ms))
 		return EXIT_FAIL;
-	deadline_start_dev(&d, fd, a->handshake_ms, kernel);
+	deadline_start_dev(&d, fd, a->opt.handshake_ms, kernel);
 	ret = slave_handshake(fd, a, k, s, &d, kernel);
 	if (ret)
 		return ret;
 	/* A deadline of this program's set the device's timeout: again. */
-	if (dev_set_timeout(fd, a->device, a->progress_s))
+	if (dev_set_timeout(fd, a->opt.device, a->opt.progress_s))
 		return EXIT_FAIL;
 	return EXIT_OK;
 }
 
-void xfer_cli_usage_common(FILE *f, enum dev_side side)
+void xfer_cli_usage_common(FILE *f, enum xfer_role role)
 {
-	fprintf(f,
-		"\noptions:\n"
-		"  -b, --buffer SIZE  bytes per read()/write() or ioctl (default %uM);\n"
-		"                     mmap: at most the device buffer's size\n"
-		"  -v, --verbose      one line per file (size, CRC32C)\n"
-		"      --device PATH  device to use (default %s)\n"
-		"      --progress-timeout SECONDS\n"
-		"                     give up when nothing moves on the connection for\n"
-		"                     this long: the %s stalled or its machine is gone\n"
-		"                     (default: the module's progress_timeout_ms)\n",
-		XFER_DEFAULT_BUFFER >> 20, dev_path(side),
-		side == DEV_MASTER ? "slave" : "master");
+	int slave = role == ROLE_SLAVE;
+	struct xferopt def = { .wait_ms = XFER_DEFAULT_WAIT_MS };
+
+	fprintf(f, "\noptions:\n");
+	xferopt_usage(f, slave ? XO_SLAVE : XO_MASTER, &def,
+		      slave ? SYNCDEV_SLAVE_PATH : SYNCDEV_MASTER_PATH,
+		      slave ? "master" : "slave");
 }

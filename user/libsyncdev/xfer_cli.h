@@ -13,6 +13,7 @@
 #include "deadline.h"
 #include "device.h"
 #include "devio.h"
+#include "xferopt.h"
 
 #include <netinet/in.h>
 #include <stddef.h>
@@ -21,7 +22,6 @@
 
 enum xfer_role { ROLE_MASTER, ROLE_SLAVE };
 
-#define XFER_DEFAULT_BUFFER	(1u << 20)
 /*
  * How long a slave retries a refused connection by default: students
  * start master and slave in two terminals, in either order.
@@ -35,30 +35,17 @@ struct xfer_args {
 	enum xfer_method method;
 	struct in_addr addr;	/* slave */
 	uint16_t port;		/* slave; 0 = the module's port */
-	size_t buffer;		/* 0 = the method's default */
-	int verbose;
-	const char *device;
-	uint32_t timeout_ms;	/* slave: connect timeout, 0 = module's */
-	uint32_t wait_ms;	/* slave: retry a refused connect this long */
-	uint32_t progress_s;	/* progress timeout, 0 = the module's */
-	const char *key_path;	/* --key: keyed transfer (auth.h), or NULL */
-	struct in_addr peer;	/* --peer: the only peer, 0 = any */
-	int no_sync;		/* slave --no-sync: no flush before confirming */
-	uint32_t handshake_ms;	/* --handshake-timeout: hello and key proof */
+	struct xferopt opt;	/* the options (xferopt.h) */
 };
 
 /* --handshake-timeout: at most what $SYNCDEV_HANDSHAKE_MS may say. */
 #define XFER_MAX_HANDSHAKE_MS	DEADLINE_HANDSHAKE_MAX_MS
 
-/* --progress-timeout: at most this many seconds (u32 milliseconds). */
-#define XFER_MAX_TIMEOUT_S	4294967u
-
 /*
- * --help's first options, the ones master and slave share, for the
- * program on side (the device's path; the other side is the one that
- * may stall): "options:" and -b, -v, --device, --progress-timeout.
+ * --help's "options:" and the lines of the transfer options role takes
+ * (xferopt.h), its defaults filled in; the program adds "-h, --help".
  */
-void xfer_cli_usage_common(FILE *f, enum dev_side side);
+void xfer_cli_usage_common(FILE *f, enum xfer_role role);
 
 /*
  * Parse argv.  Returns 0 when *a is ready, 1 for --help (each program
