@@ -3,8 +3,9 @@
 #include "check.h"
 #include "netaddr.h"
 #include "util.h"
-#include "xfer_cli.h"
-#include "xferopt.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
+#include "cli/xferopt.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>

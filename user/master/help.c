@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "help.h"
 #include "device.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 /* What master is and how it moves the bytes. */
 static void usage_head(FILE *f)

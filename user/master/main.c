@@ -13,7 +13,8 @@
 #include "infile.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -9,10 +9,11 @@
 #include "devio.h"
 #include "device.h"
 #include "help.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "deadline.h"
 #include "netaddr.h"
 #include "util.h"
-#include "xferopt.h"
+#include "cli/xferopt.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -65,50 +65,6 @@ struct xfer_opts;
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 		     struct xfer_opts *o);
 
-struct auth_key;
-struct auth_session;
-
-/*
- * Master: wait for a slave (--peer: only that address): a peer that
- * greets as one (frame.h's hello) and, with a key, proves it (auth.h),
- * both within a->handshake_ms of its connection (one deadline: the
- * kernel's, SYNCDEV_IOC_SET_HANDSHAKE, confirmed once the peer proved
- * itself; deadline.h's where the module lacks it).
- * A peer that does not is dropped, counted and logged (the first three,
- * then at most one line per 10 s) and the wait goes on.  0, or -1 after a
- * message.  A keyed handshake that succeeded fills *s.
- */
-int xfer_accept(int fd, const struct xfer_args *a, const struct auth_key *k,
-		struct auth_session *s);
-
-/*
- * Dropped peers are logged as the kernel's printk_ratelimit() does: the
- * first XFER_DROP_BURST, then at most one line per XFER_DROP_INTERVAL_NS,
- * which says how many went unlogged since the last; every drop is
- * counted.  xfer_note_drop: one more drop, at now (now_ns()).
- */
-#define XFER_DROP_BURST		3
-#define XFER_DROP_INTERVAL_NS	(10 * 1000000000ull)
-
-struct xfer_drops {
-	unsigned long count;	/* every peer dropped */
-	unsigned long quiet;	/* dropped since the last line */
-	uint64_t last_ns;	/* when that line was written */
-};
-
-void xfer_note_drop(struct xfer_drops *d, uint64_t now, const char *what,
-		    const char *why);
-
-/*
- * Slave: connect to the master (--peer: refused elsewhere), greet it
- * and, with a key, prove it and check the master's proof, all within
- * a->handshake_ms of the connection (the kernel's deadline or deadline.h's,
- * as for the master).  EXIT_OK, EXIT_FAIL or EXIT_AUTH
- * after a message.
- */
-int xfer_connect(int fd, const struct xfer_args *a, const struct auth_key *k,
-		 struct auth_session *s);
-
 /* "Transmission time: %f ms, File size: %zu bytes" on stdout. */
 void xfer_print_time(uint64_t elapsed_ns, uint64_t bytes);
 
