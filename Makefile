@@ -155,7 +155,7 @@ $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
 $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi
 
 # libc and the uapi header only (tests/tools/devtest.h).
-$(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev.h
+$(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Ikernel/uapi $(ALL_LDFLAGS) -o $@ $<
 

@@ -195,7 +195,7 @@ for p in master slave tcpcopy; do
 done
 
 # --- defaults ------------------------------------------------------------
-H="kernel/uapi/syncdev.h user/libsyncdev/*.h user/libsyncdev/*/*.h user/tcpcopy/tcpcopy.h"
+H="kernel/uapi/syncdev_abi.h user/libsyncdev/*.h user/libsyncdev/*/*.h user/tcpcopy/tcpcopy.h"
 # shellcheck disable=SC2086 # H is a list of files
 {
 	port=$(const SYNCDEV_DEFAULT_PORT $H)
@@ -219,8 +219,8 @@ buf=$(size_word "$bufn")
 burst=$(number_word "$burstn")
 check_equal "--handshake-timeout and \$SYNCDEV_HANDSHAKE_MS: one maximum" "$hsmax" "$envmax"
 # The paths are strings, which const does not evaluate.
-mpath=$(sed -n 's/^#define SYNCDEV_MASTER_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev.h)
-spath=$(sed -n 's/^#define SYNCDEV_SLAVE_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev.h)
+mpath=$(sed -n 's/^#define SYNCDEV_MASTER_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev_abi.h)
+spath=$(sed -n 's/^#define SYNCDEV_SLAVE_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev_abi.h)
 
 says "slave --help: the port, $port" "$T/slave.help.txt" "module's, $port by default"
 says "master.1: the port, $port" "$T/master.1.txt" "port $port by default"

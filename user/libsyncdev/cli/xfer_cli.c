@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 static int bad_number(const char *what, const char *s, const char *range)
 {
