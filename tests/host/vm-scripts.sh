@@ -41,8 +41,9 @@ check_equal "bulk: never below its floor" \
 # beside the newest console log's "took N s" for it, "-" when no log has it.
 C=$(mktemp -d)
 mkdir -p "$C/logs"
-printf 'syncdev-vm: took 40 s: 30-errors.sh\r\n' >"$C/logs/20260101-000000-vm-test-1.log"
-printf 'syncdev-vm: took 12 s: 30-errors.sh\nsyncdev-vm: took 9 s: 30-errors.sh.bak\n' \
+printf 'syncdev-vm: took 40 s: vm/30-errors.sh\r\n' >"$C/logs/20260101-000000-vm-test-1.log"
+printf 'syncdev-vm: took 12 s: vm/30-errors.sh\nsyncdev-vm: took 9 s: vm/30-errors.sh.bak\n%s\n' \
+	'syncdev-vm: took 7 s: vm-pair/30-errors.sh' \
 	>"$C/logs/20260102-000000-vm-test-1.log"
 costs=$(SYNCDEV_VM_DIR=$C scripts/vm/vm-test --costs)
 rm -rf "$C"
