@@ -28,7 +28,7 @@
  * the vfree() below - only runs once the last mapping is gone.  Pages
  * therefore stay valid after close() for as long as they are mapped.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/err.h>
 #include <linux/hashtable.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl commands: the _IO/_IOW/_IOR ABI of uapi/syncdev.h and the 2020
+ * ioctl commands: the _IO/_IOW/_IOR ABI of uapi/syncdev_abi.h and the 2020
  * course's legacy numbers, which pass their argument by value.
  *
  * Every command goes through two steps.  syncdev_ioc_prepare() copies the
@@ -23,14 +23,14 @@
  * that uses only syncdev's own numbers never becomes one.  The _IO*
  * commands behave the same in both kinds of session.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/err.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 
-#include "uapi/syncdev.h"
+#include "uapi/syncdev_abi.h"
 
 /* "255.255.255.255:65535" and its NUL. */
 #define SYNCDEV_ADDR_MAX	22
@@ -216,7 +216,7 @@ static int syncdev_prep_legacy_xfer(struct syncdev_session *s,
  * and returned 0, whether or not it was the program's first call: such a
  * number is a course program's, and makes the session a legacy one.  Not
  * syncdev's own numbers (an unknown one is a program built against
- * another version of uapi/syncdev.h) nor the terminal ones (a tty test
+ * another version of uapi/syncdev_abi.h) nor the terminal ones (a tty test
  * that "succeeded" would be a wrong answer).
  */
 static bool syncdev_course_cmd(unsigned int cmd)

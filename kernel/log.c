@@ -3,7 +3,7 @@
  * The session's log lines, at the bottom of the module's files: every
  * other file may call them, and they call none of the others.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 void sess_info(const struct syncdev_session *s, const char *fmt, ...)
 {

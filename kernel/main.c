@@ -17,7 +17,7 @@
  * This file holds the module parameters and registers the devices; the
  * file operations are in session.c.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/inet.h>
 #include <linux/mm.h>
@@ -27,7 +27,7 @@
 #include <linux/string.h>
 #include <net/tcp.h>
 
-#include "uapi/syncdev.h"
+#include "uapi/syncdev_abi.h"
 
 unsigned short syncdev_port = SYNCDEV_DEFAULT_PORT;
 module_param_named(port, syncdev_port, ushort, 0444);

@@ -9,7 +9,7 @@
  *            mapcount=1 flags=0x17ffffc0000000(node=0|zone=2|...)
  *            pte=0x800000010a2c3867 (present write dirty young)
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/capability.h>
 #include <linux/jiffies.h>

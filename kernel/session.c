@@ -11,7 +11,7 @@
  * socket (one copy, as for a userspace socket), never through a bounce
  * buffer.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/atomic.h>
 #include <linux/capability.h>

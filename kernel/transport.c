@@ -26,7 +26,7 @@
  * process's, as socket(2) would: LSMs and the namespace's rules (its
  * addresses, routes, privileged ports) apply.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/tcp.h>
 #include <net/inet_connection_sock.h>

@@ -17,7 +17,7 @@
  * connection is shut down and that call fails with EPIPE.  A fatal signal
  * shuts it down too, so the peer sees a short stream, never a shifted one.
  */
-#include "syncdev.h"
+#include "internal.h"
 
 #include <linux/sched/signal.h>
 #include <linux/string.h>

@@ -166,4 +166,36 @@ check_exit "tcpcopy send missing file" 1 $B/tcpcopy send "$T/missing"
 check_exit "tcpcopy recv bad address" 2 $B/tcpcopy recv 1.2.3 "$T/out"
 check_exit "tcpcopy bad port" 2 $B/tcpcopy send "$T/in" -p 0
 
+# One parser for the transfer options: an option's help block is the same
+# text in every program that takes it, and one a program does not take is
+# refused by name, never read as another option.
+# block PROG OPTION: OPTION's lines in PROG --help (to the next option).
+block() {
+	"$B/$1" --help | awk -v o="$2" '
+		/^ *(-[a-z], )?--[a-z]/ { on = index($0, o " ") || $0 ~ ("  " o "$") }
+		/^$/ { on = 0 }
+		on'
+}
+for o in "-b, --buffer" "--progress-timeout" "--key"; do
+	check_equal "master and tcpcopy --help: $o alike" \
+		"$(block master "$o")" "$(block tcpcopy "$o")"
+	check_equal "master and slave --help: $o alike" \
+		"$(block master "$o")" "$(block slave "$o")"
+done
+check_equal "slave and tcpcopy --help: -w, --wait alike but the default" \
+	"$(block slave "-w, --wait" | sed 's/default [0-9]*/default N/')" \
+	"$(block tcpcopy "-w, --wait" | sed 's/default [0-9]*/default N/')"
+check_output "master --help: -b's block read" "at most 1G" block master "-b, --buffer"
+check_output "tcpcopy --help: --key's block read" "secret in FILE" block tcpcopy "--key"
+check_output "tcpcopy --help: --progress-timeout's block read" "nothing moves" \
+	block tcpcopy "--progress-timeout"
+for w in "-t 5" "--timeout 5" "-v" "--peer 1.2.3.4" "--no-sync"; do
+	# shellcheck disable=SC2086 # $w is an option and its value
+	check_exit "tcpcopy $w: a usage error" 2 $B/tcpcopy send "$T/in" $w
+done
+check_output "tcpcopy -t: refused as the slave's --timeout, not taken as --tar" \
+	"-t/--timeout is not an option of tcpcopy" $B/tcpcopy send "$T/in" -t 5
+check_output "master --wait: refused by name" \
+	"-w/--wait is not an option of master" $B/master 1 "$T/in" fcntl --wait 5
+
 finish

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installing like an out-of-tree driver: make install/uninstall into a
-# DESTDIR, the man pages and the udev rule (DKMS: tests/host/dkms.sh).
+# DESTDIR, the man pages and the udev rule (DKMS: tests/vmhost/dkms.sh).
 . tests/lib.sh
 
 tmp=$(mktemp -d)

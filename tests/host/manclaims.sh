@@ -108,17 +108,17 @@ check "slave --help: data flushed (syncfs or fsync at close), renamed, directori
 	in_order "$hd" "before the master is told" "syncfs, once per file system" \
 	"each file is fsync'ed at its close" "renamed into place" \
 	"each of their directories is fsync'ed once"
-commit=$(body user/libsyncdev/outset.c outfile_commit_all)
+commit=$(body user/libsyncdev/outfile/outset.c outfile_commit_all)
 check "outfile_commit_all: syncfs, the renames, the directories' fsync, in that order" \
 	in_order "$commit" "sync_data()" "renameat" "sync_dirs()"
 check_output "sync_data flushes with syncfs" 'syncfs\(dirs\[i\]\.fd\)' \
-	body user/libsyncdev/outset.c sync_data
+	body user/libsyncdev/outfile/outset.c sync_data
 check_output "sync_dirs flushes each directory with fsync" 'fsync\(dirs\[i\]\.fd\)' \
-	body user/libsyncdev/outset.c sync_dirs
+	body user/libsyncdev/outfile/outset.c sync_dirs
 check_output "outfile_close fsyncs a file where syncfs is not trusted" \
-	'outdir_fsync_each\(f->dir\) && fsync\(f->fd\)' body user/libsyncdev/outfile.c outfile_close
+	'outdir_fsync_each\(f->dir\) && fsync\(f->fd\)' body user/libsyncdev/outfile/outfile.c outfile_close
 # The file systems: their magic numbers in the code, their names in the text.
-body user/libsyncdev/outset.c outfile_syncfs_untrusted |
+body user/libsyncdev/outfile/outset.c outfile_syncfs_untrusted |
 	sed -n 's/^[[:space:]]*case \([A-Z0-9_]*\):.*/\1/p' | while read -r m; do
 		case $m in
 		FUSE_SUPER_MAGIC) echo FUSE ;;
@@ -133,8 +133,8 @@ check_equal "slave --help names the file systems outset.c fsyncs file by file" \
 	"$(cat "$T/fs.help")" "$(cat "$T/fs.code")"
 check_output "slave --no-sync: outset.c leaves out the three flushes, not the renames" '^3$' \
 	sh -c 'grep -c -e "sync_files ? sync_data()" -e "sync_files && sync_dirs()" \
-		-e "return sync_files && dirs\[dir\]\.fsync_each" user/libsyncdev/outset.c'
-check_output "slave: --no-sync is what turns the flushes off" 'outfile_set_sync\(!a\.no_sync\)' \
+		-e "return sync_files && dirs\[dir\]\.fsync_each" user/libsyncdev/outfile/outset.c'
+check_output "slave: --no-sync is what turns the flushes off" 'outfile_set_sync\(!a\.opt\.no_sync\)' \
 	cat user/slave/main.c
 check "slave: the files are in place (xfer_recv) before the master is told (ack_answer)" \
 	in_order "$(cat user/slave/main.c)" "xfer_recv(" "ack_answer("
@@ -195,7 +195,7 @@ for p in master slave tcpcopy; do
 done
 
 # --- defaults ------------------------------------------------------------
-H="kernel/uapi/syncdev.h user/libsyncdev/*.h user/tcpcopy/tcpcopy.h"
+H="kernel/uapi/syncdev_abi.h user/libsyncdev/*.h user/libsyncdev/*/*.h user/tcpcopy/tcpcopy.h"
 # shellcheck disable=SC2086 # H is a list of files
 {
 	port=$(const SYNCDEV_DEFAULT_PORT $H)
@@ -219,8 +219,8 @@ buf=$(size_word "$bufn")
 burst=$(number_word "$burstn")
 check_equal "--handshake-timeout and \$SYNCDEV_HANDSHAKE_MS: one maximum" "$hsmax" "$envmax"
 # The paths are strings, which const does not evaluate.
-mpath=$(sed -n 's/^#define SYNCDEV_MASTER_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev.h)
-spath=$(sed -n 's/^#define SYNCDEV_SLAVE_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev.h)
+mpath=$(sed -n 's/^#define SYNCDEV_MASTER_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev_abi.h)
+spath=$(sed -n 's/^#define SYNCDEV_SLAVE_PATH[[:space:]]*"\(.*\)"/\1/p' kernel/uapi/syncdev_abi.h)
 
 says "slave --help: the port, $port" "$T/slave.help.txt" "module's, $port by default"
 says "master.1: the port, $port" "$T/master.1.txt" "port $port by default"

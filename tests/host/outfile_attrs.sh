@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # What another local user can see of a file while it is received, and
-# what the receiver may replace (user/libsyncdev/outfile.c, outrules.c),
+# what the receiver may replace (user/libsyncdev/outfile/outfile.c, outrules.c),
 # through tcpcopy recv, which writes its output as the slave does: the
 # temporary file has its final owner and mode before its first byte (a
 # 0600 file is never readable by others through it), and a file or link

@@ -37,6 +37,25 @@ check_equal "bulk: divided by SYNCDEV_SIZE_DIV under a debug kernel" \
 check_equal "bulk: never below its floor" \
 	"$(SYNCDEV_SIZE_DIV=8 sh -c '. tests/lib-xfer.sh; bulk 67108864 16777216')" 16777216
 
+# vm-test --costs: each script's "# vm-cost" (the one home of that figure)
+# beside the newest console log's "took N s" for it, "-" when no log has it.
+C=$(mktemp -d)
+mkdir -p "$C/logs"
+printf 'syncdev-vm: took 40 s: vm/30-errors.sh\r\n' >"$C/logs/20260101-000000-vm-test-1.log"
+printf 'syncdev-vm: took 12 s: vm/30-errors.sh\nsyncdev-vm: took 9 s: vm/30-errors.sh.bak\n%s\n' \
+	'syncdev-vm: took 7 s: vm-pair/30-errors.sh' \
+	>"$C/logs/20260102-000000-vm-test-1.log"
+costs=$(SYNCDEV_VM_DIR=$C scripts/vm/vm-test --costs)
+rm -rf "$C"
+check_equal "vm-test --costs: the cost, and the newest log's time" \
+	"$(echo "$costs" | grep '^tests/vm/30-errors.sh ')" \
+	"tests/vm/30-errors.sh $(sed -n 's/^# vm-cost: *//p' tests/vm/30-errors.sh) 12"
+check_output "vm-test --costs: no log, no time" '^tests/vm/00-harness.sh [0-9]+ -$' echo "$costs"
+check_equal "vm-test --costs: every script of tests/vm and tests/vm-pair, once" \
+	"$(echo "$costs" | wc -l)" "$(ls tests/vm/*.sh tests/vm-pair/*.sh | wc -l)"
+check_equal "every guest script has its # vm-cost" \
+	"$(grep -L '^# vm-cost: [0-9]' tests/vm/*.sh tests/vm-pair/*.sh)" ""
+
 # vm-test --plan: how tests/vm is shared out among guests side by side,
 # the pair (tests/vm-pair) first in the last of two or more.
 all=$(cd tests/vm && ls -- *.sh | sort | paste -sd ' ')

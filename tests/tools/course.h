@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 struct course_style {
 	const char *name;

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 #define CHUNK	512
 

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 #define WATCHDOG_S	30
 /* Ports nobody uses in the guest: refused, and the full-backlog listener. */

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 /* "-1 with errno e": the shape of most checks. */
 #define ERRNO_IS(call, e)	((call) == -1 && errno == (e))

@@ -28,6 +28,7 @@
  * first 20) and exits 1.
  */
 #include "devtest.h"
+#include "testpat.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -113,13 +114,6 @@ static void anomaly(const char *fmt, ...)
 	va_end(ap);
 	printf(" (seed %llu, call %llu)\n", seed, calls);
 	fflush(stdout);
-}
-
-static unsigned char pat(uint64_t pos, int dir)
-{
-	uint32_t x = (uint32_t)(pos >> 3) * 2654435761u + (uint32_t)dir * 977u;
-
-	return (unsigned char)((x >> 11) ^ (x >> 23) ^ pos);
 }
 
 /* The errors a device call may give; anything else is a bug. */
@@ -680,7 +674,7 @@ static void pair_check(int d, const unsigned char *p, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (p[i] != pat(pr.got[d] + i, d)) {
+		if (p[i] != testpat_byte(pr.got[d] + i, (uint64_t)d)) {
 			anomaly("byte %llu of the %s stream differs",
 				(unsigned long long)(pr.got[d] + i),
 				d ? "slave->master" : "master->slave");
@@ -727,7 +721,7 @@ static void pair_write(int d, size_t len)
 	long n;
 
 	for (i = 0; i < len; i++)
-		scratch[i] = pat(pr.sent[d] + i, d);
+		scratch[i] = testpat_byte(pr.sent[d] + i, (uint64_t)d);
 	n = note("write", write(pr.fd[d], scratch, len));
 	if (n > 0)
 		pr.sent[d] += (uint64_t)n;
@@ -760,7 +754,7 @@ static void pair_send(int d, size_t len)
 	long ret;
 
 	for (i = 0; i < len; i++)
-		pr.map[d][off + i] = pat(pr.sent[d] + i, d);
+		pr.map[d][off + i] = testpat_byte(pr.sent[d] + i, (uint64_t)d);
 	for (tries = 0; tries < 400; tries++) {
 		ret = note("SEND", dt_xfer(pr.fd[d], SYNCDEV_IOC_SEND, off, len,
 					   0, 0));

@@ -30,6 +30,7 @@
  */
 #include "../unit/check.h"
 #include "devtest.h"
+#include "testpat.h"
 
 #include <setjmp.h>
 #include <sys/mman.h>
@@ -47,29 +48,11 @@ static long sent(size_t len)
 	return send_zero ? 0 : (long)len;
 }
 
-static unsigned char pat(size_t pos, unsigned int seed)
-{
-	return (unsigned char)(pos * 31 + (pos >> 12) * 7 + seed * 101);
-}
-
-static void fill(unsigned char *p, size_t len, size_t pos, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = pat(pos + i, seed);
-}
-
 /* @len bytes of the pattern at @pos. */
 static int is_pat(const unsigned char *p, size_t len, size_t pos,
 		  unsigned int seed)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != pat(pos + i, seed))
-			return 0;
-	return 1;
+	return testpat_first_bad(p, len, pos, seed) == len;
 }
 
 static unsigned char *map_at(int fd, size_t len, int prot, size_t off)
@@ -96,7 +79,7 @@ static void send_pat(int fd, size_t len, size_t pos, unsigned int seed)
 {
 	unsigned char *b = malloc(len);
 
-	fill(b, len, pos, seed);
+	testpat_fill(b, len, pos, seed);
 	if (write(fd, b, len) != (ssize_t)len)
 		fprintf(stderr, "write: %s\n", strerror(errno));
 	free(b);
@@ -117,7 +100,7 @@ static void test_offsets(void)
 	CHECK(a && b && in, "legacy mappings at 8 pages, 0 and past the buffer");
 	if (!a || !b || !in)
 		return;
-	fill(a, 4 * page, 0, 1);
+	testpat_fill(a, 4 * page, 0, 1);
 	CHECK(is_pat(b, page, 0, 1),
 	      "a mapping at 8 pages and one at 0 show the same buffer page");
 	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 4 * page) == sent(4 * page),
@@ -571,7 +554,7 @@ static void test_modern(void)
 	a = map_at(m, page, PROT_READ | PROT_WRITE, 8 * page);
 	b = map_at(m, 9 * page, PROT_READ, 0);
 	if (a)
-		fill(a, page, 0, 5);
+		testpat_fill(a, page, 0, 5);
 	CHECK(a && b && is_pat(b + 8 * page, page, 0, 5) && !is_pat(b, 16, 0, 5),
 	      "_IO* session: a mapping at 8 pages shows buffer page 8");
 	munmap(a, page);
@@ -592,7 +575,7 @@ static void test_mixed_session(void)
 	in = map_at(s, bufsz, PROT_READ, 0);
 	if (!early || !in)
 		return;
-	fill(early, 2 * page, 0, 6);
+	testpat_fill(early, 2 * page, 0, 6);
 	CHECK(ioctl(m, SYNCDEV_LEGACY_XFER, 2 * page) == sent(2 * page) &&
 	      dt_xfer(s, SYNCDEV_IOC_RECV, page, 2 * page,
 		      SYNCDEV_RECV_WAITALL, 0) == (long)(2 * page) &&
@@ -768,7 +751,7 @@ static void test_send_result(void)
 	in = map_at(s, 3 * page, PROT_READ, 0);
 	if (!out || !in)
 		return;
-	fill(out, 3 * page, 0, 13);
+	testpat_fill(out, 3 * page, 0, 13);
 	r = ioctl(m, SYNCDEV_LEGACY_XFER, 3 * page - 5);
 	munmap(out, 3 * page);
 	close(m);

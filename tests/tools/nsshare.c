@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 #define SUBUID	100000
 #define INNER	5

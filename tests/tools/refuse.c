@@ -6,7 +6,7 @@
  * under it: fast's from io_uring to Linux AIO (tests/host/io_fast.sh),
  * the slave's from UFFDIO_COPY to faulting its mapping
  * (tests/host/pagefill.sh), the slave's from writing its files out to
- * syncfs on ext4 (tests/host/durability.sh).
+ * syncfs on ext4 (tests/vmhost/durability.sh).
  *
  *	refuse CALL[,CALL]... COMMAND [ARG]...
  */

@@ -16,6 +16,7 @@
  */
 #include "../unit/check.h"
 #include "devtest.h"
+#include "testpat.h"
 #include "util.h"
 
 #include <netinet/in.h>
@@ -40,33 +41,6 @@ struct rig {
 	uint32_t timeout;	/* a connecting child's timeout */
 	int catch_usr1;		/* the child handles SIGUSR1 (EINTR) */
 };
-
-static unsigned char pat(uint64_t pos, unsigned int seed)
-{
-	uint32_t x = (uint32_t)(pos >> 2) * 2654435761u + seed * 40503u;
-
-	return (unsigned char)((x >> 13) ^ (x >> 24) ^ pos);
-}
-
-static void fill(unsigned char *p, size_t len, uint64_t pos, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = pat(pos + i, seed);
-}
-
-/* Index of the first byte that is not the pattern, or @len. */
-static size_t first_bad(const unsigned char *p, size_t len, uint64_t pos,
-			unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != pat(pos + i, seed))
-			break;
-	return i;
-}
 
 static pid_t spawn(struct rig *rig, int (*fn)(struct rig *))
 {
@@ -240,10 +214,10 @@ static void test_twoway(struct rig *rig)
 	mm = map_dev(rig->m, 8192, PROT_READ | PROT_WRITE);
 	if (!ms || !mm)
 		die_errno("mmap");
-	fill(ms, 8192, 0, 7);
+	testpat_fill(ms, 8192, 0, 7);
 	CHECK(dt_xfer(rig->s, SYNCDEV_IOC_SEND, 0, 8192, 0, 0) == 0 &&
 	      dt_xfer(rig->m, SYNCDEV_IOC_RECV, 0, 8192, SYNCDEV_RECV_WAITALL,
-		      0) == 8192 && first_bad(mm, 8192, 0, 7) == 8192,
+		      0) == 8192 && testpat_first_bad(mm, 8192, 0, 7) == 8192,
 	      "slave SEND -> master RECV: 8192 bytes identical");
 	CHECK(write(rig->m, "x", 1) == 1 && read(rig->s, b, 1) == 1 && b[0] == 'x',
 	      "master -> slave on the same connection still works");
@@ -365,7 +339,7 @@ static int send_rounds_child(struct rig *rig)
 	unsigned int r, eintr = 0;
 
 	for (r = 0; r < rig->rounds; r++) {
-		fill(rig->map, rig->bufsz, (uint64_t)r * rig->bufsz, 1);
+		testpat_fill(rig->map, rig->bufsz, (uint64_t)r * rig->bufsz, 1);
 		while (dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, rig->bufsz, 0, 0)) {
 			if (errno != EINTR)
 				return child_errno(-1);
@@ -390,9 +364,9 @@ static int recv_rounds(struct rig *rig, const unsigned char *map)
 			       n < 0 ? strerror(errno) : "short");
 			return -1;
 		}
-		if (first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1) != rig->bufsz) {
+		if (testpat_first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1) != rig->bufsz) {
 			printf("# buffer %u differs at byte %zu\n", r,
-			       first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1));
+			       testpat_first_bad(map, rig->bufsz, (uint64_t)r * rig->bufsz, 1));
 			return -1;
 		}
 	}
@@ -433,7 +407,7 @@ static void test_send_signals(struct rig *rig, const char *how)
 /* Child: one SEND cut by EINTR, then a different one: EPIPE. */
 static int abandon_child(struct rig *rig)
 {
-	fill(rig->map, rig->bufsz, 0, 1);
+	testpat_fill(rig->map, rig->bufsz, 0, 1);
 	if (dt_xfer(rig->m, SYNCDEV_IOC_SEND, 0, rig->bufsz, 0, 0) == 0)
 		return 125;
 	if (errno != EINTR)
@@ -467,7 +441,7 @@ static void test_abandon(struct rig *rig)
 	      st);
 	while (got < rig->bufsz && (n = read(rig->s, buf + got, rig->bufsz - got)) > 0)
 		got += (size_t)n;
-	CHECK(got < rig->bufsz && first_bad(buf, got, 0, 1) == got &&
+	CHECK(got < rig->bufsz && testpat_first_bad(buf, got, 0, 1) == got &&
 	      (read(rig->s, buf, 1) == 0 || errno == ECONNRESET),
 	      "the slave gets a prefix (%zu bytes) and then the end, never shifted bytes",
 	      got);
@@ -485,7 +459,7 @@ static int recv_child(struct rig *rig)
 		;
 	if (n != (long)rig->bufsz)
 		return n < 0 ? child_errno(-1) : 123;
-	return first_bad(rig->map, rig->bufsz, 0, 2) == rig->bufsz ? 0 : 122;
+	return testpat_first_bad(rig->map, rig->bufsz, 0, 2) == rig->bufsz ? 0 : 122;
 }
 
 /* A slave's RECV WAITALL, fed in 16 pieces, stopped between them. */
@@ -499,7 +473,7 @@ static void test_recv_signals(struct rig *rig, const char *how)
 	if (pair(rig))
 		return;
 	rig->map = map_dev(rig->s, rig->bufsz, PROT_READ);
-	fill(src, rig->bufsz, 0, 2);
+	testpat_fill(src, rig->bufsz, 0, 2);
 	pid = spawn(rig, recv_child);
 	for (off = 0; off < rig->bufsz; off += piece) {
 		usleep(20000);
@@ -734,13 +708,13 @@ static void test_mmap(struct rig *rig)
 
 	if (!p)
 		die_errno("mmap");
-	fill(p, 8192, 0, 4);
+	testpat_fill(p, 8192, 0, 4);
 	CHECK(madvise(p, 8192, MADV_DONTNEED) == 0 &&
-	      first_bad(p, 8192, 0, 4) == 8192,
+	      testpat_first_bad(p, 8192, 0, 4) == 8192,
 	      "MADV_DONTNEED, then the mapping still shows the buffer");
-	fill(p, 8192, 0, 5);
+	testpat_fill(p, 8192, 0, 5);
 	q = map_dev(m, 8192, PROT_READ);
-	CHECK(q && first_bad(q, 8192, 0, 5) == 8192,
+	CHECK(q && testpat_first_bad(q, 8192, 0, 5) == 8192,
 	      "writes after MADV_DONTNEED reach the buffer (a second mapping sees them)");
 	addr = (uintptr_t)p;
 	CHECK(ioctl(m, SYNCDEV_IOC_PRINT_PAGE, &addr) == 0,

@@ -3,7 +3,9 @@
 #include "check.h"
 #include "netaddr.h"
 #include "util.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
+#include "cli/xferopt.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -74,29 +76,29 @@ static void test_args(void)
 	CHECK(PARSE(ROLE_MASTER, &a, "2", "f1", "f2", "mmap") == 0 &&
 	      a.nfiles == 2 && !strcmp(a.files[0], "f1") &&
 	      !strcmp(a.files[1], "f2") && a.method == METHOD_MMAP &&
-	      !strcmp(a.device, "/dev/master_device") && a.buffer == 0 &&
-	      !a.verbose, "master 2 f1 f2 mmap");
+	      !strcmp(a.opt.device, "/dev/master_device") && a.opt.buffer == 0 &&
+	      !a.opt.verbose, "master 2 f1 f2 mmap");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "-b", "4K", "-v",
 		    "--device", "/dev/x") == 0 &&
-	      a.method == METHOD_FCNTL && a.buffer == 4096 && a.verbose &&
-	      !strcmp(a.device, "/dev/x"), "master options after the method");
+	      a.method == METHOD_FCNTL && a.opt.buffer == 4096 && a.opt.verbose &&
+	      !strcmp(a.opt.device, "/dev/x"), "master options after the method");
 	CHECK(PARSE(ROLE_MASTER, &a, "--buffer=2M", "1", "f1", "fcntl") == 0 &&
-	      a.buffer == 2u << 20, "master --buffer=2M before N");
+	      a.opt.buffer == 2u << 20, "master --buffer=2M before N");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "--", "-f", "fcntl") == 0 &&
 	      !strcmp(a.files[0], "-f"), "master -- before a file named -f");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "10.0.0.2:3000",
 		    "-t", "500", "--wait", "2000") == 0 &&
 	      a.nfiles == 1 && a.method == METHOD_FCNTL &&
 	      a.addr.s_addr == htonl(0x0a000002) && a.port == 3000 &&
-	      a.timeout_ms == 500 && a.wait_ms == 2000 &&
-	      !strcmp(a.device, "/dev/slave_device"), "slave with options");
+	      a.opt.timeout_ms == 500 && a.opt.wait_ms == 2000 &&
+	      !strcmp(a.opt.device, "/dev/slave_device"), "slave with options");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1") == 0 &&
 	      a.port == 0, "slave without port: the module's port");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1") == 0 &&
-	      a.wait_ms == 30000, "slave waits 30 s for its master by default");
+	      a.opt.wait_ms == 30000, "slave waits 30 s for its master by default");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "127.0.0.1", "-w", "0") ==
-	      0 && a.wait_ms == 0, "slave --wait 0: fail at once");
-	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap") == 0 && a.wait_ms == 0,
+	      0 && a.opt.wait_ms == 0, "slave --wait 0: fail at once");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap") == 0 && a.opt.wait_ms == 0,
 	      "master: no wait");
 
 	CHECK(PARSE(ROLE_MASTER, &a, "--help") == 1, "master --help");
@@ -145,13 +147,13 @@ static void test_progress_timeout(void)
 	struct xfer_args a;
 
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap") == 0 &&
-	      a.progress_s == 0, "master: no --progress-timeout, the module's");
+	      a.opt.progress_s == 0, "master: no --progress-timeout, the module's");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "mmap", "--progress-timeout",
-		    "7") == 0 && a.progress_s == 7,
+		    "7") == 0 && a.opt.progress_s == 7,
 	      "master --progress-timeout 7");
 	CHECK(PARSE(ROLE_SLAVE, &a, "--progress-timeout=4294967", "1", "o1",
 		    "fcntl", "1.2.3.4", "-t", "300") == 0 &&
-	      a.progress_s == 4294967 && a.timeout_ms == 300,
+	      a.opt.progress_s == 4294967 && a.opt.timeout_ms == 300,
 	      "slave --progress-timeout next to the connect timeout -t");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4",
 		    "--progress-timeout", "4294968") == -1,
@@ -171,14 +173,14 @@ static void test_security_options(void)
 	struct xfer_args a;
 
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl") == 0 &&
-	      !a.key_path && !a.peer.s_addr && !a.no_sync,
+	      !a.opt.key_path && !a.opt.peer.s_addr && !a.opt.no_sync,
 	      "no --key, --peer, --no-sync: the course's command line");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--key", "k",
-		    "--peer", "10.0.0.9") == 0 && !strcmp(a.key_path, "k") &&
-	      a.peer.s_addr == htonl(0x0a000009),
+		    "--peer", "10.0.0.9") == 0 && !strcmp(a.opt.key_path, "k") &&
+	      a.opt.peer.s_addr == htonl(0x0a000009),
 	      "master --key k --peer 10.0.0.9");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--no-sync",
-		    "--key=k") == 0 && a.no_sync && !strcmp(a.key_path, "k"),
+		    "--key=k") == 0 && a.opt.no_sync && !strcmp(a.opt.key_path, "k"),
 	      "slave --no-sync --key=k");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--no-sync") == -1,
 	      "master --no-sync rejected (the slave's)");
@@ -195,16 +197,16 @@ static void test_handshake_timeout(void)
 
 	unsetenv("SYNCDEV_HANDSHAKE_MS");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl") == 0 &&
-	      a.handshake_ms == 10000, "handshake deadline: 10000 ms by default");
+	      a.opt.handshake_ms == 10000, "handshake deadline: 10000 ms by default");
 	setenv("SYNCDEV_HANDSHAKE_MS", "1500", 1);
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4") == 0 &&
-	      a.handshake_ms == 1500, "SYNCDEV_HANDSHAKE_MS=1500: the default");
+	      a.opt.handshake_ms == 1500, "SYNCDEV_HANDSHAKE_MS=1500: the default");
 	setenv("SYNCDEV_HANDSHAKE_MS", "0", 1);
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4") == 0 &&
-	      a.handshake_ms == 10000, "SYNCDEV_HANDSHAKE_MS=0: ignored (10000 ms)");
+	      a.opt.handshake_ms == 10000, "SYNCDEV_HANDSHAKE_MS=0: ignored (10000 ms)");
 	unsetenv("SYNCDEV_HANDSHAKE_MS");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--handshake-timeout",
-		    "250") == 0 && a.handshake_ms == 250,
+		    "250") == 0 && a.opt.handshake_ms == 250,
 	      "master --handshake-timeout 250");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4",
 		    "--handshake-timeout", "0") == -1 &&
@@ -241,6 +243,58 @@ static void test_drop_log(void)
 	      "1 s after it: counted, not logged");
 }
 
+/* tcpcopy's own options for the shared parser: -p PORT and -c. */
+static int own_parse(int c, const char *arg, void *ctx)
+{
+	int *seen = ctx;
+
+	*seen = c == 'p' ? atoi(arg) : c == 'c' ? -1 : -2;
+	return 0;
+}
+
+#define XPARSE(set, own, v, ...)					\
+	({								\
+		char *argv_[] = { "prog", __VA_ARGS__, NULL };		\
+		xferopt_parse(sizeof(argv_) / sizeof(argv_[0]) - 1,	\
+			      argv_, "prog", set, own, v);		\
+	})
+
+/* One table for every program: tcpcopy's set, its own options beside. */
+static void test_xferopt(void)
+{
+	static const struct option own_long[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "crc", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int seen = 0;
+	const struct xferopt_own own = { own_long, "p:c", own_parse, &seen };
+	struct xferopt v = { 0 };
+
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "send", "f", "--device", "-b", "4K",
+		     "-w", "9") == 6 && v.via_device && !v.device &&
+	      v.buffer == 4096 && v.wait_ms == 9,
+	      "tcpcopy set: the bare --device a switch, -b and -w as master's");
+	memset(&v, 0, sizeof(v));
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "--device=/dev/x", "recv") == 2 &&
+	      v.via_device && !strcmp(v.device, "/dev/x"),
+	      "tcpcopy set: --device=PATH names the device");
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "-p", "77", "send") == 3 &&
+	      seen == 77, "tcpcopy set: its own -p reaches its parser");
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "send", "-t", "5") == -1,
+	      "tcpcopy set: -t (the slave's connect timeout) refused, not --tar");
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "send", "-d") == -1,
+	      "tcpcopy set: no -d");
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "send", "--peer", "1.2.3.4") == -1,
+	      "tcpcopy set: --peer (master's and slave's) refused");
+	CHECK(XPARSE(XO_TCPCOPY, &own, &v, "send", "--help") == XFEROPT_HELP,
+	      "tcpcopy set: --help");
+	CHECK(XPARSE(XO_MASTER, NULL, &v, "--device", "/dev/y", "1") == 3 &&
+	      !strcmp(v.device, "/dev/y"), "master set: --device PATH");
+	CHECK(XPARSE(XO_MASTER, NULL, &v, "-p", "7") == -1,
+	      "master set: tcpcopy's -p unknown");
+}
+
 int main(void)
 {
 	test_addr();
@@ -250,5 +304,6 @@ int main(void)
 	test_args_refused();
 	test_security_options();
 	test_progress_timeout();
+	test_xferopt();
 	return check_done();
 }

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "tmpdir.h"
 #include "infile.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 #include "check.h"
 #include "crc32c.h"
 #include "mapguard.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "pagefill.h"
 
 #include <errno.h>

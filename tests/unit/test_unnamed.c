@@ -14,7 +14,7 @@
 #include "crc32c.h"
 #include "devio.h"
 #include "frame.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 #include "xfer.h"
 

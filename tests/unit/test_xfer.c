@@ -15,7 +15,7 @@
 #include "devio.h"
 #include "frame.h"
 #include "infile.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 #include "xfer.h"
 

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 const char *dev_path(enum dev_side side)
 {

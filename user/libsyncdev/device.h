@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The two device nodes (the paths kernel/uapi/syncdev.h names). */
+/* The two device nodes (the paths kernel/uapi/syncdev_abi.h names). */
 enum dev_side { DEV_MASTER, DEV_SLAVE };
 const char *dev_path(enum dev_side side);
 

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "syncdev.h"
+#include "syncdev_abi.h"
 
 /*
  * The buffer's pages (up to DEVBUF_POPULATE_MAX) are mapped here, before

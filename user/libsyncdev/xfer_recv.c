@@ -3,7 +3,7 @@
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 #include "xfer.h"
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "help.h"
-#include "auth.h"
-#include "deadline.h"
 #include "device.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 /* What master is and how it moves the bytes. */
 static void usage_head(FILE *f)
@@ -20,21 +18,11 @@ static void usage_head(FILE *f)
 
 static void usage_options(FILE *f)
 {
-	xfer_cli_usage_common(f, DEV_MASTER);
+	xfer_cli_usage_common(f, ROLE_MASTER);
 	fprintf(f,
-		"      --key FILE     keyed transfer: both sides prove they hold the\n"
-		"                     secret in FILE (%d to %d bytes, yours, mode 0600;\n"
-		"                     make one with: umask 077; head -c 32 /dev/urandom\n"
-		"                     >FILE) before any data; a peer that fails is dropped and\n"
-		"                     the master waits on\n"
-		"      --peer ADDR    accept a slave from IPv4 address ADDR only\n"
-		"      --handshake-timeout MS\n"
-		"                     the slave's hello and, with --key, the key proofs\n"
-		"                     must all be done within MS milliseconds of the\n"
-		"                     connection (default $SYNCDEV_HANDSHAKE_MS, else\n"
-		"                     %u)\n"
-		"  -h, --help         this text\n\n",
-		AUTH_KEY_MIN, AUTH_KEY_MAX - 1, DEADLINE_HANDSHAKE_MS);
+		"  -h, --help         this text\n\n"
+		"With --key, a slave that fails the key handshake is dropped and the\n"
+		"master waits on.\n\n");
 }
 
 void master_usage(FILE *f)

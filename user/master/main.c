@@ -13,7 +13,8 @@
 #include "infile.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ int main(int argc, char **argv)
 		master_usage(stdout);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	if (a.key_path && auth_load_key(a.key_path, &key))
+	if (a.opt.key_path && auth_load_key(a.opt.key_path, &key))
 		return EXIT_FAIL;
 	/* A vanished slave must be an error message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
@@ -71,9 +72,9 @@ int main(int argc, char **argv)
 	files = open_inputs(&a, &total);
 
 	fd = xfer_open_device(&a, &b, &o);
-	if (fd < 0 || xfer_accept(fd, &a, a.key_path ? &key : NULL, &sess))
+	if (fd < 0 || xfer_accept(fd, &a, a.opt.key_path ? &key : NULL, &sess))
 		return EXIT_FAIL;
-	if (a.key_path) {
+	if (a.opt.key_path) {
 		o.auth = &sess;
 		ack_set_auth(&sess);
 	}
@@ -96,6 +97,6 @@ int main(int argc, char **argv)
 	free(files);
 	devbuf_close(&b);
 	if (close(fd))
-		die_errno("closing %s", a.device);
+		die_errno("closing %s", a.opt.device);
 	return EXIT_OK;
 }

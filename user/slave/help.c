@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "help.h"
-#include "auth.h"
-#include "deadline.h"
 #include "device.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 /* What slave is and how it moves the bytes. */
 static void usage_head(FILE *f)
@@ -21,30 +19,12 @@ static void usage_head(FILE *f)
 
 static void usage_options(FILE *f)
 {
-	xfer_cli_usage_common(f, DEV_SLAVE);
+	xfer_cli_usage_common(f, ROLE_SLAVE);
 	fprintf(f,
-		"      --key FILE     keyed transfer: both sides prove they hold the\n"
-		"                     secret in FILE (%d to %d bytes, yours, mode 0600;\n"
-		"                     make one with: umask 077; head -c 32 /dev/urandom\n"
-		"                     >FILE) before any data; a master that fails it ends the\n"
-		"                     slave with exit 4, nothing written\n"
-		"      --peer ADDR    connect to IPv4 address ADDR only\n"
-		"      --handshake-timeout MS\n"
-		"                     the slave's hello and, with --key, the key proofs\n"
-		"                     must all be done within MS milliseconds of the\n"
-		"                     connection (default $SYNCDEV_HANDSHAKE_MS, else\n"
-		"                     %u): else exit 1, or 4 keyed\n",
-		AUTH_KEY_MIN, AUTH_KEY_MAX - 1, DEADLINE_HANDSHAKE_MS);
-	fprintf(f,
-		"      --no-sync      confirm files without flushing them to the disk\n"
-		"                     (for benchmarks): a crash of this machine after\n"
-		"                     the master's exit 0 may lose or empty them\n"
-		"  -t, --timeout MS   connect timeout (default: the module's)\n"
-		"  -w, --wait MS      retry a refused connection (no master yet)\n"
-		"                     for up to MS milliseconds (default %u;\n"
-		"                     0: fail at once)\n"
-		"  -h, --help         this text\n\n",
-		XFER_DEFAULT_WAIT_MS);
+		"  -h, --help         this text\n\n"
+		"With --key, a master that fails the key handshake ends the slave\n"
+		"with exit 4, nothing written; a handshake not done within\n"
+		"--handshake-timeout ends it with exit 1, or 4 keyed.\n\n");
 }
 
 void slave_usage(FILE *f)

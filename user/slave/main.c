@@ -9,10 +9,11 @@
 #include "devio.h"
 #include "device.h"
 #include "help.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
+#include "handshake.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -54,9 +55,9 @@ int main(int argc, char **argv)
 		slave_usage(stdout);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	if (a.key_path && auth_load_key(a.key_path, &key))
+	if (a.opt.key_path && auth_load_key(a.opt.key_path, &key))
 		return EXIT_FAIL;
-	outfile_set_sync(!a.no_sync);
+	outfile_set_sync(!a.opt.no_sync);
 	signal(SIGPIPE, SIG_IGN);
 	absent = xcalloc(a.nfiles ? a.nfiles : 1, 1);
 	targets = check_outputs(&a, absent);
@@ -66,10 +67,10 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return EXIT_FAIL;
 	o.absent = absent;
-	ret = xfer_connect(fd, &a, a.key_path ? &key : NULL, &sess);
+	ret = xfer_connect(fd, &a, a.opt.key_path ? &key : NULL, &sess);
 	if (ret)
 		return ret;
-	if (a.key_path) {
+	if (a.opt.key_path) {
 		o.auth = &sess;
 		ack_set_auth(&sess);
 	}

@@ -49,7 +49,8 @@ static int set_handshake(int fd, const char *path, struct tcpcopy_opts *o)
 
 int tcpcopy_link_accept(uint16_t port, struct tcpcopy_opts *o)
 {
-	const char *path = dev_path(DEV_MASTER);
+	const char *path = o->device_path ? o->device_path :
+					    dev_path(DEV_MASTER);
 	int fd;
 
 	if (!o->device)
@@ -65,7 +66,8 @@ int tcpcopy_link_accept(uint16_t port, struct tcpcopy_opts *o)
 int tcpcopy_link_connect(struct in_addr addr, uint16_t port,
 			 struct tcpcopy_opts *o)
 {
-	const char *path = dev_path(DEV_SLAVE);
+	const char *path = o->device_path ? o->device_path :
+					    dev_path(DEV_SLAVE);
 	int fd;
 
 	if (!o->device)

@@ -13,11 +13,11 @@
 #include "ack.h"
 #include "frame.h"
 #include "infile.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "tcp.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,12 +6,16 @@
 #include "deadline.h"
 #include "netaddr.h"
 #include "util.h"
-#include "xfer_cli.h"
+#include "cli/xferopt.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The transfer options' defaults (--wait: none, fail at once). */
+static const struct xferopt defaults = { .buffer = XFER_DEFAULT_BUFFER };
 
 /* The options of --help, and the output and exit statuses. */
 static void usage_options(FILE *f)
@@ -19,33 +23,25 @@ static void usage_options(FILE *f)
 	fprintf(f,
 		"options:\n"
 		"  -p, --port PORT    send: the port to listen on\n"
-		"  -b, --buffer SIZE  read()/write() buffer (default %uM)\n"
 		"  -c, --crc          check the data with CRC32C, as master and slave\n"
 		"                     do (both sides must say it)\n"
-		"  -w, --wait MS      recv: retry a refused connection for up to MS\n"
-		"                     milliseconds (default 0)\n"
-		"      --progress-timeout SECONDS\n"
-		"                     give up when nothing moves on the connection\n"
-		"                     for this long (default: no limit; with -d the\n"
-		"                     module's progress_timeout_ms)\n"
-		"  -d, --device       the same copy, size and answer through syncdev:\n"
-		"                     send on /dev/master_device, recv on\n"
-		"                     /dev/slave_device (port: the module's unless\n"
-		"                     given; -p is ignored by send)\n"
-		"      --key FILE     keyed, as master and slave --key: both prove\n"
-		"                     the secret in FILE before any data, the data\n"
-		"                     and the answer carry its HMAC-SHA-256; a\n"
-		"                     peer that fails, or is not done within\n"
-		"                     $SYNCDEV_HANDSHAKE_MS (else %u) ms of the\n"
-		"                     connection, ends the program with exit 4\n"
 		"  -z, --zerocopy     the kernel's zero-copy path: send with\n"
 		"                     sendfile(), recv with splice() from the\n"
 		"                     socket through a pipe into the file (plain\n"
-		"                     TCP, one file, no -c, -d or --key)\n"
-		"  -t, --tar          the files as tar | nc moves them (above); both\n"
+		"                     TCP, one file, no -c, --device or --key)\n"
+		"      --tar          the files as tar | nc moves them (above); both\n"
 		"                     sides must say it\n"
-		"      --rename       recv --tar: temporary names, renamed at the end\n"
+		"      --rename       recv --tar: temporary names, renamed at the end\n");
+	xferopt_usage(f, XO_TCPCOPY, &defaults,
+		      "send /dev/master_device, recv /dev/slave_device", "peer");
+	fprintf(f,
 		"  -h, --help         this text\n\n"
+		"--wait is recv's.  On a plain socket there is no progress timeout\n"
+		"unless given.  Through the device the port is the module's unless\n"
+		"given, and send ignores -p.  With --key the data and the answer carry\n"
+		"the key's HMAC-SHA-256; a peer that fails the handshake, or is not\n"
+		"done within $SYNCDEV_HANDSHAKE_MS (else %u) ms of the connection,\n"
+		"ends the program with exit 4.\n\n"
 		"Without --key, anyone who can reach the port can take the other\n"
 		"side's place and fake the data or the answer.\n\n"
 		"Prints \"Transmission time: T ms, File size: S bytes\", T from the\n"
@@ -54,14 +50,14 @@ static void usage_options(FILE *f)
 		"answer).  Exit status: 0 ok (send: the receiver confirmed),\n"
 		"1 failure, 2 usage, 3 CRC32C or MAC mismatch, 4 the peer failed\n"
 		"the key handshake.\n",
-		XFER_DEFAULT_BUFFER >> 20, DEADLINE_HANDSHAKE_MS);
+		DEADLINE_HANDSHAKE_MS);
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c | -d | -z] [--progress-timeout S]\n"
-		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c | -d | -z]\n"
+		"usage: tcpcopy send FILE [-p PORT] [-b SIZE] [-c | --device | -z] [--progress-timeout S]\n"
+		"       tcpcopy recv a.b.c.d[:port] OUT [-b SIZE] [-w MS] [-c | --device | -z]\n"
 		"                                          [--progress-timeout S]\n"
 		"       tcpcopy send FILE... --tar [-p PORT] [-b SIZE]\n"
 		"       tcpcopy recv a.b.c.d[:port] OUT... --tar [--rename] [-b SIZE] [-w MS]\n\n"
@@ -76,70 +72,92 @@ static void usage(FILE *f)
 		"osbench transfer --files): one connection, the file count, each\n"
 		"file's size then its data, and each written as tar -x writes it:\n"
 		"open, write, close under its final name, no temporary file, no\n"
-		"flush to the disk, no CRC; -c, -d and --key are refused there.\n"
+		"flush to the disk, no CRC; -c, --device and --key are refused there.\n"
 		"With --rename, recv writes them as the slave does, each under a\n"
 		"temporary name renamed into place after the last (still no flush\n"
-		"and no CRC): what never showing a partial file costs.\n\n",
+		"and no CRC): what never showing a partial file costs.\n\n"
+		"The options -b, -w, --device, --progress-timeout and --key are\n"
+		"master's and slave's, with the same meaning (xferopt).\n\n",
 		TCPCOPY_DEFAULT_PORT);
 	usage_options(f);
 }
 
-enum { OPT_PROGRESS = 256, OPT_KEY, OPT_RENAME };
+enum { OPT_RENAME = XFEROPT_OWN, OPT_TAR };
 
-/* One option into *port or *o; exits with EXIT_USAGE on a bad one. */
-static void parse_option(int c, char **argv, uint64_t *port,
-			 struct tcpcopy_opts *o)
+/* What tcpcopy's own options set (struct xferopt_own's ctx). */
+struct own_opts {
+	uint64_t port;
+	struct tcpcopy_opts *o;
+};
+
+/* One of tcpcopy's own options into ctx: 0, or -1 after a message. */
+static int parse_own(int c, const char *arg, void *ctx)
 {
-	uint64_t v;
+	struct own_opts *w = ctx;
 
 	switch (c) {
 	case 'p':
-		if (parse_uint(optarg, 1, 65535, port))
-			die(EXIT_USAGE, "bad port '%s' (expected 1..65535)",
-			    optarg);
-		break;
-	case 'b':
-		if (parse_size(optarg, &v) || v < 1 || v > 1u << 30)
-			die(EXIT_USAGE, "bad buffer size '%s' (expected 1..1G)",
-			    optarg);
-		o->bufsize = (size_t)v;
-		break;
-	case 'w':
-		if (parse_uint(optarg, 0, UINT32_MAX, &v))
-			die(EXIT_USAGE, "bad wait '%s' (expected milliseconds)",
-			    optarg);
-		o->wait_ms = (uint32_t)v;
-		break;
-	case OPT_PROGRESS:
-		if (parse_uint(optarg, 1, XFER_MAX_TIMEOUT_S, &v))
-			die(EXIT_USAGE, "bad progress timeout '%s' (expected seconds, 1..%u)",
-			    optarg, XFER_MAX_TIMEOUT_S);
-		o->progress_s = (uint32_t)v;
+		if (parse_uint(arg, 1, 65535, &w->port)) {
+			msg("bad port '%s' (expected 1..65535)", arg);
+			return -1;
+		}
 		break;
 	case 'c':
-		o->crc = 1;
-		break;
-	case OPT_KEY:
-		o->key_path = optarg;
-		break;
-	case 'd':
-		o->device = 1;
+		w->o->crc = 1;
 		break;
 	case 'z':
-		o->zerocopy = 1;
+		w->o->zerocopy = 1;
 		break;
-	case 't':
-		o->tar = 1;
+	case OPT_TAR:
+		w->o->tar = 1;
 		break;
 	case OPT_RENAME:
-		o->rename = 1;
+		w->o->rename = 1;
 		break;
-	case ':':
-		die(EXIT_USAGE, "option %s needs a value", argv[optind - 1]);
-	default:
-		die(EXIT_USAGE, "unknown option '%s' (see --help)",
-		    argv[optind - 1]);
 	}
+	return 0;
+}
+
+/* The transfer options (xferopt.h) into *o. */
+static void take_xferopt(const struct xferopt *x, struct tcpcopy_opts *o)
+{
+	o->bufsize = x->buffer;
+	o->wait_ms = x->wait_ms;
+	o->progress_s = x->progress_s;
+	o->device = x->via_device;
+	o->device_path = x->device;
+	o->key_path = x->key_path;
+}
+
+/*
+ * The options into *o and *port; the index of the first operand, or
+ * exits (0 after --help, EXIT_USAGE after a message).
+ */
+static int parse_options(int argc, char **argv, uint64_t *port,
+			 struct tcpcopy_opts *o)
+{
+	static const struct option own_long[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "crc", no_argument, NULL, 'c' },
+		{ "zerocopy", no_argument, NULL, 'z' },
+		{ "tar", no_argument, NULL, OPT_TAR },
+		{ "rename", no_argument, NULL, OPT_RENAME },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct own_opts w = { .port = TCPCOPY_DEFAULT_PORT, .o = o };
+	const struct xferopt_own own = { own_long, "p:cz", parse_own, &w };
+	struct xferopt x = defaults;
+	int first = xferopt_parse(argc, argv, "tcpcopy", XO_TCPCOPY, &own, &x);
+
+	if (first == XFEROPT_HELP) {
+		usage(stdout);
+		exit(EXIT_OK);
+	}
+	if (first < 0)
+		exit(EXIT_USAGE);
+	take_xferopt(&x, o);
+	*port = w.port;
+	return first;
 }
 
 /* Options that do not go together: exits with EXIT_USAGE. */
@@ -155,36 +173,16 @@ static void check_modes(const struct tcpcopy_opts *o, int send)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "port", required_argument, NULL, 'p' },
-		{ "buffer", required_argument, NULL, 'b' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "crc", no_argument, NULL, 'c' },
-		{ "device", no_argument, NULL, 'd' },
-		{ "tar", no_argument, NULL, 't' }, { "zerocopy", no_argument, NULL, 'z' },
-		{ "rename", no_argument, NULL, OPT_RENAME },
-		{ "progress-timeout", required_argument, NULL, OPT_PROGRESS },
-		{ "key", required_argument, NULL, OPT_KEY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct tcpcopy_opts o = { .bufsize = XFER_DEFAULT_BUFFER };
-	uint64_t port = TCPCOPY_DEFAULT_PORT;
+	static struct tcpcopy_opts o;
+	uint64_t port;
 	struct in_addr addr;
 	uint16_t rport;
-	int c, send;
+	int first, send;
 
 	set_progname(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:b:w:cdtzh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		parse_option(c, argv, &port, &o);
-	}
-	argc -= optind;
-	argv += optind;
+	first = parse_options(argc, argv, &port, &o);
+	argc -= first;
+	argv += first;
 	send = argc > 0 && !strcmp(argv[0], "send");
 	if (!send && !(argc > 0 && !strcmp(argv[0], "recv"))) {
 		usage(stderr);

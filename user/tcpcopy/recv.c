@@ -2,11 +2,11 @@
 #include "tcpcopy.h"
 #include "ack.h"
 #include "device.h"
-#include "outfile.h"
+#include "outfile/outfile.h"
 #include "tcp.h"
 #include "util.h"
 #include "xfer.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "infile.h"
 #include "tcp.h"
 #include "util.h"
-#include "xfer_cli.h"
+#include "cli/xfer_cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -38,6 +38,7 @@ struct tcpcopy_opts {
 	uint32_t wait_ms;	/* recv: retry a refused connection */
 	uint32_t progress_s;	/* 0: no progress timeout */
 	int device;		/* --device: over syncdev, not a socket */
+	const char *device_path;	/* --device=PATH, NULL: the side's */
 	int zerocopy;		/* --zerocopy: sendfile/splice, zerocopy.c */
 	int tar;		/* --tar, or several files: files.c */
 	int rename;		/* --rename: recv --tar under temporary names */

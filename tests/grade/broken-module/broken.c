@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A "student" module that does not compile (tests/host/grade.sh). */
+/* A "student" module that does not compile (tests/vmhost/grade.sh). */
 #include <linux/module.h>
 
 static int __init broken_init(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A "student" module for tests/host/grade-hostile.sh: once loaded, a
+ * A "student" module for tests/vmhost/grade-hostile.sh: once loaded, a
  * thread of its own dereferences a bad pointer, so the kernel oopses
  * (the thread dies, the guest lives on) and the student's programs then
  * clear the kernel log, hoping the grader reads only that.

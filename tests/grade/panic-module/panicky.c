@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A "student" module that panics the guest when loaded (tests/host/grade.sh). */
+/* A "student" module that panics the guest when loaded (tests/vmhost/grade.sh). */
 #include <linux/kernel.h>
 #include <linux/module.h>
 

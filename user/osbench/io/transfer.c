@@ -225,7 +225,7 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    xferrun_module_param("buf_size"),
 		    xferrun_module_param("port"));
 	report_note(r, "method",
-		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xfer_cli.h)",
+		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xferopt.h)",
 		    t->reps);
 	report_note(r, "rows",
 		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");

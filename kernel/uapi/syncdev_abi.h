@@ -11,10 +11,11 @@
  *	memcpy(buf, data, n); ioctl(m, SYNCDEV_IOC_SEND, &x);	ioctl(s, SYNCDEV_IOC_RECV, &x);
  *
  * Every open file is its own session with its own connection and buffer.
- * See docs/protocol.md for the whole contract.
+ * This header is the kernel-user ABI (the module's own header is
+ * kernel/internal.h); see docs/protocol.md for the whole contract.
  */
-#ifndef _UAPI_SYNCDEV_H
-#define _UAPI_SYNCDEV_H
+#ifndef _UAPI_SYNCDEV_ABI_H
+#define _UAPI_SYNCDEV_ABI_H
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
@@ -164,4 +165,4 @@ struct syncdev_handshake {
 #define SYNCDEV_LEGACY_XFER	0x12345678
 #define SYNCDEV_LEGACY_CLOSE	0x12345679
 
-#endif /* _UAPI_SYNCDEV_H */
+#endif /* _UAPI_SYNCDEV_ABI_H */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * syncdev internals: the two devices, the per-open-file session and the
- * pieces each file implements.  The userspace contract is uapi/syncdev.h.
+ * pieces each file implements: the module's own header, which userspace never
+ * sees.  The kernel-user ABI is uapi/syncdev_abi.h.
  */
-#ifndef SYNCDEV_H
-#define SYNCDEV_H
+#ifndef SYNCDEV_INTERNAL_H
+#define SYNCDEV_INTERNAL_H
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -220,4 +221,4 @@ long syncdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 int syncdev_print_page(struct syncdev_session *s, unsigned long uaddr,
 		       bool legacy);
 
-#endif /* SYNCDEV_H */
+#endif /* SYNCDEV_INTERNAL_H */
