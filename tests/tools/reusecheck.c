@@ -16,18 +16,17 @@
  * bytes instead.  The slave runs under a watchdog, so a hang fails too.
  */
 #include "devtest.h"
+#include "testpat.h"
 
 #include <sys/mman.h>
 #include <sys/wait.h>
 
 #define WATCHDOG_S	300
 
-/* Byte i of round k: differs between rounds, and between nearby bytes. */
+/* Byte i of round k: the tools' pattern, seeded by the round. */
 static unsigned char pattern(uint64_t i, unsigned int k)
 {
-	uint32_t h = (uint32_t)i * 2654435761u + k * 40503u;
-
-	return (unsigned char)(h >> 13 ^ h >> 24);
+	return testpat_byte(i, k);
 }
 
 static unsigned char *map(int fd, size_t len, int prot)
@@ -77,8 +76,7 @@ static int master(int m, unsigned int rounds, size_t chunk)
 	size_t i;
 
 	for (k = 0; k < rounds; k++) {
-		for (i = 0; i < chunk; i++)
-			b[i] = pattern(i, k);
+		testpat_fill(b, chunk, 0, k);
 		if (dt_xfer(m, SYNCDEV_IOC_SEND, 0, chunk, 0, 0)) {
 			fprintf(stderr, "reusecheck: SEND of round %u: %s\n",
 				k, strerror(errno));
