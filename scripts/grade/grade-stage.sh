@@ -374,5 +374,6 @@ write_conf() {
 		echo "GRADE_STRICT_PAGES=$strict"
 		echo "GRADE_STRICT_TIME=$(build/gradeclass rubric --strict-time-line "$rubric")"
 		echo "GRADE_LEGACY_SEND=$(build/gradeclass rubric --legacy-send-result "$rubric")"
+		echo "GRADE_LEGACY_READ=$(build/gradeclass rubric --legacy-read "$rubric")"
 	} >"$1/input/grade.conf"
 }

@@ -18,6 +18,10 @@
  *                     (default: a stack address, as a stray register)
  *   COURSE_PRINT_CMD  the number of the page descriptor ioctl (default
  *                     0x12345676; programs also used 0x111, 9020, 0)
+ *   COURSE_PRINT_ADDR the address the page descriptor ioctl passes instead
+ *                     of the program's mapping: programs that call it with
+ *                     no argument pass what the previous call left in the
+ *                     register (a length, 1, ...)
  */
 #ifndef COURSE_H
 #define COURSE_H
@@ -81,8 +85,11 @@ static inline unsigned long course_no_length(void)
 static inline void course_print(int dev, const void *addr)
 {
 	const char *env = getenv("COURSE_PRINT_CMD");
+	const char *garbage = getenv("COURSE_PRINT_ADDR");
 	unsigned long cmd = env ? strtoul(env, NULL, 0) : SYNCDEV_LEGACY_PRINT;
 
+	if (garbage)
+		addr = (const void *)strtoul(garbage, NULL, 0);
 	if (ioctl(dev, cmd, addr))
 		die_errno("print page (%#lx)", cmd);
 }
@@ -173,7 +180,8 @@ static int course_help(const struct course_style *cs)
 	       "The second form (one file per run) is the 2018-2019 command line.\n"
 	       "Environment: COURSE_PAGES (pages per mapping), COURSE_RECV_ARG\n"
 	       "(what a receive without a length passes), COURSE_PRINT_CMD (the\n"
-	       "page descriptor ioctl's number).\n",
+	       "page descriptor ioctl's number), COURSE_PRINT_ADDR (the address it\n"
+	       "passes instead of the mapping's).\n",
 	       cs->name, cs->name, cs->name, cs->name, cs->about);
 	return EXIT_OK;
 }

@@ -255,6 +255,18 @@ static void test_rubric(void)
 	CHECK(parse("bytes 50 required\nlegacy_send_result 0\n", &r) == -1 &&
 	      !strcmp(msg_last(NULL), "R:2: want 'legacy_send_result bytes|zero': "
 		      "legacy_send_result 0"), "rubric: legacy_send_result 0 refused");
+	CHECK(parse("bytes 50 required\n", &r) == 0 && !r.legacy_read_starter,
+	      "rubric: legacy_read is fill by default");
+	CHECK(parse("bytes 50 required\nlegacy_read starter\n", &r) == 0 &&
+	      r.legacy_read_starter && !r.legacy_send_zero && !r.strict_time_line,
+	      "rubric: legacy_read starter, the other settings kept");
+	CHECK(parse("legacy_read starter\nlegacy_read fill\nbytes 5 required\n", &r) == 0 &&
+	      !r.legacy_read_starter, "rubric: legacy_read fill, the last one given");
+	CHECK(parse("bytes 50 required\nlegacy_read 512\n", &r) == -1 &&
+	      !strcmp(msg_last(NULL), "R:2: want 'legacy_read fill|starter': legacy_read 512"),
+	      "rubric: legacy_read 512 refused: %s", msg_last(NULL));
+	CHECK(parse("bytes 50 required\nlegacy_read starter fill\n", &r) == -1,
+	      "rubric: legacy_read with two words refused");
 }
 
 static void test_score(void)

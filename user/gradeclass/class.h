@@ -105,7 +105,10 @@ int summarize_single(const char *out);
 int score(const char *rubric, const char *results);
 int diff_options(const char *a, const char *b);
 int merge(const char *out, char **dirs, int ndirs);
-/* Check a rubric; print its strict_time_line (0 or 1) when asked. */
-int check_rubric(const char *path, int print_strict);
+/*
+ * Check a rubric; print one setting when asked (print: 1 strict_time_line
+ * as 1 or 0, 2 legacy_send_result, 3 legacy_read).
+ */
+int check_rubric(const char *path, int print);
 
 #endif

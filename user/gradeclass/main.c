@@ -101,7 +101,8 @@ static void usage(FILE *f)
 	      "       gradeclass score RUBRIC RESULTS\n"
 	      "       gradeclass diff A B\n"
 	      "       gradeclass merge --out OUT DIR...\n"
-	      "       gradeclass rubric [--strict-time-line|--legacy-send-result] FILE\n"
+	      "       gradeclass rubric [--strict-time-line|--legacy-send-result|\n"
+	      "                          --legacy-read] FILE\n"
 	      "       gradeclass share-read [--max BYTES] ROOT PATH\n"
 	      "       gradeclass share-copy [--max BYTES] ROOT PATH DEST\n"
 	      "       gradeclass check-name NAME\n"
@@ -136,10 +137,12 @@ static void usage(FILE *f)
 	      "                  naming each one's\n"
 	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
 	      "                  required|optional' lines, 'strict_time_line\n"
-	      "                  yes|no', 'legacy_send_result bytes|zero'; with\n"
+	      "                  yes|no', 'legacy_send_result bytes|zero',\n"
+	      "                  'legacy_read fill|starter'; with\n"
 	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
 	      "                  default), with --legacy-send-result bytes (the\n"
-	      "                  default) or zero\n", f);
+	      "                  default) or zero, with --legacy-read fill (the\n"
+	      "                  default) or starter\n", f);
 	usage_share(f);
 	fputs("  check-name NAME whether NAME can be a student's folder: not empty,\n"
 	      "                  '.' or '..', at most 100 bytes, no '/' or control\n"
@@ -184,16 +187,18 @@ int diff_options(const char *a, const char *b)
 	return n ? EXIT_FAIL : EXIT_OK;
 }
 
-int check_rubric(const char *path, int print_strict)
+int check_rubric(const char *path, int print)
 {
 	struct rubric r;
 
 	if (rubric_read(path, &r))
 		return EXIT_USAGE;
-	if (print_strict == 1)
+	if (print == 1)
 		printf("%d\n", r.strict_time_line);
-	if (print_strict == 2)
+	if (print == 2)
 		printf("%s\n", r.legacy_send_zero ? "zero" : "bytes");
+	if (print == 3)
+		printf("%s\n", r.legacy_read_starter ? "starter" : "fill");
 	return EXIT_OK;
 }
 
@@ -220,6 +225,9 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "rubric") && argc == 4 &&
 	    !strcmp(argv[2], "--legacy-send-result"))
 		return check_rubric(argv[3], 2);
+	if (!strcmp(cmd, "rubric") && argc == 4 &&
+	    !strcmp(argv[2], "--legacy-read"))
+		return check_rubric(argv[3], 3);
 	if (!strcmp(cmd, "student"))
 		return student_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify-outputs"))

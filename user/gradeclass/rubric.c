@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,27 +52,50 @@ static int split_words(char *line, char *w[4])
 }
 
 /*
- * "strict_time_line yes|no" or "legacy_send_result bytes|zero"; -1 after
- * a message when it is wrong.
+ * A rubric's setting: its key, its two words (for 0 and 1), the words as
+ * a message shows them, and the field of struct rubric it sets.
  */
-static int parse_option(const char *key, const char *value, const char *name,
-			unsigned long n, struct rubric *r)
+struct option {
+	const char *key, *word[2], *shown;
+	size_t at;
+};
+
+static const struct option options[] = {
+	{ "strict_time_line", { "no", "yes" }, "yes|no",
+	  offsetof(struct rubric, strict_time_line) },
+	{ "legacy_send_result", { "bytes", "zero" }, "bytes|zero",
+	  offsetof(struct rubric, legacy_send_zero) },
+	{ "legacy_read", { "fill", "starter" }, "fill|starter",
+	  offsetof(struct rubric, legacy_read_starter) },
+};
+
+/* The setting called key, or NULL. */
+static const struct option *option_of(const char *key)
 {
-	if (!strcmp(key, "legacy_send_result")) {
-		if (strcmp(value, "bytes") && strcmp(value, "zero"))
-			return fail("%s:%lu: want 'legacy_send_result bytes|zero': %s %s",
-				    name, n, key, value);
-		r->legacy_send_zero = !strcmp(value, "zero");
-		return 0;
-	}
-	if (!strcmp(value, "yes"))
-		r->strict_time_line = 1;
-	else if (!strcmp(value, "no"))
-		r->strict_time_line = 0;
-	else
-		return fail("%s:%lu: want 'strict_time_line yes|no': strict_time_line %s",
-			    name, n, value);
-	return 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (!strcmp(options[i].key, key))
+			return &options[i];
+	return NULL;
+}
+
+/*
+ * "strict_time_line yes|no", "legacy_send_result bytes|zero" or
+ * "legacy_read fill|starter"; -1 after a message when it is wrong.
+ */
+static int parse_option(const struct option *o, const char *value,
+			const char *name, unsigned long n, struct rubric *r)
+{
+	int *field = (int *)((char *)r + o->at), v;
+
+	for (v = 0; v < 2; v++)
+		if (!strcmp(value, o->word[v])) {
+			*field = v;
+			return 0;
+		}
+	return fail("%s:%lu: want '%s %s': %s %s", name, n, o->key, o->shown,
+		    o->key, value);
 }
 
 /* One rubric line into r; -1 after a message when it is wrong. */
@@ -82,10 +106,9 @@ static int parse_line(char *line, const char *name, unsigned long n,
 	int words = split_words(line, w), c, i;
 	uint64_t weight;
 
-	if (!words || (words == 2 && (!strcmp(w[0], "strict_time_line") ||
-				      !strcmp(w[0], "legacy_send_result")))) {
+	if (!words || (words == 2 && option_of(w[0]))) {
 		free(copy);
-		return words ? parse_option(w[0], w[1], name, n, r) : 0;
+		return words ? parse_option(option_of(w[0]), w[1], name, n, r) : 0;
 	}
 	c = words == 3 ? crit_index(w[0]) : -1;
 	if (c < 0 || parse_uint(w[1], 0, UINT32_MAX, &weight) ||

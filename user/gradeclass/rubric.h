@@ -33,11 +33,18 @@ struct rubric {
 	 * bytes sent, as most of the course's public modules did.
 	 */
 	int legacy_send_zero;
+	/*
+	 * "legacy_read starter": a legacy slave's read() takes one 512-byte
+	 * unit of the stream, as the 2020 course's starter module; "fill",
+	 * the default: the count (syncdev's module parameter legacy_read).
+	 */
+	int legacy_read_starter;
 };
 
 /*
  * Parse a rubric from f (name for messages): "CRITERION WEIGHT
- * required|optional" lines, "strict_time_line yes|no", # comments.  Returns 0, or -1 after saying
+ * required|optional" lines, "strict_time_line yes|no",
+ * "legacy_send_result bytes|zero", "legacy_read fill|starter", # comments.  Returns 0, or -1 after saying
  * what is wrong (msg: the file, the line and why).
  */
 int rubric_parse(FILE *f, const char *name, struct rubric *r);

@@ -437,14 +437,17 @@ if ! load_modules; then
 	exit 0
 fi
 device_nodes | grep -vxF -f "$work/devs.before" >"$work/devs"
-# The course's choice of what a legacy SEND returns (the rubric's
-# legacy_send_result): syncdev.ko takes it as a parameter.
-send_result=/sys/module/syncdev/parameters/legacy_send_result
-if [ -n "${GRADE_LEGACY_SEND:-}" ] && [ -w "$send_result" ] &&
-	! echo "$GRADE_LEGACY_SEND" >"$send_result" 2>/dev/null; then
-	give_up "syncdev.ko refused legacy_send_result=$GRADE_LEGACY_SEND"
-	exit 0
-fi
+# The course's choices of what a legacy SEND returns and what a legacy
+# read() takes (the rubric's legacy_send_result and legacy_read):
+# syncdev.ko takes them as parameters.
+for choice in "legacy_send_result=${GRADE_LEGACY_SEND:-}" "legacy_read=${GRADE_LEGACY_READ:-}"; do
+	param=/sys/module/syncdev/parameters/${choice%%=*}
+	if [ -n "${choice#*=}" ] && [ -w "$param" ] &&
+		! echo "${choice#*=}" >"$param" 2>/dev/null; then
+		give_up "syncdev.ko refused $choice"
+		exit 0
+	fi
+done
 for set in $GRADE_DATA; do
 	for pair in $GRADE_METHODS; do
 		if ! run_case "$set" "${pair%-*}" "${pair#*-}"; then
