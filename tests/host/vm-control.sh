@@ -13,9 +13,10 @@
 # guests' relay, with no guest booted (two stand-ins for QEMU, of the boot
 # command, on the sockets): each gets exactly the other's accepted ready,
 # listening, status, end and done, never a lie, a begin or a run; a guest
-# whose port closes before its "done" is "done" to the other.  As root,
-# QEMU runs as nobody, as the grader runs it; as an ordinary user, as that
-# user.
+# whose port closes before its "done" is "done" to the other; a guest gets
+# nothing before its own first event (its harness opens the port first).
+# As root, QEMU runs as nobody, as the grader runs it; as an ordinary
+# user, as that user.
 . tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -156,4 +157,8 @@ check_equal "relay: .control keeps begin, run, end and done" \
 pair "$tmp/d" "$p \"\$s\" 'begin 1\\nready 1\\n' >$tmp/d/s.peer; $p \"\$m\" 'begin 1\\n' >$tmp/d/m.peer"
 check_equal "relay: a guest whose port closed is done to the other" "$(got "$tmp/d/m.peer")" \
 	"ready 1|done"
+pair "$tmp/e" "$p \"\$s\" 'begin 1\\nready 1\\n' >$tmp/e/s.peer & sleep 1; $p \"\$m\" '' >$tmp/e/m.peer; wait"
+check_equal "relay: a guest that has sent no event yet (its port may be closed) gets nothing" \
+	"$(got "$tmp/e/m.peer")" ""
+check_output "relay: that guest was connected (the test ran)" '^ctlpeer: sent 0 bytes$' cat "$tmp/e/m.peer"
 finish

@@ -42,6 +42,7 @@ struct guest {
 	struct watch_order order;
 	char *out;		/* the other guest's events, not yet written */
 	size_t outlen;
+	int heard;		/* an event came: the guest has its port open */
 };
 
 struct watch {
@@ -346,12 +347,16 @@ static void write_event(struct guest *g, const struct watch_event *e)
 	}
 }
 
-/* What of the other guest's events can go to this one's port now. */
+/*
+ * What of the other guest's events can go to this one's port now: once it
+ * has sent an event itself, so that its harness has the port open (a
+ * serial port drops what arrives while it is closed).
+ */
 static void flush_out(struct guest *g)
 {
 	ssize_t n;
 
-	while (g->cfd >= 0 && g->outlen) {
+	while (g->cfd >= 0 && g->heard && g->outlen) {
 		n = write(g->cfd, g->out, g->outlen);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -398,6 +403,10 @@ static void line_done(struct watch *w, struct guest *g)
 		return;
 	}
 	write_event(g, &e);
+	if (!g->heard) {
+		g->heard = 1;
+		flush_out(g);
+	}
 	relay(w, g, &e);
 	w->last = now_ns();
 	if (e.kind == WATCH_BEGIN && e.k > w->begun) {
@@ -545,7 +554,7 @@ static void poll_guests(struct watch *w)
 	for (i = 0; i < w->ng; i++) {
 		p[i].fd = w->g[i].cfd >= 0 ? w->g[i].cfd : w->g[i].lfd;
 		p[i].events = POLLIN;
-		if (w->g[i].cfd >= 0 && w->g[i].outlen)
+		if (w->g[i].cfd >= 0 && w->g[i].heard && w->g[i].outlen)
 			p[i].events |= POLLOUT;
 		p[i].revents = 0;
 	}

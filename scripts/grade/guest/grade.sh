@@ -70,7 +70,7 @@ k=0 peer_done=0 pl="" pl_part=""
 # announces; nothing when there is none.
 tell() {
 	[ -n "$control" ] || return 0
-	printf '%s\n' "$1" >&9 2>/dev/null
+	printf '%s\n' "$1" 2>/dev/null >&9
 	return 0
 }
 
@@ -157,29 +157,36 @@ unload_modules() {
 	done
 }
 
-# data_files SET: the data set's file paths in this guest, in the set's
-# order; where this guest runs a master, the files are copied from the
+# case_files SET: $files, the data set's file paths in this guest in the
+# set's order, $outs their names, $nfiles their number and $total their
+# bytes; where this guest runs a master, the files are copied from the
 # input first (only the master's namespace shows them).
-data_files() {
-	d=$work/data/$1
+case_files() {
+	d=$work/data/$1 files="" outs="" nfiles=0 total=0
 	if [ -d "$input/data/$1" ] && ! [ -d "$d" ]; then
 		cp -r "$input/data/$1" "$d.tmp" &&
 			{ ! uses_prefix || prefix_inputs "$d.tmp" "$work/sets/$1"; } &&
 			mv "$d.tmp" "$d"
 	fi
-	awk -v d="$d" '{ print d "/" $1 }' "$work/sets/$1"
+	while read -r n_ z_ _; do
+		files="$files $d/$n_" outs="$outs $n_"
+		nfiles=$((nfiles + 1)) total=$((total + ${z_:-0}))
+	done <"$work/sets/$1"
+	files=${files# }
 }
 
-# set_bytes SET: the data set's size in bytes.
-set_bytes() {
-	awk '{ s += $2 } END { printf "%d", s }' "$work/sets/$1"
-}
-
-# case_timeout SET: seconds each program of a case may run.
+# case_timeout SET: $ctime, the seconds each program of a case may run.
 case_timeout() {
-	t=$GRADE_TIMEOUT
-	case $1 in big|64M) t=$((t * 3)) ;; esac
-	echo $((t * scale))
+	ctime=$GRADE_TIMEOUT
+	case $1 in big|64M) ctime=$((ctime * 3)) ;; esac
+	ctime=$((ctime * scale))
+}
+
+# first FILE: its first line in $got (empty when there is no FILE).
+first() {
+	got=""
+	[ -f "$1" ] && read -r got <"$1"
+	return 0
 }
 
 # nap SECS: wait SECS (a fraction too) without starting a process, which
@@ -201,9 +208,10 @@ finished() { [ -f "$cw/$1.rc" ] || [ -f "$cw/$1.stuck" ]; }
 
 # reap SIDE: stop its watchdog and whatever the program left running.
 reap() {
-	kill "$(cat "$cw/$1.dog")" 2>/dev/null
-	pg=$(cat "$cw/$1.pid" 2>/dev/null)
-	[ -n "$pg" ] && kill -KILL -"$pg" 2>/dev/null
+	first "$cw/$1.dog"
+	[ -n "$got" ] && kill "$got" 2>/dev/null
+	first "$cw/$1.pid"
+	[ -n "$got" ] && kill -KILL -"$got" 2>/dev/null
 	return 0
 }
 
@@ -225,7 +233,8 @@ cut_short() {
 	done
 	finished "$1" && return
 	echo "$2" >"$cw/$1.cut"
-	kill -KILL -"$(cat "$cw/$1.pid")" 2>/dev/null
+	first "$cw/$1.pid"
+	kill -KILL -"$got" 2>/dev/null
 	n=0
 	while ! finished "$1" && [ $n -lt 200 ]; do
 		nap 0.05
@@ -268,16 +277,16 @@ wait_no_listener() {
 
 # run_single SET MM SM FILES...: both programs in this guest.
 run_single() {
-	mm=$2 sm=$3 secs=$(case_timeout "$1")
+	mm=$2 sm=$3 secs=$ctime
 	shift 3
 	start_side master "$mm" "" "$@"
 	wait_listener
 	# shellcheck disable=SC2086
 	start_side slave "$sm" 127.0.0.1 $outs
 	while ! finished master && ! finished slave; do nap 0.05; done
-	if finished slave && [ "$(cat "$cw/slave.rc" 2>/dev/null)" != 0 ]; then
+	if finished slave && first "$cw/slave.rc" && [ "$got" != 0 ]; then
 		cut_short master "the slave failed; the master was stopped 2 s later"
-	elif finished master && [ "$(cat "$cw/master.rc" 2>/dev/null)" != 0 ]; then
+	elif finished master && first "$cw/master.rc" && [ "$got" != 0 ]; then
 		cut_short slave "the master failed; the slave was stopped after 2 s without output"
 	fi
 	while ! finished master || ! finished slave; do nap 0.05; done
@@ -292,7 +301,7 @@ run_single() {
 # the other's failed stops it as run_single does.  1 when the other guest
 # is lost.
 run_pair_side() {
-	secs=$(case_timeout "$1") mm=$2 sm=$3 peer_st=""
+	secs=$ctime mm=$2 sm=$3 peer_st=""
 	shift 3
 	if [ "$role" = master ]; then
 		start_side master "$mm" "" "$@"
@@ -304,19 +313,21 @@ run_pair_side() {
 		start_side slave "$sm" "$SYNCDEV_PEER" $outs
 	fi
 	while ! finished "$role"; do
-		if peer_wait "status $k $ri *" 0; then
-			peer_st=${pl##* }
-			[ "$peer_st" = failed ] && cut_short "$role" "$(cut_why "$role")"
-			break
-		fi
-		nap 0.05
+		peer_wait "status $k $ri *" 0
+		case $? in
+		0) peer_st=${pl##* } ;;
+		2) peer_st=gone ;;
+		*) nap 0.05 && continue ;;
+		esac
+		[ "$peer_st" = ok ] || cut_short "$role" "$(cut_why "$role")"
+		break
 	done
 	while ! finished "$role"; do nap 0.05; done
 	st=ok
 	run_ok "$role" || st=failed
 	tell "status $k $ri $st"
 	reap "$role"
-	[ -n "$peer_st" ] && return 0
+	case $peer_st in ok | failed) return 0 ;; gone) return 1 ;; esac
 	peer_wait "status $k $ri *" $((secs + 60 * scale)) || return 1
 	peer_st=${pl##* }
 }
@@ -334,13 +345,13 @@ cut_why() {
 # and the case's data set has several.
 one_file_runs() {
 	case $GRADE_CLI in *'{files}'*) return 1 ;; *'{file}'*) ;; *) return 1 ;; esac
-	# shellcheck disable=SC2086 # $files: words counted on purpose
-	[ "$(echo $files | wc -w)" -gt 1 ]
+	[ "$nfiles" -gt 1 ]
 }
 
 # run_ok SIDE: SIDE's program of the last run ended well.
 run_ok() {
-	[ "$(cat "$cw/$1.rc" 2>/dev/null)" = 0 ] && ! [ -f "$cw/$1.hung" ] &&
+	first "$cw/$1.rc"
+	[ "$got" = 0 ] && ! [ -f "$cw/$1.hung" ] &&
 		! [ -f "$cw/$1.stuck" ] && ! [ -f "$cw/$1.cut" ]
 }
 
@@ -405,14 +416,10 @@ run_case() {
 	cname=$1.$2-$3 cset=$1 k=$((k + 1))
 	tell "begin $k"
 	cw=$work/case
-	rm -rf "$cw"
-	rm -rf "$outdir"
+	rm -rf "$cw" "$outdir"
 	mkdir -p "$cw" "$outdir"
-	files=$(data_files "$1")
-	outs="" total=$(set_bytes "$1")
-	for f in $files; do
-		outs="$outs ${f##*/}"
-	done
+	case_files "$1"
+	case_timeout "$1"
 	side master && wait_no_listener
 	# The case's kernel lines are those after this mark (a count of lines
 	# would go wrong once the ring buffer wraps).  No program can write to
@@ -441,11 +448,10 @@ run_case() {
 	done
 	klog_name=$cname.klog
 	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
-	head -n 40 "$cw/klog" >"$cw/klog.head"
 	put "$cw/klog.head" "$res/$klog_name"
 	side slave && hand_over_outputs
 	if [ "$vms" = 2vm ]; then
-		barrier "end $k" $(($(case_timeout "$1") + 60 * scale)) || return 1
+		barrier "end $k" $((ctime + 60 * scale)) || return 1
 	else
 		tell "end $k"
 	fi
@@ -459,8 +465,8 @@ hand_over_outputs() {
 	mkdir -p "$res/$cname.files"
 	i=0
 	for f in $files; do
-		i=$((i + 1)) o=${f##*/}
-		w=$(output_name "$i" "$o")
+		i=$((i + 1)) o=${f##*/} w=${f##*/}
+		uses_prefix && w=out_$i
 		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
 		# round trip to QEMU, many times slower under TCG.
 		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
@@ -482,17 +488,16 @@ if [ -f "$input/bin/master" ]; then
 	cp "$input/bin/master" "$input/bin/slave" "$work/bin/"
 	chmod +x "$work/bin/master" "$work/bin/slave"
 fi
-if ! no_user_namespaces; then
-	give_up "user namespaces could not be turned off"
-	exit 0
-fi
 if [ "$vms" = 2vm ] && [ -z "$control" ]; then
 	give_up "two guests keep in step over the control channel, and there is none"
 	exit 0
 fi
 if ! open_control; then
-	control=""
-	give_up "the control channel $SYNCDEV_CONTROL could not be opened"
+	give_up "the control channel $control could not be opened"
+	exit 0
+fi
+if ! no_user_namespaces; then
+	give_up "user namespaces could not be turned off"
 	exit 0
 fi
 device_nodes >"$work/devs.before"
