@@ -72,14 +72,15 @@ span() {
 }
 
 # case_klog: the kernel log since the case's mark, in one pass: its first
-# 40 lines as $cw/klog.head and the kernel's own lines as $cw/klog.kernel
+# 40 lines as $cw/put/$klog_name and the kernel's own lines as
+# $cw/klog.kernel
 # (a program can write to /dev/kmsg, but never with the kernel's
 # facility, which dmesg -r shows as a priority below 8), both without the
 # priority.
 case_klog() {
-	: >"$cw/klog.head"
+	: >"$cw/put/$klog_name"
 	: >"$cw/klog.kernel"
-	dmesg -r | awk -v m="$mark" -v head="$cw/klog.head" -v kernel="$cw/klog.kernel" '
+	dmesg -r | awk -v m="$mark" -v head="$cw/put/$klog_name" -v kernel="$cw/klog.kernel" '
 		seen {
 			own = /^<[0-7]>/
 			sub(/^<[0-9]*>/, "")
@@ -115,11 +116,11 @@ check_pages() {
 	[ "$n" -gt 0 ] || why "no page-descriptor line in the kernel log (mmap mode; pattern /$pat/)"
 }
 
-# check_side SIDE MM SM: write $res/$cname.SIDE.res and .out.
+# check_side SIDE MM SM: write $cname.SIDE.res and .out in $cw/put/.
 check_side() {
 	side_=$1 method=$2
 	[ "$1" = slave ] && method=$3
-	rtmp=$cw/$1.res.tmp failed_=""
+	rtmp=$cw/put/$cname.$1.res failed_=""
 	: >"$rtmp"
 	kv bytes "$total"
 	kv files "$nfiles"
@@ -128,9 +129,22 @@ check_side() {
 	device_bytes
 	if [ -n "$failed_" ]; then kv status fail; else kv status pass; fi
 	kv end 1
-	head -c 65536 "$cw/$1.out" >"$cw/$1.out.head"
-	put "$cw/$1.out.head" "$res/$cname.$1.out"
-	put "$rtmp" "$res/$cname.$1.res"
+	head -c 65536 "$cw/$1.out" >"$cw/put/$cname.$1.out"
+}
+
+# hand_in: the case's result files ($cw/put/, on this guest's tmpfs) to
+# $res under the same names, whatever a program left there (a FIFO would
+# block a write, a link would send it elsewhere): one rm and one mv for
+# them all.
+hand_in() {
+	t_=""
+	for f_ in "$cw"/put/*; do
+		[ -e "$f_" ] && t_="$t_ $res/${f_##*/}"
+	done
+	[ -n "$t_" ] || return 0
+	# shellcheck disable=SC2086 # $t_: the targets, names without a space
+	rm -rf $t_
+	mv -f "$cw"/put/* "$res/"
 }
 
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,

@@ -417,7 +417,7 @@ run_case() {
 	tell "begin $k"
 	cw=$work/case
 	rm -rf "$cw" "$outdir"
-	mkdir -p "$cw" "$outdir"
+	mkdir -p "$cw/put" "$outdir"
 	case_files "$1"
 	case_timeout "$1"
 	side master && wait_no_listener
@@ -442,13 +442,13 @@ run_case() {
 		# shellcheck disable=SC2086
 		run_pair_side "$@" $files || return 1
 	fi
+	klog_name=$cname.klog
+	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
 	case_klog
 	for s in master slave; do
 		side "$s" && check_side "$s" "$2" "$3"
 	done
-	klog_name=$cname.klog
-	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
-	put "$cw/klog.head" "$res/$klog_name"
+	hand_in
 	side slave && hand_over_outputs
 	if [ "$vms" = 2vm ]; then
 		barrier "end $k" $((ctime + 60 * scale)) || return 1
