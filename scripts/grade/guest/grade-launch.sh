@@ -17,6 +17,14 @@ now() {
 	echo "$up_"
 }
 
+# first FILE: its first line in $got (empty when there is no FILE).
+first() {
+	got=""
+	# shellcheck disable=SC2034 # got: the caller's
+	[ -f "$1" ] && read -r got <"$1"
+	return 0
+}
+
 # start_prog SIDE SECS CMD...: run CMD in its own session in the
 # background, output to $cw/SIDE.out, exit status to $cw/SIDE.rc; a
 # watchdog kills it after SECS ($cw/SIDE.hung) and gives up on it if it

@@ -182,13 +182,6 @@ case_timeout() {
 	ctime=$((ctime * scale))
 }
 
-# first FILE: its first line in $got (empty when there is no FILE).
-first() {
-	got=""
-	[ -f "$1" ] && read -r got <"$1"
-	return 0
-}
-
 # nap SECS: wait SECS (a fraction too) without starting a process, which
 # under TCG takes tens of milliseconds: a read that times out on a FIFO no
 # one writes to (sleep where there is none).  A program that writes to it
