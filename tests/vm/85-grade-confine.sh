@@ -165,8 +165,9 @@ check_equal "confined master: exit 0" "$(cat "$cw/master.rc")" 0
 check_equal "confined slave: exit 0" "$(cat "$cw/slave.rc")" 0
 check_same "confined pair: identical" "$work/data/small/file1" "$outdir/file1"
 . "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
-# shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES: device_bytes's
-mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1
+# shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES, klog_name: grade-check.sh's
+mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1 klog_name=klog
+mkdir -p "$cw/put"
 # bytes SIDE: the device_bytes value of SIDE's result.
 bytes() {
 	side_=$1
