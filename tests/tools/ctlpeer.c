@@ -7,8 +7,11 @@
  *	ctlpeer SOCKET TEXT
  *
  * TEXT's "\n" become newlines.  Prints "ctlpeer: connected", then
- * "ctlpeer: sent N bytes" and "ctlpeer: closed by the other end" when it
- * hung up (before the write or within 2 s after it).  Exit 0
+ * "ctlpeer: sent N bytes", "ctlpeer: received LINE" for each line the
+ * other end wrote until it was quiet for 2 s (what the host relays of
+ * another guest; LINE's bytes other than printable ASCII as '?'), and
+ * "ctlpeer: closed by the other end" when it hung up (before the write or
+ * within those seconds).  Exit 0
  * when the text was sent, 1 when the connection or the write failed (said
  * on stderr), 2 on a usage error.
  */
@@ -22,6 +25,36 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+/*
+ * Print the lines the other end writes until it is quiet for 2 s or
+ * hangs up; a last line without a newline is printed too.
+ */
+static void receive(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[256], line[256];
+	size_t len = 0;
+	ssize_t n, i;
+
+	while (poll(&p, 1, 2000) > 0) {
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0) {
+			printf("ctlpeer: closed by the other end\n");
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n' || len == sizeof(line) - 1) {
+				printf("ctlpeer: received %.*s\n", (int)len, line);
+				len = 0;
+			}
+			if (buf[i] != '\n')
+				line[len++] = buf[i] >= ' ' && buf[i] <= '~' ? buf[i] : '?';
+		}
+	}
+	if (len)
+		printf("ctlpeer: received %.*s\n", (int)len, line);
+}
 
 /* TEXT with its "\n" turned into newlines, in place; its new length. */
 static size_t unescape(char *s)
@@ -42,8 +75,6 @@ static size_t unescape(char *s)
 int main(int argc, char **argv)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	struct pollfd p;
-	char buf[64];
 	size_t n;
 	int fd;
 
@@ -51,8 +82,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		printf("usage: ctlpeer SOCKET TEXT\n\n"
-		       "Connect to the Unix socket SOCKET, send TEXT (\\n: a newline), say\n"
-		       "whether the other end hung up.\n");
+		       "Connect to the Unix socket SOCKET, send TEXT (\\n: a newline), print\n"
+		       "the lines the other end writes until it is quiet for 2 s, say\n"
+		       "whether it hung up.\n");
 		return EXIT_OK;
 	}
 	if (argc != 3 || strlen(argv[1]) >= sizeof(a.sun_path))
@@ -71,10 +103,8 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	printf("ctlpeer: sent %zu bytes\n", n);
-	p.fd = fd;
-	p.events = POLLIN;
-	if (poll(&p, 1, 2000) > 0 && read(fd, buf, sizeof(buf)) <= 0)
-		printf("ctlpeer: closed by the other end\n");
+	fflush(stdout);
+	receive(fd);
 	close(fd);
 	return EXIT_OK;
 }

@@ -33,29 +33,33 @@ fi
 check "no_user_namespaces sets user.max_user_namespaces" no_user_namespaces
 check_equal "user.max_user_namespaces is 0" "$(cat /proc/sys/user/max_user_namespaces)" 0
 
-# wait_listener's test: the harness's own listeners between two guests
-# (barrier, news) are not the master's; any other is.
+# wait_listener's test: the harness keeps no TCP port (two guests keep in
+# step over the control channel), so any listener is the programs', on
+# 2390 and 2391 (peersync's, the test suite's) too.
 wait_no_listener >/dev/null
-nc -l -p 2390 </dev/null >/dev/null 2>&1 &
-l1=$!
-nc -l -p 2391 </dev/null >/dev/null 2>&1 &
-l2=$!
-sleep 1
 if listening; then
-	fail "the harness's listeners on 2390 and 2391 are not the master's" "$(cat /proc/net/tcp)"
+	fail "no listener before the test's" "$(cat /proc/net/tcp)"
 else
-	pass "the harness's listeners on 2390 and 2391 are not the master's"
+	pass "no listener before the test's"
 fi
-nc -l -p 2392 </dev/null >/dev/null 2>&1 &
-l3=$!
-# nc listens within a moment, a slow (debug) kernel's within seconds.
-n=0
-while ! listening && [ "$n" -lt 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
+for port in 2390 2391; do
+	nc -l -p "$port" </dev/null >/dev/null 2>&1 &
+	l1=$!
+	# nc listens within a moment, a slow (debug) kernel's within seconds.
+	n=0
+	while ! listening && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	check "a listener on $port is the programs'" listening
+	kill "$l1" 2>/dev/null
+	wait "$l1" 2>/dev/null
+	n=0
+	while listening && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
 done
-check "a listener on another port is" listening
-kill "$l1" "$l2" "$l3" 2>/dev/null
 
 # The hostile program: one line "ATTACK: reached" or "ATTACK: stopped" per
 # attack; first its own input, its devices and loopback, which it keeps.
@@ -78,6 +82,7 @@ try "mknod kmsg" mknod /tmp/kmsg c 1 11
 try "root file system" sh -c 'echo x >/bin/evil'
 try "init's root" ls /proc/1/root/tmp/grade/bin
 try "inherited descriptor" sh -c 'echo x >&7'
+try "control descriptor" sh -c 'echo done >&9'
 try "user namespace" unshare -U true
 try "sysfs in a user namespace" unshare -U -r -m -n sh -c 'mount -t sysfs sysfs /mnt'
 try "mount namespace" unshare -m true
@@ -95,10 +100,11 @@ echo data >"$work/data/small/file1"
 cp "$work/bin/hostile" "$work/bin/master"
 cp "$work/bin/hostile" "$work/bin/slave"
 
-# run SIDE: launch SIDE as grade.sh does, with descriptor 7 open, and wait.
+# run SIDE: launch SIDE as grade.sh does, with descriptor 7 open and 9 (the
+# harness's control channel) too, and wait.
 run() {
 	rm -f "$cw/$1.rc"
-	start_side "$1" fcntl 127.0.0.1 "$work/data/small/file1" 7>"$cw/fd7"
+	start_side "$1" fcntl 127.0.0.1 "$work/data/small/file1" 7>"$cw/fd7" 9>"$cw/fd9"
 	n=0
 	while ! [ -f "$cw/$1.rc" ] && [ $n -lt 600 ]; do
 		sleep 0.1
@@ -112,6 +118,7 @@ attacks() {
 	for a in "kmsg write" "console write" "serial port" "memory" "log level" \
 		"printk parameter" "printk sysctl" "module parameter" "reference master" \
 		"share" "mknod kmsg" "root file system" "init's root" "inherited descriptor" \
+		"control descriptor" \
 		"user namespace" "sysfs in a user namespace" "mount namespace" "other side's files"; do
 		check_output "$1: $a is stopped" "^$a: stopped\$" cat "$cw/$1.out"
 	done
@@ -158,8 +165,9 @@ check_equal "confined master: exit 0" "$(cat "$cw/master.rc")" 0
 check_equal "confined slave: exit 0" "$(cat "$cw/slave.rc")" 0
 check_same "confined pair: identical" "$work/data/small/file1" "$outdir/file1"
 . "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
-# shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES: device_bytes's
-mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1
+# shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES, klog_name: grade-check.sh's
+mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1 klog_name=klog
+mkdir -p "$cw/put"
 # bytes SIDE: the device_bytes value of SIDE's result.
 bytes() {
 	side_=$1

@@ -9,8 +9,14 @@
 # .control holds exactly the harness's real events, and the case the host
 # names is from its own list.  (b) A guest that begins case 1 and then
 # only prints progress (and repeats events the watcher refuses) is stopped
-# at the per-case limit: fake progress cannot extend a boot.  As root, QEMU
-# runs as nobody, as the grader runs it; as an ordinary user, as that user.
+# at the per-case limit: fake progress cannot extend a boot.  (c) Two
+# guests' relay, with no guest booted (two stand-ins for QEMU, of the boot
+# command, on the sockets): each gets exactly the other's accepted ready,
+# listening, status, end and done, never a lie, a begin or a run; a guest
+# whose port closes before its "done" is "done" to the other; a guest gets
+# nothing before its own first event (its harness opens the port first).
+# As root, QEMU runs as nobody, as the grader runs it; as an ordinary
+# user, as that user.
 . tests/lib.sh
 
 tmp=$(mktemp -d)
@@ -120,4 +126,39 @@ check_equal "stall: stalled.1vm says which case hung and for how long" \
 check_equal "stall: .control holds the one real event" "$(events "$tmp/b")" "begin 1"
 check_output "stall: the guest printed fake progress (the attack ran)" \
 	'^syncdev-vm: test grade/1vm/x 1$' cat "$tmp/b/1vm.log"
+
+# pair STAGE CMD: CMD (sh, $m and $s the two guests' sockets) as the boot
+# of a two-guest watcher with cases of 1 and 2 files.
+pair() {
+	mkdir -p "$1"
+	mkdir -m 700 "$1/ctl"
+	build/gradeclass watch --stage "$1" --vms 2vm --control-dir "$1/ctl" --guest 2vm-master \
+		--guest 2vm-slave --files 1,2 --stall 60 --boot 60 -- \
+		env m="$1/ctl/2vm-master.sock" s="$1/ctl/2vm-slave.sock" sh -c "$2" >"$1/out" 2>&1
+}
+
+# got FILE: the lines a stand-in received, joined by '|'.
+got() { sed -n 's/^ctlpeer: received //p' "$1" | paste -sd '|'; }
+
+# (c) The relay: the master's guest lies in between its real events.
+p=build/tests/tools/ctlpeer
+pair "$tmp/c" "$p \"\$m\" 'begin 1\\nstatus 1 1 ok\\nready 1\\nready 1\\nlistening 1 1\\nstatus 1 1 ok\\n\
+status 1 1 failed\\nend 1\\nbegin 2\\nready 2\\nstatus 2 1 ok\\nrun 2 2\\nlistening 2 2\\nlistening 2 1\\n\
+status 2 2 failed\\nend 2\\ndone\\nstatus 2 2 ok\\n' >$tmp/c/m.peer &
+$p \"\$s\" 'begin 1\\nready 1\\nlistening 1 1 x\\nstatus 1 1 ok\\nend 1\\ndone\\n' >$tmp/c/s.peer
+wait"
+check_equal "relay: the slave's guest gets the master's events, nothing else" "$(got "$tmp/c/s.peer")" \
+	"ready 1|listening 1 1|status 1 1 ok|end 1|ready 2|status 2 1 ok|listening 2 2|status 2 2 failed|end 2|done"
+check_equal "relay: the master's guest gets the slave's events, nothing else" "$(got "$tmp/c/m.peer")" \
+	"ready 1|status 1 1 ok|end 1|done"
+check_equal "relay: .control keeps begin, run, end and done" \
+	"$(awk '{ NF--; print }' "$tmp/c/2vm-master.control" | paste -sd '|')" \
+	"begin 1|end 1|begin 2|run 2 2|end 2|done|ignored"
+pair "$tmp/d" "$p \"\$s\" 'begin 1\\nready 1\\n' >$tmp/d/s.peer; $p \"\$m\" 'begin 1\\n' >$tmp/d/m.peer"
+check_equal "relay: a guest whose port closed is done to the other" "$(got "$tmp/d/m.peer")" \
+	"ready 1|done"
+pair "$tmp/e" "$p \"\$s\" 'begin 1\\nready 1\\n' >$tmp/e/s.peer & sleep 1; $p \"\$m\" '' >$tmp/e/m.peer; wait"
+check_equal "relay: a guest that has sent no event yet (its port may be closed) gets nothing" \
+	"$(got "$tmp/e/m.peer")" ""
+check_output "relay: that guest was connected (the test ran)" '^ctlpeer: sent 0 bytes$' cat "$tmp/e/m.peer"
 finish

@@ -2,8 +2,9 @@
 /*
  * gradeclass watch: run a boot of the grader's guests, read each guest's
  * control channel (a Unix socket QEMU connects to), keep its accepted
- * events with the console log's size in STAGE/BASE.control, and TERM the
- * boot when its guests make no progress within the host's limits.
+ * events with the console log's size in STAGE/BASE.control, relay two
+ * guests' events to each other, and TERM the boot when its guests make no
+ * progress within the host's limits.
  */
 #include "watch.h"
 #include "util.h"
@@ -39,6 +40,9 @@ struct guest {
 	int overlong;
 	uint64_t bytes, ignored;
 	struct watch_order order;
+	char *out;		/* the other guest's events, not yet written */
+	size_t outlen;
+	int heard;		/* an event came: the guest has its port open */
 };
 
 struct watch {
@@ -237,6 +241,8 @@ static int open_outputs(struct watch *w, struct guest *g)
 		return fail_errno("watch: %s", g->control);
 	g->order.files = w->files;
 	g->order.cases = w->cases;
+	g->order.pair = w->ng == WATCH_GUESTS;
+	g->out = xcalloc(1, w->byte_cap);
 	return 0;
 }
 
@@ -323,42 +329,88 @@ static uint64_t log_size(struct guest *g)
 	return (uint64_t)st.st_size;
 }
 
-static void write_event(struct guest *g, enum watch_kind e, unsigned k, unsigned r)
+/* begin, run, end and done, with the console log's size, into BASE.control. */
+static void write_event(struct guest *g, const struct watch_event *e)
 {
-	uint64_t off = log_size(g);
+	char line[WATCH_LINE_MAX + 1];
 
-	switch (e) {
+	switch (e->kind) {
 	case WATCH_BEGIN:
-		dprintf(g->outfd, "begin %u %" PRIu64 "\n", k, off);
-		break;
 	case WATCH_RUN:
-		dprintf(g->outfd, "run %u %u %" PRIu64 "\n", k, r, off);
-		break;
 	case WATCH_END:
-		dprintf(g->outfd, "end %u %" PRIu64 "\n", k, off);
+	case WATCH_DONE:
+		watch_format(e, line, sizeof(line));
+		dprintf(g->outfd, "%s %" PRIu64 "\n", line, log_size(g));
 		break;
 	default:
-		dprintf(g->outfd, "done %" PRIu64 "\n", off);
+		break;
 	}
+}
+
+/*
+ * What of the other guest's events can go to this one's port now: once it
+ * has sent an event itself, so that its harness has the port open (a
+ * serial port drops what arrives while it is closed).
+ */
+static void flush_out(struct guest *g)
+{
+	ssize_t n;
+
+	while (g->cfd >= 0 && g->heard && g->outlen) {
+		n = write(g->cfd, g->out, g->outlen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		memmove(g->out, g->out + n, g->outlen - (size_t)n);
+		g->outlen -= (size_t)n;
+	}
+}
+
+/*
+ * Between two guests, an accepted event but begin and run goes to the
+ * other's port as the host wrote it: what a harness waits for there is
+ * the host's text, never the other guest's.  The other guest's events are
+ * bounded as this one's are, so the buffer (of the byte cap) holds them.
+ */
+static void relay(struct watch *w, struct guest *from, const struct watch_event *e)
+{
+	struct guest *to = from == &w->g[0] ? &w->g[1] : &w->g[0];
+	char line[WATCH_LINE_MAX + 2];
+	int n;
+
+	if (w->ng != WATCH_GUESTS || e->kind == WATCH_BEGIN || e->kind == WATCH_RUN)
+		return;
+	n = watch_format(e, line, sizeof(line) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(line) - 1 || to->outlen + (size_t)n + 1 > w->byte_cap)
+		return;
+	line[n++] = '\n';
+	memcpy(to->out + to->outlen, line, (size_t)n);
+	to->outlen += (size_t)n;
+	flush_out(to);
 }
 
 static void line_done(struct watch *w, struct guest *g)
 {
-	unsigned k, r;
-	enum watch_kind e = WATCH_NONE;
+	struct watch_event e = { .kind = WATCH_NONE };
 
 	if (!g->overlong)
-		e = watch_accept(&g->order, g->line, g->len, &k, &r);
+		watch_accept(&g->order, g->line, g->len, &e);
 	g->len = 0;
 	g->overlong = 0;
-	if (e == WATCH_NONE) {
+	if (e.kind == WATCH_NONE) {
 		g->ignored++;
 		return;
 	}
-	write_event(g, e, k, r);
+	write_event(g, &e);
+	if (!g->heard) {
+		g->heard = 1;
+		flush_out(g);
+	}
+	relay(w, g, &e);
 	w->last = now_ns();
-	if (e == WATCH_BEGIN && k > w->begun) {
-		w->begun = k;
+	if (e.kind == WATCH_BEGIN && e.k > w->begun) {
+		w->begun = e.k;
 		if (!w->first)
 			w->first = w->last;
 	}
@@ -376,6 +428,21 @@ static void feed(struct watch *w, struct guest *g, const char *buf, size_t n)
 		else
 			g->overlong = 1;
 	}
+}
+
+/*
+ * A guest's port closed (its QEMU gone) or was closed for its flood before
+ * its "done": the other guest is told "done", which is what the host
+ * knows of it, so that it stops waiting for it.
+ */
+static void gone(struct watch *w, struct guest *g)
+{
+	struct watch_event e = { .kind = WATCH_DONE };
+
+	if (g->order.done)
+		return;
+	g->order.done = 1;
+	relay(w, g, &e);
 }
 
 static void hang_up(struct guest *g)
@@ -405,11 +472,13 @@ static void read_guest(struct watch *w, struct guest *g)
 			return;
 		if (n <= 0) {
 			hang_up(g);
+			gone(w, g);
 			return;
 		}
 		if (g->bytes + (uint64_t)n > w->byte_cap) {
 			hang_up(g);
 			g->ignored++;
+			gone(w, g);
 			return;
 		}
 		g->bytes += (uint64_t)n;
@@ -485,6 +554,8 @@ static void poll_guests(struct watch *w)
 	for (i = 0; i < w->ng; i++) {
 		p[i].fd = w->g[i].cfd >= 0 ? w->g[i].cfd : w->g[i].lfd;
 		p[i].events = POLLIN;
+		if (w->g[i].cfd >= 0 && w->g[i].heard && w->g[i].outlen)
+			p[i].events |= POLLOUT;
 		p[i].revents = 0;
 	}
 	if (poll(p, (nfds_t)w->ng, 1000) <= 0)
@@ -492,10 +563,13 @@ static void poll_guests(struct watch *w)
 	for (i = 0; i < w->ng; i++) {
 		if (!p[i].revents)
 			continue;
-		if (w->g[i].cfd >= 0)
+		if (w->g[i].cfd >= 0) {
+			flush_out(&w->g[i]);
 			read_guest(w, &w->g[i]);
-		else if (w->g[i].lfd >= 0)
+		} else if (w->g[i].lfd >= 0) {
 			take_connection(w, &w->g[i]);
+			flush_out(&w->g[i]);
+		}
 	}
 }
 
@@ -539,6 +613,7 @@ static void finish(struct watch *w)
 			hang_up(g);
 		dprintf(g->outfd, "ignored %" PRIu64 "\n", g->ignored);
 		close(g->outfd);
+		free(g->out);
 		if (g->lfd >= 0) {
 			close(g->lfd);
 			unlink(g->sock);
@@ -569,8 +644,11 @@ static int setup(struct watch *w)
 		return -1;
 	for (k = 0; k < w->cases; k++)
 		files += w->files[k];
-	/* Every line a battery can send, at its longest, and some slack. */
-	w->byte_cap = (2 * w->cases + files + 1) * (WATCH_LINE_MAX + 2) + 4096;
+	/*
+	 * Every line a battery can send, at its longest, and some slack: a case's
+	 * begin, ready and end, and each file's run, listening and status.
+	 */
+	w->byte_cap = (3 * w->cases + 3 * files + 1) * (WATCH_LINE_MAX + 2) + 4096;
 	for (i = 0; i < w->ng; i++) {
 		w->g[i].lfd = -1;
 		if (open_outputs(w, &w->g[i]) || listen_guest(w, &w->g[i]))

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control channel's lines: "begin K", "run K R", "end K", "done",
+ * The control channel's lines: "begin K", "run K R", "end K", "done" and,
+ * between two guests, "ready K", "listening K R", "status K R ok|failed",
  * each exactly so (one space between fields, decimal numbers without a
  * leading zero), accepted only in the order a battery makes them.
  */
 #include "watch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -49,52 +51,145 @@ static int fields(const char *s, size_t len, const char *word, int n,
 	return i == len;
 }
 
+/* A new run (or case): nothing of it said yet. */
+static void new_run(struct watch_order *o, unsigned run)
+{
+	o->run = run;
+	o->listened = 0;
+	o->stated = 0;
+}
+
 static enum watch_kind accept_begin(struct watch_order *o, unsigned k)
 {
 	if (k <= o->begun || k > o->cases)
 		return WATCH_NONE;
 	o->begun = k;
-	o->run = 1;
 	o->ended = 0;
+	o->ready = 0;
+	new_run(o, 1);
 	return WATCH_BEGIN;
+}
+
+/* Between two guests, a run or the end follows the last run's status. */
+static int in_case(const struct watch_order *o, unsigned k)
+{
+	return o->begun && k == o->begun && !o->ended;
 }
 
 static enum watch_kind accept_run(struct watch_order *o, unsigned k, unsigned r)
 {
-	if (!o->begun || k != o->begun || o->ended || r <= o->run ||
-	    r > o->files[k - 1])
+	if (!in_case(o, k) || r <= o->run || r > o->files[k - 1] ||
+	    (o->pair && !o->stated))
 		return WATCH_NONE;
-	o->run = r;
+	new_run(o, r);
 	return WATCH_RUN;
 }
 
 static enum watch_kind accept_end(struct watch_order *o, unsigned k)
 {
-	if (!o->begun || k != o->begun || o->ended)
+	if (!in_case(o, k) || (o->pair && !o->stated))
 		return WATCH_NONE;
 	o->ended = 1;
 	return WATCH_END;
 }
 
-enum watch_kind watch_accept(struct watch_order *o, const char *line,
-			     size_t len, unsigned *k, unsigned *r)
+static enum watch_kind accept_ready(struct watch_order *o, unsigned k)
 {
-	*k = 0;
-	*r = 0;
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (o->done || len > WATCH_LINE_MAX)
+	if (!o->pair || !in_case(o, k) || o->ready)
 		return WATCH_NONE;
+	o->ready = 1;
+	return WATCH_READY;
+}
+
+static enum watch_kind accept_listening(struct watch_order *o, unsigned k, unsigned r)
+{
+	if (!o->pair || !in_case(o, k) || !o->ready || r != o->run || o->listened ||
+	    o->stated)
+		return WATCH_NONE;
+	o->listened = 1;
+	return WATCH_LISTENING;
+}
+
+static enum watch_kind accept_status(struct watch_order *o, unsigned k, unsigned r)
+{
+	if (!o->pair || !in_case(o, k) || !o->ready || r != o->run || o->stated)
+		return WATCH_NONE;
+	o->stated = 1;
+	return WATCH_STATUS;
+}
+
+/*
+ * "status K R ok" or "status K R failed": *failed set; 0 when the line is
+ * not one.
+ */
+static int status_fields(const char *s, size_t len, unsigned *k, unsigned *r, int *failed)
+{
+	if (len > 3 && !memcmp(s + len - 3, " ok", 3)) {
+		*failed = 0;
+		return fields(s, len - 3, "status", 2, k, r);
+	}
+	if (len > 7 && !memcmp(s + len - 7, " failed", 7)) {
+		*failed = 1;
+		return fields(s, len - 7, "status", 2, k, r);
+	}
+	return 0;
+}
+
+static enum watch_kind accept_line(struct watch_order *o, const char *line, size_t len,
+				   struct watch_event *e)
+{
 	if (len == 4 && !memcmp(line, "done", 4)) {
 		o->done = 1;
 		return WATCH_DONE;
 	}
-	if (fields(line, len, "begin", 1, k, r))
-		return accept_begin(o, *k);
-	if (fields(line, len, "run", 2, k, r))
-		return accept_run(o, *k, *r);
-	if (fields(line, len, "end", 1, k, r))
-		return accept_end(o, *k);
-	*k = 0;
+	if (fields(line, len, "begin", 1, &e->k, &e->r))
+		return accept_begin(o, e->k);
+	if (fields(line, len, "run", 2, &e->k, &e->r))
+		return accept_run(o, e->k, e->r);
+	if (fields(line, len, "end", 1, &e->k, &e->r))
+		return accept_end(o, e->k);
+	if (fields(line, len, "ready", 1, &e->k, &e->r))
+		return accept_ready(o, e->k);
+	if (fields(line, len, "listening", 2, &e->k, &e->r))
+		return accept_listening(o, e->k, e->r);
+	if (status_fields(line, len, &e->k, &e->r, &e->failed))
+		return accept_status(o, e->k, e->r);
 	return WATCH_NONE;
+}
+
+enum watch_kind watch_accept(struct watch_order *o, const char *line, size_t len,
+			     struct watch_event *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (o->done || len > WATCH_LINE_MAX)
+		return WATCH_NONE;
+	e->kind = accept_line(o, line, len, e);
+	if (e->kind == WATCH_NONE)
+		memset(e, 0, sizeof(*e));
+	return e->kind;
+}
+
+int watch_format(const struct watch_event *e, char *buf, size_t size)
+{
+	switch (e->kind) {
+	case WATCH_BEGIN:
+		return snprintf(buf, size, "begin %u", e->k);
+	case WATCH_RUN:
+		return snprintf(buf, size, "run %u %u", e->k, e->r);
+	case WATCH_END:
+		return snprintf(buf, size, "end %u", e->k);
+	case WATCH_DONE:
+		return snprintf(buf, size, "done");
+	case WATCH_READY:
+		return snprintf(buf, size, "ready %u", e->k);
+	case WATCH_LISTENING:
+		return snprintf(buf, size, "listening %u %u", e->k, e->r);
+	case WATCH_STATUS:
+		return snprintf(buf, size, "status %u %u %s", e->k, e->r,
+				e->failed ? "failed" : "ok");
+	default:
+		return snprintf(buf, size, "none");
+	}
 }

@@ -18,8 +18,9 @@ kv() { printf '%s=%s\n' "$1" "$2" >>"$rtmp"; }
 # checks CRITERION: this criterion applies to this side.
 checks() { kv check "$1"; crit_=$1; }
 
-# why TEXT: a failure of the criterion being checked.
+# why TEXT: a failure of the criterion being checked ($failed_ set).
 why() {
+	failed_=1
 	printf 'reason=%s: %s\n' "$side_" "$1" >>"$rtmp"
 	printf 'why.%s=%s: %s\n' "$crit_" "$side_" "$1" >>"$rtmp"
 }
@@ -31,15 +32,24 @@ last_said() { tail -n 1 "$1" | tr -cd ' -~' | cut -c 1-200; }
 # check_exit: how the program ended; 1 when it did not end well.
 check_exit() {
 	checks exits
-	p=$cw/$side_ rc=$(cat "$cw/$side_.rc" 2>/dev/null)
+	p=$cw/$side_
+	first "$p.rc"
+	rc=$got
 	kv rc "${rc:-none}"
-	[ -f "$p.t1" ] && kv secs "$(awk '{ printf "%.2f", $1 - t0 }' t0="$(cat "$p.t0")" "$p.t1")"
+	if [ -f "$p.t1" ]; then
+		first "$p.t0"
+		t0_=$got
+		first "$p.t1"
+		span "$t0_" "$got"
+		kv secs "$spanned"
+	fi
 	if [ -f "$p.stuck" ]; then
 		why "hang: still running after $secs s and after SIGKILL (stuck in the kernel)"
 	elif [ -f "$p.hung" ]; then
 		why "hang: did not finish within $secs s (killed)"
 	elif [ -f "$p.cut" ]; then
-		why "$(cat "$p.cut")"
+		first "$p.cut"
+		why "$got"
 	elif [ "${rc:-0}" -gt 128 ]; then
 		why "crash: killed by signal $((rc - 128)) (SIG$(kill -l $((rc - 128)) 2>/dev/null))"
 	elif [ "$rc" = 127 ] || [ "$rc" = 126 ]; then
@@ -52,15 +62,32 @@ check_exit() {
 	return 1
 }
 
-# case_klog: the kernel log since the case's mark, as $cw/klog (every
-# line) and $cw/klog.kernel (the kernel's own lines: a program can write
-# to /dev/kmsg, but never with the kernel's facility, which dmesg -r shows
-# as a priority below 8).
+# span T0 T1: $spanned, T1 - T0 of two uptimes ("S.CC") as "S.CC" (the
+# digits without the point are hundredths).
+span() {
+	a_=${1%.*}${1#*.} b_=${2%.*}${2#*.}
+	a_=${a_#"${a_%%[!0]*}"} b_=${b_#"${b_%%[!0]*}"}
+	d_=$((${b_:-0} - ${a_:-0}))
+	spanned=$((d_ / 100)).$((d_ % 100 / 10))$((d_ % 10))
+}
+
+# case_klog: the kernel log since the case's mark, in one pass: its first
+# 40 lines as $cw/put/$klog_name and the kernel's own lines as
+# $cw/klog.kernel
+# (a program can write to /dev/kmsg, but never with the kernel's
+# facility, which dmesg -r shows as a priority below 8), both without the
+# priority.
 case_klog() {
-	dmesg -r | awk -v m="$mark" 'seen { print }
-		substr($0, length($0) - length(m) + 1) == m { seen = 1 }' >"$cw/klog.raw"
-	sed 's/^<[0-9]*>//' "$cw/klog.raw" >"$cw/klog"
-	sed -n 's/^<[0-7]>//p' "$cw/klog.raw" >"$cw/klog.kernel"
+	: >"$cw/put/$klog_name"
+	: >"$cw/klog.kernel"
+	dmesg -r | awk -v m="$mark" -v head="$cw/put/$klog_name" -v kernel="$cw/klog.kernel" '
+		seen {
+			own = /^<[0-7]>/
+			sub(/^<[0-9]*>/, "")
+			if (++n <= 40) print > head
+			if (own) print > kernel
+		}
+		substr($0, length($0) - length(m) + 1) == m { seen = 1 }'
 }
 
 # device_bytes: when every module is syncdev.ko (GRADE_STRICT_PAGES=1),
@@ -93,23 +120,35 @@ check_pages() {
 	[ "$n" -gt 0 ] || why "no page-descriptor line in the kernel log (mmap mode; pattern /$pat/)"
 }
 
-# check_side SIDE MM SM: write $res/$cname.SIDE.res and .out.
+# check_side SIDE MM SM: write $cname.SIDE.res and .out in $cw/put/.
 check_side() {
 	side_=$1 method=$2
 	[ "$1" = slave ] && method=$3
-	rtmp=$cw/$1.res.tmp
+	rtmp=$cw/put/$cname.$1.res failed_=""
 	: >"$rtmp"
 	kv bytes "$total"
-	# shellcheck disable=SC2086 # $files: words counted on purpose
-	kv files "$(echo $files | wc -w)"
+	kv files "$nfiles"
 	check_exit
 	check_pages "$method"
 	device_bytes
-	if grep -q '^reason=' "$rtmp"; then kv status fail; else kv status pass; fi
+	if [ -n "$failed_" ]; then kv status fail; else kv status pass; fi
 	kv end 1
-	head -c 65536 "$cw/$1.out" >"$cw/$1.out.head"
-	put "$cw/$1.out.head" "$res/$cname.$1.out"
-	put "$rtmp" "$res/$cname.$1.res"
+	head -c 65536 "$cw/$1.out" >"$cw/put/$cname.$1.out"
+}
+
+# hand_in: the case's result files ($cw/put/, on this guest's tmpfs) to
+# $res under the same names, whatever a program left there (a FIFO would
+# block a write, a link would send it elsewhere): one rm and one mv for
+# them all.
+hand_in() {
+	t_=""
+	for f_ in "$cw"/put/*; do
+		[ -e "$f_" ] && t_="$t_ $res/${f_##*/}"
+	done
+	[ -n "$t_" ] || return 0
+	# shellcheck disable=SC2086 # $t_: the targets, names without a space
+	rm -rf $t_
+	mv -f "$cw"/put/* "$res/"
 }
 
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,

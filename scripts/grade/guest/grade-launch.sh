@@ -7,13 +7,23 @@
 # $share and $input (hidden from the programs), $cw (the case's
 # directory), $cset (its data set), $outdir (the slave's output
 # directory) and $secs (the time limit).  The slave starts once the
-# master's listener is up (listening).
+# master's listener is up (listening).  Each process the harness starts
+# for a case costs tens of milliseconds under TCG: what the shell can do
+# itself, it does.
 
-# The harness's own TCP ports between two guests: its barrier and its news.
-sync_port=2390
-news_port=2391
+# now: the seconds since boot (/proc/uptime's first field, "S.CC").
+now() {
+	read -r up_ _ </proc/uptime
+	echo "$up_"
+}
 
-now() { cut -d ' ' -f 1 /proc/uptime; }
+# first FILE: its first line in $got (empty when there is no FILE).
+first() {
+	got=""
+	# shellcheck disable=SC2034 # got: the caller's
+	[ -f "$1" ] && read -r got <"$1"
+	return 0
+}
 
 # start_prog SIDE SECS CMD...: run CMD in its own session in the
 # background, output to $cw/SIDE.out, exit status to $cw/SIDE.rc; a
@@ -23,9 +33,13 @@ start_prog() {
 	p=$cw/$1 secs=$2
 	shift 2
 	now >"$p.t0"
+	# setsid, a background child of a shell without job control (so not a
+	# process group leader), makes its session without a fork: $! is the
+	# program's process group.
 	(
-		setsid sh -c 'echo $$ >"$0"; exec "$@"' "$p.pid" "$@" \
-			>"$p.out" 2>&1 </dev/null
+		setsid "$@" >"$p.out" 2>&1 </dev/null &
+		echo $! >"$p.pid"
+		wait $!
 		echo $? >"$p.rc.tmp"
 		now >"$p.t1"
 		mv "$p.rc.tmp" "$p.rc"
@@ -41,14 +55,37 @@ start_prog() {
 	echo $! >"$p.dog"
 }
 
-# command_line TEMPLATE METHOD IP FILES...: the template's words with its
-# placeholders filled in; the first word (master or slave) is left out.
+# command_line TEMPLATE METHOD IP FILES...: $args, the template's words
+# with its placeholders filled in, one after the other; the first word
+# (master or slave) is left out (a template of one word is kept whole).
 command_line() {
-	t=$1 m=$2 ip=$3
+	args=$1 m=$2 ip=$3
 	shift 3
-	echo "$t" | sed -e "s|{n}|$#|g" -e "s|{files}|$*|g" -e "s|{file}|$1|g" \
-		-e "s|{method}|$m|g" -e "s|{flag}|-${m%"${m#?}"}|g" -e "s|{ip}|$ip|g" \
-		-e "s|{prefix}|$(prefix_of "$1")|g" | cut -d ' ' -f 2-
+	fill n "$#"
+	fill files "$*"
+	fill file "${1:-}"
+	fill method "$m"
+	fill flag "-${m%"${m#?}"}"
+	fill ip "$ip"
+	case $args in *'{prefix}'*) fill prefix "$(prefix_of "${1:-}")" ;; esac
+	case $args in *' '*) args=${args#* } ;; esac
+}
+
+# fill NAME VALUE: every {NAME} of $args replaced by VALUE.
+fill() {
+	f_in=$args args=""
+	while :; do
+		case $f_in in
+		*"{$1}"*)
+			args=$args${f_in%%"{$1}"*}$2
+			f_in=${f_in#*"{$1}"}
+			;;
+		*)
+			args=$args$f_in
+			return 0
+			;;
+		esac
+	done
 }
 
 # prefix_of FILE: the {prefix} of a case whose first file is FILE: the
@@ -73,11 +110,6 @@ prefix_inputs() {
 	done <"$2"
 }
 
-# output_name I NAME: the name the slave wrote the I-th file under.
-output_name() {
-	if uses_prefix; then echo "out_$1"; else echo "$2"; fi
-}
-
 # start_side SIDE METHOD IP FILES...: start SIDE's program of the case
 # with its command line, confined (the master with its input files, the
 # slave in its output directory).
@@ -85,26 +117,27 @@ start_side() {
 	s=$1 t=$GRADE_CLI
 	[ "$s" = slave ] && t=$GRADE_SLAVE_CLI
 	shift
-	args=$(command_line "$t" "$@")
+	command_line "$t" "$@"
+	confined "$s"
 	set -f
-	# shellcheck disable=SC2086,SC2046 # $args, $(confined): words on purpose
+	# shellcheck disable=SC2086 # $args, $conf: words on purpose
 	if [ "$s" = master ]; then
-		start_prog master "$secs" $(confined master) --bind "$work/data/$cset" -- \
+		start_prog master "$secs" $conf --bind "$work/data/$cset" -- \
 			capdrop --also sys_time "$work/bin/master" $args
 	else
-		start_prog slave "$secs" $(confined slave) --bind "$outdir" --chdir "$outdir" -- \
+		start_prog slave "$secs" $conf --bind "$outdir" --chdir "$outdir" -- \
 			capdrop --also wake_alarm "$work/bin/slave" $args
 	fi
 	set +f
 }
 
-# confined SIDE: confine's words for SIDE's program, but for its files:
-# its binary, nothing of the shares, this harness, /run or /opt/syncdev,
-# and the device nodes the loaded modules made ($work/devs).
+# confined SIDE: $conf, confine's words for SIDE's program, but for its
+# files: its binary, nothing of the shares, this harness, /run or
+# /opt/syncdev, and the device nodes the loaded modules made ($work/devs).
 confined() {
-	printf 'confine --ro-bind %s/bin/%s --hide /opt/syncdev --hide /run' "$work" "$1"
-	printf ' --hide %s' "$share" "$input"
-	while read -r d_; do printf ' --dev %s' "$d_"; done <"$work/devs"
+	conf="confine --ro-bind $work/bin/$1 --hide /opt/syncdev --hide /run --hide $share"
+	conf="$conf --hide $input"
+	while read -r d_; do conf="$conf --dev $d_"; done <"$work/devs"
 }
 
 # device_nodes: the device nodes under /dev whose names confine takes, one
@@ -115,19 +148,18 @@ device_nodes() {
 		grep -vE '/\.\.?(/|$)|//' | sort
 }
 
-# listening: a TCP socket listens in this guest on a port other than this
-# harness's own ($sync_port, $news_port): the graded programs' (or their
-# module's) listener.
+# listening: a TCP socket listens in this guest: the graded programs' (or
+# their module's) listener; the harness has none (two guests keep in step
+# over the control channel).
 listening() {
-	# A kernel without IPv6 has no tcp6, and awk gives up on a missing file.
-	set -- /proc/net/tcp
-	[ ! -e /proc/net/tcp6 ] || set -- "$@" /proc/net/tcp6
-	awk -v a="$(printf ':%04X' $sync_port)" -v b="$(printf ':%04X' $news_port)" '
-		FNR > 1 && $4 == "0A" {
-			p = substr($2, length($2) - 4)
-			if (p != a && p != b) found = 1
-		}
-		END { exit !found }' "$@" 2>/dev/null
+	# A kernel without IPv6 has no tcp6.  The header's fourth word is "st".
+	for f_ in /proc/net/tcp /proc/net/tcp6; do
+		[ -e "$f_" ] || continue
+		while read -r _ _ _ st_ _; do
+			[ "$st_" = 0A ] && return 0
+		done <"$f_"
+	done
+	return 1
 }
 
 # no_user_namespaces: no process may make a user namespace any more (in

@@ -19,27 +19,32 @@
 #   slave {n} {files} {method} {ip}      slave N o1 ... oN fcntl|mmap IP
 #
 # ({file}: one file; a data set of several is then one run per file;
-# {flag}: -f or -m), the master first, the slave once a TCP listener other
-# than this harness's own is up (at most 10 s later), each in its own
-# session under its own time limit.  Each program runs in a mount namespace
-# of its own (confine): a private /tmp holding only its binary and its
-# files (the master its input, the slave its output directory, its working
-# directory), nothing of the shares, this harness or /opt/syncdev, a /dev
-# without console, serial ports or kernel log, /sys and /proc/sys
-# read-only; without the capabilities that would undo that or reach
-# another process (capdrop, each side without one more, so that neither
-# may reach into the other); and no user namespace can be made.
+# {flag}: -f or -m), the master first, the slave once a TCP listener is up
+# (at most 10 s later), each in its own session under its own time limit.
+# Each program runs in a mount namespace of its own (confine): a private
+# /tmp holding only its binary and its files (the master its input, the
+# slave its output directory, its working directory), nothing of the
+# shares, this harness or /opt/syncdev, a /dev without console, serial
+# ports or kernel log, /sys and /proc/sys read-only; without the
+# capabilities that would undo that or reach another process (capdrop,
+# each side without one more, so that neither may reach into the other);
+# and no user namespace can be made.
 #
 # Case progress goes only to the control channel ($SYNCDEV_CONTROL, a port
 # only the host reads and no program can open): "begin K", "run K R",
 # "end K", "done", K the case's index in this boot's list (data sets outer,
-# method pairs inner).  It writes what only the guest can see to
-# $SYNCDEV_SHARE/results/<1vm|2vm>/: <case>.<side>.res ("key=value" lines,
-# the last "end=1"), <case>.<side>.out (the first 64 KiB of the program's
-# output), <case>.<guest>.klog (the kernel lines logged during the case)
-# and, from the slave's side, <case>.files/ (the output files).  The host
-# judges the output files, the time lines and the kernel log itself;
-# nothing here decides them.  Results reach the host as each case ends.
+# method pairs inner).  Two guests keep in step over it, never over the
+# network the programs share: each also writes "ready K" (set to start),
+# "listening K R" (the master's listener of run R is up) and "status K R
+# ok|failed" (how its program of run R ended), and the host writes each
+# event of one guest but begin and run to the other's port.  It writes
+# what only the guest can see to $SYNCDEV_SHARE/results/<1vm|2vm>/:
+# <case>.<side>.res ("key=value" lines, the last "end=1"), <case>.<side>.out
+# (the first 64 KiB of the program's output), <case>.<guest>.klog (the
+# kernel lines logged during the case) and, from the slave's side,
+# <case>.files/ (the output files).  The host judges the output files, the
+# time lines and the kernel log itself; nothing here decides them.  Results
+# reach the host as each case ends.
 set -u
 vms=${1:?usage: grade.sh 1vm|2vm}
 input=${SYNCDEV_INPUT:?no input directory: run through scripts/grade/grade}
@@ -58,27 +63,70 @@ work=/tmp/grade
 outdir=$work/slave/out
 mkdir -p "$res" "$work/bin" "$work/data" "$work/slave"
 mkfifo "$work/nap" 2>/dev/null
-k=0
+k=0 peer_done=0 pl="" pl_part=""
 
-# tell LINE: LINE to the control channel, written before what it announces;
-# nothing when there is none.
+# tell LINE: LINE to the control channel (descriptor 9, open for the whole
+# battery; confine closes it for the programs), written before what it
+# announces; nothing when there is none.
 tell() {
 	[ -n "$control" ] || return 0
-	printf '%s\n' "$1" >"$control" 2>/dev/null
+	printf '%s\n' "$1" 2>/dev/null >&9
 	return 0
+}
+
+# open_control: the control channel raw (a line arrives as written) on
+# descriptor 9; with two guests, a reader that appends what the host
+# relays of the other guest to $work/peer, read on descriptor 8.
+open_control() {
+	[ -n "$control" ] || return 0
+	stty -F "$control" raw -echo 2>/dev/null
+	exec 9<>"$control" || return 1
+	[ "$vms" = 2vm ] || return 0
+	: >"$work/peer"
+	cat <&9 >>"$work/peer" 2>/dev/null &
+	exec 8<"$work/peer"
+}
+
+# peer_next: the other guest's next whole event (in $pl); 1 when none has
+# come yet (a part of one is kept for the next call).
+peer_next() {
+	if IFS= read -r pl_ <&8; then
+		pl=$pl_part$pl_ pl_part=""
+		return 0
+	fi
+	pl_part=$pl_part$pl_
+	return 1
+}
+
+# peer_wait PATTERN SECS: until the other guest's event matches PATTERN
+# (in $pl), checked every 0.05 s for SECS seconds (0: only what has come);
+# 1 when it has not come, 2 when the other guest is done (gave up).  Its
+# events come in the order of the battery both guests run, so none that
+# is waited for later is passed over.
+peer_wait() {
+	n_=0
+	while [ "$peer_done" = 0 ]; do
+		while peer_next; do
+			[ "$pl" = "done" ] && peer_done=1 && return 2
+			# shellcheck disable=SC2254 # PATTERN: a pattern on purpose
+			case $pl in $1) return 0 ;; esac
+		done
+		[ $n_ -lt $(($2 * 20)) ] || return 1
+		nap 0.05
+		n_=$((n_ + 1))
+	done
+	return 2
 }
 
 # side SIDE: does this guest run SIDE (master|slave) of the case?
 side() { [ "$vms" = 1vm ] || [ "$role" = "$1" ]; }
 
-# barrier TAG: both guests reach TAG (2vm only); 1 when the peer is gone.
+# barrier EVENT SECS: tell EVENT and wait up to SECS for the other guest's
+# (2vm only); 1 when it has not come or the other guest gave up.
 barrier() {
 	[ "$vms" = 2vm ] || return 0
-	if [ "$role" = master ]; then
-		peersync --listen --port $sync_port --timeout "$2" "$1" >/dev/null 2>&1
-	else
-		peersync --port $sync_port --timeout "$2" "$1" "$SYNCDEV_PEER" >/dev/null 2>&1
-	fi
+	tell "$1"
+	peer_wait "$1" "$2"
 }
 
 # load_modules: insmod modules/*.ko in modules/order, retrying those that
@@ -109,29 +157,29 @@ unload_modules() {
 	done
 }
 
-# data_files SET: the data set's file paths in this guest, in the set's
-# order; where this guest runs a master, the files are copied from the
+# case_files SET: $files, the data set's file paths in this guest in the
+# set's order, $outs their names, $nfiles their number and $total their
+# bytes; where this guest runs a master, the files are copied from the
 # input first (only the master's namespace shows them).
-data_files() {
-	d=$work/data/$1
+case_files() {
+	d=$work/data/$1 files="" outs="" nfiles=0 total=0
 	if [ -d "$input/data/$1" ] && ! [ -d "$d" ]; then
 		cp -r "$input/data/$1" "$d.tmp" &&
 			{ ! uses_prefix || prefix_inputs "$d.tmp" "$work/sets/$1"; } &&
 			mv "$d.tmp" "$d"
 	fi
-	awk -v d="$d" '{ print d "/" $1 }' "$work/sets/$1"
+	while read -r n_ z_ _; do
+		files="$files $d/$n_" outs="$outs $n_"
+		nfiles=$((nfiles + 1)) total=$((total + ${z_:-0}))
+	done <"$work/sets/$1"
+	files=${files# }
 }
 
-# set_bytes SET: the data set's size in bytes.
-set_bytes() {
-	awk '{ s += $2 } END { printf "%d", s }' "$work/sets/$1"
-}
-
-# case_timeout SET: seconds each program of a case may run.
+# case_timeout SET: $ctime, the seconds each program of a case may run.
 case_timeout() {
-	t=$GRADE_TIMEOUT
-	case $1 in big|64M) t=$((t * 3)) ;; esac
-	echo $((t * scale))
+	ctime=$GRADE_TIMEOUT
+	case $1 in big|64M) ctime=$((ctime * 3)) ;; esac
+	ctime=$((ctime * scale))
 }
 
 # nap SECS: wait SECS (a fraction too) without starting a process, which
@@ -153,9 +201,10 @@ finished() { [ -f "$cw/$1.rc" ] || [ -f "$cw/$1.stuck" ]; }
 
 # reap SIDE: stop its watchdog and whatever the program left running.
 reap() {
-	kill "$(cat "$cw/$1.dog")" 2>/dev/null
-	pg=$(cat "$cw/$1.pid" 2>/dev/null)
-	[ -n "$pg" ] && kill -KILL -"$pg" 2>/dev/null
+	first "$cw/$1.dog"
+	[ -n "$got" ] && kill "$got" 2>/dev/null
+	first "$cw/$1.pid"
+	[ -n "$got" ] && kill -KILL -"$got" 2>/dev/null
 	return 0
 }
 
@@ -177,7 +226,8 @@ cut_short() {
 	done
 	finished "$1" && return
 	echo "$2" >"$cw/$1.cut"
-	kill -KILL -"$(cat "$cw/$1.pid")" 2>/dev/null
+	first "$cw/$1.pid"
+	kill -KILL -"$got" 2>/dev/null
 	n=0
 	while ! finished "$1" && [ $n -lt 200 ]; do
 		nap 0.05
@@ -220,16 +270,16 @@ wait_no_listener() {
 
 # run_single SET MM SM FILES...: both programs in this guest.
 run_single() {
-	mm=$2 sm=$3 secs=$(case_timeout "$1")
+	mm=$2 sm=$3 secs=$ctime
 	shift 3
 	start_side master "$mm" "" "$@"
 	wait_listener
 	# shellcheck disable=SC2086
 	start_side slave "$sm" 127.0.0.1 $outs
 	while ! finished master && ! finished slave; do nap 0.05; done
-	if finished slave && [ "$(cat "$cw/slave.rc" 2>/dev/null)" != 0 ]; then
+	if finished slave && first "$cw/slave.rc" && [ "$got" != 0 ]; then
 		cut_short master "the slave failed; the master was stopped 2 s later"
-	elif finished master && [ "$(cat "$cw/master.rc" 2>/dev/null)" != 0 ]; then
+	elif finished master && first "$cw/master.rc" && [ "$got" != 0 ]; then
 		cut_short slave "the master failed; the slave was stopped after 2 s without output"
 	fi
 	while ! finished master || ! finished slave; do nap 0.05; done
@@ -237,55 +287,64 @@ run_single() {
 	reap slave
 }
 
-# run_pair_side SET MM SM FILES...: this guest's side of a two-VM case.
-# Each guest tells the other how its program ended (a line to port
-# $news_port); a guest whose program still runs when the other's failed
-# stops it as run_single does.
+# run_pair_side SET MM SM FILES...: this guest's side of run $ri of a
+# two-VM case.  The slave starts once the master's guest says its
+# listener is up; each guest tells how its program ended ("status") and
+# learns the other's ($peer_st); a guest whose program still runs when
+# the other's failed stops it as run_single does.  1 when the other guest
+# is lost.
 run_pair_side() {
-	secs=$(case_timeout "$1") mm=$2 sm=$3
+	secs=$ctime mm=$2 sm=$3 peer_st=""
 	shift 3
-	rm -f "$cw/peer.news"
-	nc -l -p $news_port >"$cw/peer.news" 2>/dev/null </dev/null &
-	listener=$!
 	if [ "$role" = master ]; then
 		start_side master "$mm" "" "$@"
 		wait_listener
-		barrier "listening $run" 60 || { kill $listener 2>/dev/null; return 1; }
+		tell "listening $k $ri"
 	else
-		barrier "listening $run" 60 || { kill $listener 2>/dev/null; return 1; }
+		peer_wait "listening $k $ri" $((60 * scale)) || return 1
 		# shellcheck disable=SC2086
 		start_side slave "$sm" "$SYNCDEV_PEER" $outs
 	fi
 	while ! finished "$role"; do
-		if [ -s "$cw/peer.news" ] && grep -q failed "$cw/peer.news"; then
-			if [ "$role" = master ]; then
-				cut_short master "the slave failed; the master was stopped 2 s later"
-			else
-				cut_short slave "the master failed; the slave was stopped after 2 s without output"
-			fi
-			break
-		fi
-		nap 0.05
+		peer_wait "status $k $ri *" 0
+		case $? in
+		0) peer_st=${pl##* } ;;
+		2) peer_st=gone ;;
+		*) nap 0.05 && continue ;;
+		esac
+		[ "$peer_st" = ok ] || cut_short "$role" "$(cut_why "$role")"
+		break
 	done
 	while ! finished "$role"; do nap 0.05; done
 	st=ok
 	run_ok "$role" || st=failed
-	echo "$st" | nc -w 2 "$SYNCDEV_PEER" $news_port >/dev/null 2>&1
-	kill $listener 2>/dev/null
+	tell "status $k $ri $st"
 	reap "$role"
+	case $peer_st in ok | failed) return 0 ;; gone) return 1 ;; esac
+	peer_wait "status $k $ri *" $((secs + 60 * scale)) || return 1
+	peer_st=${pl##* }
+}
+
+# cut_why SIDE: why SIDE was stopped when the other side failed.
+cut_why() {
+	if [ "$1" = master ]; then
+		echo "the slave failed; the master was stopped 2 s later"
+	else
+		echo "the master failed; the slave was stopped after 2 s without output"
+	fi
 }
 
 # one_file_runs: the command line takes one file ({file}, no {files})
 # and the case's data set has several.
 one_file_runs() {
 	case $GRADE_CLI in *'{files}'*) return 1 ;; *'{file}'*) ;; *) return 1 ;; esac
-	# shellcheck disable=SC2086 # $files: words counted on purpose
-	[ "$(echo $files | wc -w)" -gt 1 ]
+	[ "$nfiles" -gt 1 ]
 }
 
 # run_ok SIDE: SIDE's program of the last run ended well.
 run_ok() {
-	[ "$(cat "$cw/$1.rc" 2>/dev/null)" = 0 ] && ! [ -f "$cw/$1.hung" ] &&
+	first "$cw/$1.rc"
+	[ "$got" = 0 ] && ! [ -f "$cw/$1.hung" ] &&
 		! [ -f "$cw/$1.stuck" ] && ! [ -f "$cw/$1.cut" ]
 }
 
@@ -313,15 +372,15 @@ forget_run() {
 # each_file RUNNER SET MM SM FILES...: a one-file command line on a data
 # set of several files: one run of both programs per file (RUNNER:
 # run_single or run_pair_side), in the data set's order, until one fails
-# (the two guests agree on it at a barrier).  The case is then judged on
+# (each guest learns how the other's run ended).  The case is then judged on
 # what the runs left together: the output files, each program's output of
 # every run (a time line per file, adding up to the total), the exit of
 # the last run, the time from the first start to the last end.
 each_file() {
-	runner=$1 set=$2 i=0
+	runner=$1 i=0
 	shift
 	for f in $files; do
-		i=$((i + 1)) run="$cname file $i" outs=${f##*/}
+		i=$((i + 1)) ri=$i outs=${f##*/} peer_st=ok
 		if [ $i != 1 ]; then
 			tell "run $k $i"
 			forget_run
@@ -332,8 +391,7 @@ each_file() {
 			side "$s" && ! run_ok "$s" && st=failed
 		done
 		keep_run
-		barrier "$run $st" $(($(case_timeout "$set") + 60 * scale))
-		case $? in 0) [ "$st" = ok ] || break ;; 3) break ;; *) return 1 ;; esac
+		[ "$st" = ok ] && [ "$peer_st" = ok ] || break
 	done
 	for s in master slave; do
 		side "$s" || continue
@@ -351,14 +409,10 @@ run_case() {
 	cname=$1.$2-$3 cset=$1 k=$((k + 1))
 	tell "begin $k"
 	cw=$work/case
-	rm -rf "$cw"
-	rm -rf "$outdir"
-	mkdir -p "$cw" "$outdir"
-	files=$(data_files "$1")
-	outs="" total=$(set_bytes "$1")
-	for f in $files; do
-		outs="$outs ${f##*/}"
-	done
+	rm -rf "$cw" "$outdir"
+	mkdir -p "$cw/put" "$outdir"
+	case_files "$1"
+	case_timeout "$1"
 	side master && wait_no_listener
 	# The case's kernel lines are those after this mark (a count of lines
 	# would go wrong once the ring buffer wraps).  No program can write to
@@ -366,8 +420,8 @@ run_case() {
 	# console, and names no case: the host never reads it.
 	mark="syncdev-grade: klog cut $k"
 	echo "<7>$mark" >/dev/kmsg
-	barrier "start $cname" $((120 * scale)) || return 1
-	run=$cname
+	barrier "ready $k" $((120 * scale)) || return 1
+	ri=1
 	if one_file_runs; then
 		if [ "$vms" = 1vm ]; then
 			each_file run_single "$@"
@@ -381,17 +435,19 @@ run_case() {
 		# shellcheck disable=SC2086
 		run_pair_side "$@" $files || return 1
 	fi
+	klog_name=$cname.klog
+	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
 	case_klog
 	for s in master slave; do
 		side "$s" && check_side "$s" "$2" "$3"
 	done
-	klog_name=$cname.klog
-	[ "$vms" = 2vm ] && klog_name=$cname.$role.klog
-	head -n 40 "$cw/klog" >"$cw/klog.head"
-	put "$cw/klog.head" "$res/$klog_name"
+	hand_in
 	side slave && hand_over_outputs
-	tell "end $k"
-	barrier "end $cname" $(($(case_timeout "$1") + 60 * scale)) || return 1
+	if [ "$vms" = 2vm ]; then
+		barrier "end $k" $((ctime + 60 * scale)) || return 1
+	else
+		tell "end $k"
+	fi
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
 }
 
@@ -402,8 +458,8 @@ hand_over_outputs() {
 	mkdir -p "$res/$cname.files"
 	i=0
 	for f in $files; do
-		i=$((i + 1)) o=${f##*/}
-		w=$(output_name "$i" "$o")
+		i=$((i + 1)) o=${f##*/} w=${f##*/}
+		uses_prefix && w=out_$i
 		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
 		# round trip to QEMU, many times slower under TCG.
 		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
@@ -425,12 +481,18 @@ if [ -f "$input/bin/master" ]; then
 	cp "$input/bin/master" "$input/bin/slave" "$work/bin/"
 	chmod +x "$work/bin/master" "$work/bin/slave"
 fi
+if [ "$vms" = 2vm ] && [ -z "$control" ]; then
+	give_up "two guests keep in step over the control channel, and there is none"
+	exit 0
+fi
+if ! open_control; then
+	give_up "the control channel $control could not be opened"
+	exit 0
+fi
 if ! no_user_namespaces; then
 	give_up "user namespaces could not be turned off"
 	exit 0
 fi
-# The control channel: raw, so that a line arrives as written.
-[ -z "$control" ] || stty -F "$control" raw -echo 2>/dev/null
 device_nodes >"$work/devs.before"
 if ! load_modules; then
 	give_up "module did not load: $(cat "$work/insmod.err")"
