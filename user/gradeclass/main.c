@@ -94,6 +94,18 @@ static void usage_watch(FILE *f)
 	      "                  as UID:GID (default: the caller), may connect\n", f);
 }
 
+static void usage_rubric(FILE *f)
+{
+	fputs("  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
+	      "                  required|optional' lines, 'strict_time_line\n"
+	      "                  yes|no', 'legacy_send_result bytes|zero',\n"
+	      "                  'legacy_read fill|starter'; with\n"
+	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
+	      "                  default), with --legacy-send-result bytes (the\n"
+	      "                  default) or zero, with --legacy-read fill (the\n"
+	      "                  default) or starter\n", f);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: gradeclass summarize OUT\n"
@@ -134,15 +146,8 @@ static void usage(FILE *f)
 	      "                  given twice, a missing one and one whose\n"
 	      "                  summary.json has another format_version; shards\n"
 	      "                  under other accelerators merge, the reports\n"
-	      "                  naming each one's\n"
-	      "  rubric FILE     check a rubric file: 'CRITERION WEIGHT\n"
-	      "                  required|optional' lines, 'strict_time_line\n"
-	      "                  yes|no', 'legacy_send_result bytes|zero',\n"
-	      "                  'legacy_read fill|starter'; with\n"
-	      "                  --strict-time-line print 1 (yes) or 0 (no, the\n"
-	      "                  default), with --legacy-send-result bytes (the\n"
-	      "                  default) or zero, with --legacy-read fill (the\n"
-	      "                  default) or starter\n", f);
+	      "                  naming each one's\n", f);
+	usage_rubric(f);
 	usage_share(f);
 	fputs("  check-name NAME whether NAME can be a student's folder: not empty,\n"
 	      "                  '.' or '..', at most 100 bytes, no '/' or control\n"
