@@ -87,8 +87,9 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # raw ABI on purpose, so they see kernel/uapi.
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
-# What several tools share (the data pattern), linked into each; libc only.
-TOOL_LIB_SRCS := $(wildcard tests/tools/lib/*.c)
+# What several tools share (the data pattern, on libbench's), linked into
+# each; libc only.
+TOOL_LIB_SRCS := $(wildcard tests/tools/lib/*.c) user/libbench/pattern.c
 TOOL_LIB_OBJS := $(TOOL_LIB_SRCS:%.c=$(OBJDIR)/%.o)
 # The fuzzer also as a 32-bit program, for the compat ioctl path, when the
 # compiler can build one (gcc-multilib, installed by scripts/deps).
@@ -156,13 +157,14 @@ $(BUILD)/osbench-O0: $(MICRO_O0) \
 ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
 $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
 $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi -Itests/tools/lib
-$(TOOL_LIB_OBJS): INCS := -Itests/tools/lib
+$(filter $(OBJDIR)/tests/%,$(TOOL_LIB_OBJS)): INCS := -Itests/tools/lib -Iuser/libbench
 
 # libc, the uapi header and the tools' pattern only (tests/tools/devtest.h).
 $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev_abi.h \
-	$(TOOL_LIB_SRCS) $(wildcard tests/tools/lib/*.h)
+	$(TOOL_LIB_SRCS) $(wildcard tests/tools/lib/*.h) user/libbench/pattern.h
 	@mkdir -p $(dir $@)
-	$(CC) -m32 $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Ikernel/uapi -Itests/tools/lib $(ALL_LDFLAGS) \
+	$(CC) -m32 $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Ikernel/uapi -Itests/tools/lib -Iuser/libbench \
+		$(ALL_LDFLAGS) \
 		-o $@ $< $(TOOL_LIB_SRCS)
 
 # A unit test of a program's pure part links that part's object too.
@@ -186,7 +188,7 @@ $(BUILD)/tests/test_gradeclass: $(OBJDIR)/user/gradeclass/csv.o \
 	$(OBJDIR)/user/gradeclass/report_md.o $(OBJDIR)/user/gradeclass/result.o \
 	$(OBJDIR)/user/gradeclass/timeline.o $(OBJDIR)/user/gradeclass/attrib.o \
 	$(OBJDIR)/user/gradeclass/slurp.o
-$(OBJDIR)/tests/unit/test_testpat.o: INCS += -Itests/tools/lib
+$(OBJDIR)/tests/unit/test_testpat.o: INCS += -Itests/tools/lib -Iuser/libbench
 $(BUILD)/tests/test_testpat: $(TOOL_LIB_OBJS)
 $(OBJDIR)/tests/unit/test_share.o: INCS += -Iuser/gradeclass
 $(BUILD)/tests/test_share: $(OBJDIR)/user/gradeclass/share.o

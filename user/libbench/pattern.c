@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-uint32_t pattern_word(uint64_t i)
+uint32_t pattern_keyed_word(uint32_t i, uint32_t key)
 {
-	uint32_t h = (uint32_t)i ^ PATTERN_KEY;
+	uint32_t h = i ^ key;
 
 	h ^= h >> 16;
 	h *= 0x85ebca6bu;
@@ -13,6 +13,11 @@ uint32_t pattern_word(uint64_t i)
 	h *= 0xc2b2ae35u;
 	h ^= h >> 16;
 	return h;
+}
+
+uint32_t pattern_word(uint64_t i)
+{
+	return pattern_keyed_word((uint32_t)i, PATTERN_KEY);
 }
 
 static inline unsigned char byte_at(uint64_t o)

@@ -24,6 +24,13 @@
 /* "SYNC" read as a big-endian word. */
 #define PATTERN_KEY 0x53594e43u
 
+/*
+ * Word i of the stream keyed by key: fmix32(i ^ key).  pattern_word(i) is
+ * pattern_keyed_word(i, PATTERN_KEY); the test tools' streams
+ * (tests/tools/lib/testpat.h) take other keys.
+ */
+uint32_t pattern_keyed_word(uint32_t i, uint32_t key);
+
 /* Word i of the pattern. */
 uint32_t pattern_word(uint64_t i);
 

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "testpat.h"
+#include "pattern.h"
 
-static uint32_t fmix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
-}
-
-/* Word i of stream seed (a different stream for each seed and 2^32 words). */
+/*
+ * Word i of stream seed: libbench's pattern under a key made from the seed
+ * (a different stream for each seed and each 2^32 words).
+ */
 static uint32_t word(uint64_t i, uint64_t seed)
 {
 	uint64_t s = (seed + (i >> 32)) * 0x9E3779B97F4A7C15ull;
+	uint32_t key = pattern_keyed_word((uint32_t)s ^ (uint32_t)(s >> 32), 0);
 
-	return fmix32((uint32_t)i ^ fmix32((uint32_t)s ^ (uint32_t)(s >> 32)));
+	return pattern_keyed_word((uint32_t)i, key);
 }
 
 unsigned char testpat_byte(uint64_t pos, uint64_t seed)
