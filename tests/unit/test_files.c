@@ -9,6 +9,9 @@
 #include "tmpdir.h"
 #include "infile.h"
 #include "outfile/outfile.h"
+#include "outfile/outjournal.h"
+#include "outfile/outpriv.h"
+#include "outfile/outrules.h"
 #include "util.h"
 
 #include <fcntl.h>

@@ -4,6 +4,8 @@
  * able to become a regular file, and no two may name the same file.
  */
 #include "outfile.h"
+#include "outpriv.h"
+#include "outrules.h"
 #include "util.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "outfile.h"
+#include "outpriv.h"
 #include "crc32c.h"
 #include "mapguard.h"
 #include "util.h"

@@ -9,6 +9,11 @@
  * of them at once, after one flush of their data (outfile_commit_all,
  * outset.c); outfile_remove_on_signals() makes SIGINT, SIGTERM and SIGHUP
  * remove them too.
+ *
+ * The library's own parts see each other through outpriv.h (the
+ * directories and the list of temporary files, outset.c), outrules.h (a
+ * sticky directory's rules) and outjournal.h (what a file system's flush
+ * reaches).
  */
 #ifndef SYNCDEV_OUTFILE_H
 #define SYNCDEV_OUTFILE_H
@@ -84,10 +89,6 @@ char **outfile_check_all(char *const *paths, unsigned int n,
 int outfile_check_unique(char *const *paths, char *const *targets,
 			 unsigned int n);
 
-/* path's directory ("." if none) into dir, and its last component. */
-void outfile_split_path(const char *path, char *dir, size_t dirlen,
-			const char **base);
-
 /* outfile_create's flags. */
 enum {
 	/* mmap mode: the file is allocated and mapped, and written through the mapping */
@@ -159,96 +160,5 @@ void outfile_remove_on_signals(void);
 
 /* 0: outfile_commit_all does not flush to the disk (slave --no-sync). */
 void outfile_set_sync(int on);
-
-/*
- * outrules.c: the kernel's rules in a sticky directory (fs/namei.c).
- * The level of /proc/sys/fs/SYSCTL (protected_symlinks,
- * protected_regular), 2 when it cannot be read.
- */
-int outfile_protected_level(const char *sysctl);
-/*
- * 1 when a process of fsuid may not follow link in dir
- * (may_follow_link): protected_symlinks on, the link neither the
- * follower's nor the owner's of a sticky, world-writable dir.
- */
-int outfile_link_refused(const struct stat *dir, const struct stat *link,
-			 uid_t fsuid, int level);
-/*
- * 1 when open(O_CREAT) of the existing file by fsuid would fail
- * (may_create_in_sticky): a regular file in a sticky dir, owned by
- * neither fsuid nor the dir's owner, the dir world-writable (level 1 and
- * 2) or group-writable (level 2).
- */
-int outfile_file_refused(const struct stat *dir, const struct stat *file,
-			 uid_t fsuid, int level);
-/*
- * What outfile_file_refused says of file (the name base in dir dirfd,
- * called name in messages): 0, or -1 after a message.
- */
-int outfile_check_sticky(int dirfd, const char *dirname, const char *name,
-			 const struct stat *file);
-
-/*
- * outset.c: the directories of the outputs, each opened once (by
- * outfile_check or the first outfile_create in it) and held until
- * outfile_commit_all, so that every step after the check is made in the
- * directory that was checked, whatever happens to its path.  The index of
- * dir, or -1 after a message.
- */
-int outdir_open(const char *dir, const char *path);
-int outdir_fd(unsigned int dir);
-/*
- * 1 when files in dir are flushed one by one at their close (fsync), on
- * a file system whose syncfs() does not reach the storage (outset.c).
- */
-int outdir_fsync_each(unsigned int dir);
-/*
- * 1 when an unnamed file (O_TMPFILE) can be made in dir and linked to its
- * name by this process, on a file system whose files are not flushed one
- * by one (outset.c says how it is found out, once per directory).
- */
-int outdir_unnamed(unsigned int dir);
-/*
- * 1 for a file system type (statfs f_type) whose syncfs() does not reach
- * the storage, where each file is flushed with fsync() instead: FUSE, 9p,
- * SMB/CIFS.
- */
-int outfile_syncfs_untrusted(unsigned long f_type);
-/*
- * outjournal.c: 1 for a file system type (statfs f_type) and ext4's mount
- * options (/proc/fs/ext4/DEV/options, NULL when unknown) that journal a
- * link with its inode, so that a directory's fsync() commits both and
- * every change before them: ext4 with a journal.  outfile_fs_journals:
- * the same of the file system of fd, whose type is f_type (its options
- * read only for ext4).
- */
-int outfile_journal_commits(unsigned long f_type, const char *options);
-int outfile_fs_journals(int fd, unsigned long f_type);
-/*
- * 1 where a directory's fsync() does not flush the disk's cache, so that
- * the names need a syncfs(): ext2 and ext4 without a journal
- * (outjournal.c).  journal: outfile_fs_journals.
- */
-int outfile_dir_fsync_unflushed(unsigned long f_type, int journal);
-
-/* outset.c: the list of temporary files that exist now. */
-struct outpend;
-/* tmp and base: names in directory dir (outdir_open); path: for messages. */
-struct outpend *outpend_add(unsigned int dir, const char *tmp,
-			    const char *path, const char *base);
-/*
- * An unnamed file (fd, held until outfile_commit_all links it to base,
- * or closed with its entry); tmp: the name it takes should base be taken
- * during the transfer.
- */
-struct outpend *outpend_add_unnamed(unsigned int dir, int fd, const char *tmp,
-				    const char *path, const char *base);
-/* Whether one more unnamed file may be held open (descriptors left). */
-int outpend_fd_room(void);
-
-/* Remove the temporary file and its entry. */
-void outpend_remove(struct outpend *p);
-/* Nothing had p's final name when its file was created. */
-void outpend_set_new(struct outpend *p);
 
 #endif

@@ -14,6 +14,7 @@
  * the way that flushes twice and is right everywhere.
  */
 #include "outfile.h"
+#include "outjournal.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -9,6 +9,7 @@
  * give.
  */
 #include "outfile.h"
+#include "outrules.h"
 #include "util.h"
 
 #include <errno.h>

@@ -16,6 +16,9 @@
  * what a crash or a kill leaves of it is nothing at all.
  */
 #include "outfile.h"
+#include "outpriv.h"
+#include "outrules.h"
+#include "outjournal.h"
 #include "util.h"
 
 #include <errno.h>
