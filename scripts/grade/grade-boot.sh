@@ -120,7 +120,9 @@ untrusted_env() {
 # boot_1vm STAGE: the battery in one guest.  The watcher runs the runner
 # itself (env execs it), so that its TERM reaches the runner, which stops
 # its guest.
-boot_1vm() {
+boot_1vm() { boot_again_once "$1" 1vm run_1vm; }
+
+run_1vm() {
 	local total t ctl envs=()
 	read -r _ total <<<"$(boot_limits 1vm)"
 	prepare_shares "$1" 1vm
@@ -137,7 +139,9 @@ boot_1vm() {
 
 # boot_2vm STAGE: the battery across two guests; the slave's guest gets no
 # data.
-boot_2vm() {
+boot_2vm() { boot_again_once "$1" 2vm run_2vm; }
+
+run_2vm() {
 	local total t ctl envs=()
 	read -r _ total <<<"$(boot_limits 2vm)"
 	prepare_shares "$1" 2vm
@@ -154,10 +158,56 @@ boot_2vm() {
 	phase_time "$1" checks $((SECONDS - t))
 }
 
+# boot_again_once STAGE VMS RUN: RUN STAGE, and once more when a guest of
+# the boot never started its battery (boot_unstarted): a guest that came
+# up without its devices or shares under a loaded host is no fault of the
+# student's.  The first try's console logs stay as GUEST.first.log, and
+# STAGE/retried.VMS says which guest started nothing.
+boot_again_once() {
+	local g
+	"$3" "$1"
+	g=$(boot_unstarted "$1" "$2") || return 0
+	echo "the guest $g started no case: booted again" >"$1/retried.$2"
+	for g in $(control_names "$2"); do
+		[ ! -f "$1/$g.log" ] || mv -f "$1/$g.log" "$1/$g.first.log"
+	done
+	"$3" "$1"
+}
+
+# control_names VMS: the guests of a boot as their console logs and
+# control files are named.
+control_names() {
+	case $1 in 1vm) echo 1vm ;; 2vm) echo 2vm-master 2vm-slave ;; esac
+}
+
+# boot_unstarted STAGE VMS: print the first guest of the boot that sent
+# nothing on its control channel (no begin, not even the "done" of a
+# harness that gave up: its harness never ran), left no aborted file, and
+# whose console shows no kernel problem (a student's module that panics at
+# load is the student's); status 1 when every guest started.  The control
+# files are the host's own (build/gradeclass watch).
+boot_unstarted() {
+	local g role
+	for g in $(control_names "$2"); do
+		role=${g#2vm-}
+		[ "$role" != 1vm ] || role=vm
+		[ -f "$1/$g.control" ] && grep -qv '^ignored ' "$1/$g.control" && continue
+		[ ! -f "$1/results/$2/aborted.$role" ] || continue
+		[ ! -f "$1/$g.log" ] || [ -z "$(vm_log_problems "$1/$g.log")" ] || continue
+		echo "$g"
+		return 0
+	done
+	return 1
+}
+
 # boot_fate STAGE VMS: why the guest(s) of a boot stopped early, or
 # nothing when they finished: "hung", "died: <kernel line>", "gave up: ...".
 boot_fate() {
 	local stage=$1 vms=$2 log p
+	if [ -f "$stage/retried.$vms" ] && p=$(boot_unstarted "$stage" "$vms"); then
+		echo "guest $p started no case, on two boots"
+		return
+	fi
 	if [ -f "$stage/stalled.$vms" ]; then
 		echo "guest $(cat "$stage/stalled.$vms")"
 		return
