@@ -61,6 +61,15 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 #define folio_mapcount(folio) page_mapcount(&(folio)->page)
 #endif
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+/*
+ * 6.17 added system_dfl_wq, the unbound system workqueue, on the way to
+ * retiring system_wq (newer kernels warn when work is queued there);
+ * before, the same unbound queue is system_unbound_wq.
+ */
+#define system_dfl_wq system_unbound_wq
+#endif
+
 /*
  * 6.18 wrapped page->flags in memdesc_flags_t; the %pGp format wants the
  * flags word itself.

@@ -229,7 +229,7 @@ static void syncdev_listener_reap(struct work_struct *work)
 		   msecs_to_jiffies(READ_ONCE(syncdev_listen_wait_ms));
 	/* Closing now would reset slaves that wait for the next master. */
 	if (syncdev_listener_has_waiters(l) && time_before(jiffies, wait_end))
-		mod_delayed_work(system_wq, &l->reaper,
+		mod_delayed_work(system_dfl_wq, &l->reaper,
 				 min_t(unsigned long, SYNCDEV_WAIT_POLL,
 				       wait_end - jiffies));
 	else
@@ -248,7 +248,7 @@ void syncdev_listener_put(struct syncdev_session *s)
 	mutex_lock(&listener_lock);
 	if (!--l->users) {
 		l->idle_since = jiffies;
-		mod_delayed_work(system_wq, &l->reaper,
+		mod_delayed_work(system_dfl_wq, &l->reaper,
 				 msecs_to_jiffies(READ_ONCE(syncdev_listen_linger_ms)));
 	}
 	mutex_unlock(&listener_lock);

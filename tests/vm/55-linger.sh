@@ -88,4 +88,11 @@ check "rmmod while the listener lingers" rmmod syncdev
 check_output "unload closed the listener" "stopped listening" sh -c 'dmesg | tail -n 5'
 check "insmod again" insmod "$ko"
 if one_run b out.f && cmp -s b out.f; then pass "transfer after reload binds the port"; else fail "transfer after reload binds the port" "$(cat master.log slave.log)"; fi
+# The listener's reaper runs on the unbound system workqueue: newer
+# kernels name work queued on system_wq, which they are retiring.
+if dmesg | grep -q 'syncdev.*deprecated workqueue'; then
+	fail "the reaper is not queued on a deprecated workqueue" "$(dmesg | grep 'deprecated workqueue')"
+else
+	pass "the reaper is not queued on a deprecated workqueue"
+fi
 finish
