@@ -87,8 +87,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # raw ABI on purpose, so they see kernel/uapi.
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
-# What several tools share (the data pattern, on libbench's), linked into
-# each; libc only.
+# What several tools share (the data pattern, on libbench's; the
+# course's connect), linked into each; libc only.
 TOOL_LIB_SRCS := $(wildcard tests/tools/lib/*.c) user/libbench/pattern.c
 TOOL_LIB_OBJS := $(TOOL_LIB_SRCS:%.c=$(OBJDIR)/%.o)
 # The fuzzer also as a 32-bit program, for the compat ioctl path, when the
@@ -157,7 +157,7 @@ $(BUILD)/osbench-O0: $(MICRO_O0) \
 ALL_LIBS := $(foreach l,libbench libsyncdev common,$(call lib_a,$(l)))
 $(UNIT_SRCS:%.c=$(OBJDIR)/%.o): INCS := $(foreach l,$(LIBS),-Iuser/$(l))
 $(TOOL_SRCS:%.c=$(OBJDIR)/%.o): INCS := -Iuser/common -Iuser/libsyncdev -Ikernel/uapi -Itests/tools/lib
-$(filter $(OBJDIR)/tests/%,$(TOOL_LIB_OBJS)): INCS := -Itests/tools/lib -Iuser/libbench
+$(filter $(OBJDIR)/tests/%,$(TOOL_LIB_OBJS)): INCS := -Itests/tools/lib -Iuser/libbench -Ikernel/uapi
 
 # libc, the uapi header and the tools' pattern only (tests/tools/devtest.h).
 $(BUILD)/tests/tools/fuzz32: tests/tools/fuzz.c tests/tools/devtest.h kernel/uapi/syncdev_abi.h \

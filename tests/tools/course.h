@@ -35,9 +35,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "legacyconn.h"
 #include "syncdev_abi.h"
 
 struct course_style {
@@ -110,20 +110,11 @@ static void course_copy_fd(int from, int to, const char *what)
 
 static void course_connect(int dev, int master, const char *addr)
 {
-	const struct timespec pause = { 0, 50 * 1000000L };
-	int tries = 0;
-
-	if (master) {
-		if (ioctl(dev, SYNCDEV_LEGACY_CONNECT, 0))
-			die_errno("accept (0x12345677)");
+	if (!legacy_connect(dev, master, addr))
 		return;
-	}
-	/* The master may still be between two files. */
-	while (ioctl(dev, SYNCDEV_LEGACY_CONNECT, addr)) {
-		if (errno != ECONNREFUSED || ++tries > 400)
-			die_errno("connect (0x12345677) to %s", addr);
-		nanosleep(&pause, NULL);
-	}
+	if (master)
+		die_errno("accept (0x12345677)");
+	die_errno("connect (0x12345677) to %s", addr);
 }
 
 /* One file over one connection; returns its size. */

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "legacyconn.h"
 #include "syncdev_abi.h"
 
 #define CHUNK	512
@@ -86,19 +86,11 @@ static void recv_file(int dev, const char *path)
 
 static void connect_dev(int dev, int master, const char *addr)
 {
-	const struct timespec pause = { 0, 50 * 1000000L };
-	int tries = 0;
-
-	if (master) {
-		if (ioctl(dev, SYNCDEV_LEGACY_CONNECT, 0))
-			die_errno("accept (0x12345677)");
+	if (!legacy_connect(dev, master, addr))
 		return;
-	}
-	while (ioctl(dev, SYNCDEV_LEGACY_CONNECT, addr)) {
-		if (errno != ECONNREFUSED || ++tries > 400)
-			die_errno("connect (0x12345677) to %s", addr);
-		nanosleep(&pause, NULL);
-	}
+	if (master)
+		die_errno("accept (0x12345677)");
+	die_errno("connect (0x12345677) to %s", addr);
 }
 
 int main(int argc, char **argv)
