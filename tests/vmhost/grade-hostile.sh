@@ -332,28 +332,20 @@ EOF
 }
 
 # attack8 DIR: as QEMU's user (what an escaped QEMU would be), every 0.1 s
-# in each directory under DIR it can write: vm-run's, the watcher's and
-# the grader's files replaced by links to a root-owned canary, and the
-# PID of a root process as qemu.pid; what it managed in $tmp/attack8.got.
+# in each directory under DIR (tests/tools/plant-links): vm-run's, the
+# watcher's and the grader's files replaced by links to a root-owned
+# canary, and the PID of a root process as qemu.pid; what it managed in
+# DIR/got.
 attack8() {
 	echo "root's canary" >"$tmp/root-canary"
 	chmod 600 "$tmp/root-canary"
 	sleep 3600 &
 	victim=$!
-	cat >"$tmp/attack8" <<EOF
-while [ ! -f "$1/stop" ]; do
-	find "$1" -mindepth 1 -maxdepth 4 -type d -writable 2>/dev/null | while read -r d; do
-		for f in qemu.rc hung qemu.pid 1vm.log 1vm.control stalled.1vm counts; do
-			rm -f "\$d/\$f" 2>/dev/null && ln -s "$tmp/root-canary" "\$d/\$f" 2>/dev/null &&
-				echo "linked \$d/\$f" >>"$1/got"
-		done
-		rm -f "\$d/qemu.pid" 2>/dev/null
-		echo "$victim" 2>/dev/null >"\$d/qemu.pid" && echo "wrote \$d/qemu.pid" >>"$1/got"
-	done
-	sleep 0.1
-done
-EOF
-	setpriv --reuid syncdev-grade --regid syncdev-grade --clear-groups sh "$tmp/attack8" &
+	cp tests/tools/plant-links "$tmp/attack8"
+	chmod 755 "$tmp/attack8"
+	setpriv --reuid syncdev-grade --regid syncdev-grade --clear-groups sh "$tmp/attack8" \
+		"$1" "$tmp/root-canary" "$victim" qemu.rc hung qemu.pid 1vm.log 1vm.control \
+		stalled.1vm counts &
 	attacker=$!
 }
 
