@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 600
-# vm-cost: 175
+# vm-cost: 95
 # tcpcopy --device: the benchmark baseline's copy through syncdev (send on
 # /dev/master_device, recv on /dev/slave_device), with tcpcopy's own wire
 # format (the size first, the data, the CRC32C with --crc) and the
@@ -12,7 +12,8 @@
 
 small_buffer_if_slow "$SYNCDEV_ROOT/kernel/syncdev.ko"
 big=$(( $(buf_size) * 2 + 1 ))
-for s in 0 1 4097 3000001 $big; do
+mid=$(bulk 3000001)
+for s in 0 1 4097 $mid $big; do
 	gen "f$s" "$s"
 done
 
@@ -38,7 +39,8 @@ devcopy() {
 	rm -f out
 }
 
-for s in 0 1 4097 3000001 $big; do
+mid=$(bulk 3000001)
+for s in 0 1 4097 $mid $big; do
 	devcopy "tcpcopy --device $s bytes" "f$s"
 	devcopy "tcpcopy --device --crc $s bytes" "f$s" --crc
 	devcopy "tcpcopy --device -b 4K --crc $s bytes" "f$s" -b 4K --crc
