@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 400
-# vm-cost: 35
+# vm-cost: 25
 # The master's machine dies in the middle of a transfer:
 # the master guest powers itself off mid-file, the slave guest goes on.
 # The slave must end within its progress timeout (5 s here) plus margins,
