@@ -191,7 +191,9 @@ static int syncdev_splice_actor(struct pipe_inode_info *pipe,
  * splice() from a pipe, and sendfile() (a splice through the kernel's own
  * pipe): what write() does with the same bytes, from the pipe's pages.
  * As write(): a short count says how much went before a signal or an
- * error, and the error is left for the next call.
+ * error, and the error is left for the next call.  The session's lock is
+ * taken before the pipe's, and nothing takes them the other way round:
+ * the device has no splice_read, and its fault handler takes neither.
  */
 static ssize_t syncdev_splice_write(struct pipe_inode_info *pipe,
 				    struct file *out, loff_t *ppos,
