@@ -191,10 +191,9 @@ static int syncdev_splice_actor(struct pipe_inode_info *pipe,
  * splice() from a pipe, and sendfile() (a splice through the kernel's own
  * pipe): what write() does with the same bytes, from the pipe's pages.
  * As write(): a short count says how much went before a signal or an
- * error, and the error is left for the next call.  The pipe's lock is
- * taken before the session's, as iter_file_splice_write() takes the pipe's
- * before write_iter() takes the file's (a splice into a pipe holds the
- * pipe's lock too when it calls splice_read).
+ * error, and the error is left for the next call.  The session's lock is
+ * taken before the pipe's, and nothing takes them the other way round:
+ * the device has no splice_read, and its fault handler takes neither.
  */
 static ssize_t syncdev_splice_write(struct pipe_inode_info *pipe,
 				    struct file *out, loff_t *ppos,
@@ -209,16 +208,16 @@ static ssize_t syncdev_splice_write(struct pipe_inode_info *pipe,
 	};
 	ssize_t ret;
 
-	pipe_lock(pipe);
 	ret = syncdev_lock(s, out->f_flags & O_NONBLOCK ? MSG_DONTWAIT : 0);
 	if (ret)
-		goto out;
+		return ret;
 	ret = syncdev_partial_check(s, true);
-	if (!ret)
+	if (!ret) {
+		pipe_lock(pipe);
 		ret = __splice_from_pipe(pipe, &sd, syncdev_splice_actor);
+		pipe_unlock(pipe);
+	}
 	mutex_unlock(&s->lock);
-out:
-	pipe_unlock(pipe);
 	return ret;
 }
 
