@@ -193,7 +193,9 @@ static int syncdev_splice_actor(struct pipe_inode_info *pipe,
  * As write(): a short count says how much went before a signal or an
  * error, and the error is left for the next call.  The session's lock is
  * taken before the pipe's, and nothing takes them the other way round:
- * the device has no splice_read, and its fault handler takes neither.
+ * the device has no splice_read, and its fault handler takes neither.  The
+ * other order cannot be: __splice_from_pipe() drops and retakes the pipe's
+ * lock while it waits for a writer, which would be under the session's.
  */
 static ssize_t syncdev_splice_write(struct pipe_inode_info *pipe,
 				    struct file *out, loff_t *ppos,
