@@ -51,6 +51,22 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 }
 #endif
 
+/*
+ * 6.5 made TCP's sendmsg() take the pages of a bvec iterator by reference
+ * with MSG_SPLICE_PAGES (sendpage's successor): the socket buffers hold
+ * the pages, no byte is copied.  Earlier kernels (Debian's 6.1 defines
+ * the flag, its TCP ignores it) copy the bvec's bytes into socket buffers
+ * instead, once: the same bytes arrive, and no page outlives the call.
+ * kernel_sendpage() would save that copy, but sends one page per call
+ * outside sendmsg(), so it would need a second send loop beside
+ * syncdev_xmit()'s timeouts and signal handling; the copy keeps one.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define SYNCDEV_MSG_SPLICE_PAGES 0
+#else
+#define SYNCDEV_MSG_SPLICE_PAGES MSG_SPLICE_PAGES
+#endif
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
 /*
  * folio_mapcount() became an inline helper when page_mapcount() was

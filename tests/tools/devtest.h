@@ -48,7 +48,7 @@ static int dt_connect(int fd, const char *ip, uint16_t port,
 	return ioctl(fd, SYNCDEV_IOC_CONNECT, &c);
 }
 
-static int dt_xfer(int fd, unsigned long cmd, uint64_t off, uint64_t len,
+static inline int dt_xfer(int fd, unsigned long cmd, uint64_t off, uint64_t len,
 		   uint32_t flags, uint32_t reserved)
 {
 	struct syncdev_xfer x = { off, len, flags, reserved };

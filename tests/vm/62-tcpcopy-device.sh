@@ -3,7 +3,8 @@
 # vm-cost: 95
 # tcpcopy --device: the benchmark baseline's copy through syncdev (send on
 # /dev/master_device, recv on /dev/slave_device), with tcpcopy's own wire
-# format (the size first, the data, the CRC32C with --crc) and the
+# format (the size first, the data, the CRC32C with --crc; with
+# --zerocopy sent by sendfile() into the master device) and the
 # receiver's answer coming back over the device; every copy byte-exact.
 # Then osbench transfer --smoke, whose ladder runs every tcpcopy mode and
 # master/slave and checks each copy by CRC32C, and its --files table.
@@ -43,10 +44,11 @@ mid=$(bulk 3000001)
 for s in 0 1 4097 $mid $big; do
 	devcopy "tcpcopy --device $s bytes" "f$s"
 	devcopy "tcpcopy --device --crc $s bytes" "f$s" --crc
+	devcopy "tcpcopy --device --zerocopy $s bytes" "f$s" --zerocopy
 	devcopy "tcpcopy --device -b 4K --crc $s bytes" "f$s" -b 4K --crc
 done
 
-# The ladder: eight rows, every copy checked by CRC32C inside osbench.
+# The ladder: ten rows, every copy checked by CRC32C inside osbench.
 # One sample per row under a debug kernel (bench_reps).
 # shellcheck disable=SC2046 # an option or none
 if osbench transfer --smoke $(bench_reps -) --dir . --csv >transfer.csv 2>transfer.log; then
@@ -54,7 +56,8 @@ if osbench transfer --smoke $(bench_reps -) --dir . --csv >transfer.csv 2>transf
 else
 	fail "osbench transfer --smoke" "$(tail -n 5 transfer.log)"
 fi
-for row in "tcpcopy" "tcpcopy --zerocopy" "tcpcopy --device" "tcpcopy --device --crc" \
+for row in "tcpcopy" "tcpcopy --zerocopy" "tcpcopy --device" "tcpcopy --device --zerocopy" \
+	"tcpcopy --device --crc" \
 	"tcpcopy --crc" "fcntl -> fcntl" "fcntl -> mmap" "mmap -> fcntl" \
 	"mmap -> mmap"; do
 	check_output "osbench transfer: a row '$row'" "^$row," cat transfer.csv

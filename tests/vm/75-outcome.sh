@@ -184,6 +184,26 @@ else
 fi
 no_output "input truncated during an mmap send"
 
+# The same in fcntl mode, where the master is blocked in sendfile() (40)
+# into the device: the file ends early, a message, and the slave fails.
+gen shrink 16777216 7
+if stopped_slave 1 out fcntl -b 64K; then
+	master 1 shrink fcntl -b 64K >master.log 2>&1 &
+	mpid=$!
+	check "the master is blocked in sendfile()" wait_syscall $mpid 40
+	: >shrink
+	kill -CONT $spid
+	wait_gone $mpid 60
+	check_equal "input truncated during a sendfile(): master exit 1" "$?" 1
+	check_output "input truncated during a sendfile(): master says so" \
+		"input file shrink shrank while being sent" cat master.log
+	wait_gone $spid 60
+	check_equal "input truncated during a sendfile(): slave exit 1" "$?" 1
+else
+	fail "input truncated during a sendfile()" "the slave never waited in read(): $(cat slave.log)"
+fi
+no_output "input truncated during a sendfile()"
+
 # The slave writes regular files only.
 master 1 a fcntl >master.log 2>&1 &
 mpid=$!

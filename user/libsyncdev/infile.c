@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,6 +111,17 @@ ssize_t infile_copy(struct infile *f, uint64_t off, void *dst, size_t n,
 	if (r > 0 && crc)
 		*crc = crc32c(*crc, dst, (size_t)r);
 	return r > 0 ? r : -1;
+}
+
+ssize_t infile_sendfile(struct infile *f, int out, uint64_t off, size_t n)
+{
+	off_t pos = (off_t)off;
+	ssize_t r;
+
+	do
+		r = sendfile(out, f->fd, &pos, n);
+	while (r < 0 && errno == EINTR);
+	return r;
 }
 
 static int same_time(const struct timespec *a, const struct timespec *b)

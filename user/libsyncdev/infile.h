@@ -41,6 +41,14 @@ ssize_t infile_copy(struct infile *f, uint64_t off, void *dst, size_t n,
 		    uint32_t *crc);
 
 /*
+ * Up to n bytes of f at off sent to out by one sendfile() (retried after
+ * EINTR): the kernel moves the file's pages, nothing is copied here.
+ * Returns the count (0: the file ended early), or -1 with errno and no
+ * message: the caller knows whether it can fall back to infile_copy().
+ */
+ssize_t infile_sendfile(struct infile *f, int out, uint64_t off, size_t n);
+
+/*
  * After the whole file was copied, before its trailer: -1 after a message
  * if it is now shorter than when it was opened (a mapped file that shrank
  * inside its last page reads as zeros without SIGBUS), or its size,

@@ -51,3 +51,15 @@ int map_copy(void *dst, const void *src, size_t n, uint32_t *crc)
 	bus_armed = 0;
 	return 0;
 }
+
+int map_read(const void *src, size_t n,
+	     void (*fn)(void *ctx, const void *p, size_t n), void *ctx)
+{
+	install();
+	if (sigsetjmp(bus_jump, 0))
+		return -1;
+	bus_armed = 1;
+	fn(ctx, src, n);
+	bus_armed = 0;
+	return 0;
+}

@@ -20,4 +20,11 @@
  */
 int map_copy(void *dst, const void *src, size_t n, uint32_t *crc);
 
+/*
+ * Hand the n bytes at src to fn(ctx, src, n), reading them where they
+ * are (no copy).  Returns 0, or -1 when a SIGBUS stopped fn.
+ */
+int map_read(const void *src, size_t n,
+	     void (*fn)(void *ctx, const void *p, size_t n), void *ctx);
+
 #endif

@@ -4,6 +4,7 @@
 #include "crc32c.h"
 #include "device.h"
 #include "frame.h"
+#include "mapguard.h"
 #include "util.h"
 #include "xfer.h"
 
@@ -20,6 +21,8 @@ struct send_ctx {
 	uint64_t seen;		/* b->moved when last looked for one */
 	uint64_t start;		/* stream offset of this file's data */
 	struct hmac_sha256 mac;	/* keyed: the current file's MAC */
+	uint32_t crc;		/* the current file's CRC32C */
+	int no_sendfile;	/* the device took no sendfile() */
 };
 
 /*
@@ -52,24 +55,79 @@ static int slave_spoke(struct send_ctx *c)
 	return ack_early(c->b->fd, c->in);
 }
 
+/* The bytes of a file that went: into its CRC and its MAC. */
+static void fold(void *ctx, const void *p, size_t n)
+{
+	struct send_ctx *c = ctx;
+
+	c->crc = crc32c(c->crc, p, n);
+	if (c->o->auth)
+		hmac_sha256_update(&c->mac, p, n);
+}
+
+/*
+ * fcntl mode, a mapped file (master/main.c): what is queued goes out by
+ * write(), then the file from *off by sendfile() into the device, whose
+ * splice_write sends the file's pages (kernel/session.c): no copy on this
+ * side.  Each range that went is folded into the CRC and the MAC where it
+ * is, in the mapping: a pass that reads, not a copy.  A device or kernel
+ * that takes no sendfile() (EINVAL, ENOSYS, before anything went that
+ * way) leaves *off for the copy in send_file().
+ */
+static int send_spliced(struct send_ctx *c, struct infile *f, uint64_t *off)
+{
+	size_t want;
+	ssize_t n;
+
+	if (tx_flush(c->b))
+		return send_failed(f->path, data_moved(c, f->size), f->size);
+	while (*off < f->size) {
+		if (slave_spoke(c))
+			return EXIT_FAIL;
+		want = f->size - *off < c->b->cap ? (size_t)(f->size - *off) :
+						    c->b->cap;
+		n = infile_sendfile(f, c->b->fd, *off, want);
+		if (n < 0 && c->b->moved == c->start &&
+		    (errno == EINVAL || errno == ENOSYS)) {
+			c->no_sendfile = 1;
+			return EXIT_OK;
+		}
+		if (n < 0)
+			return send_failed(f->path, data_moved(c, f->size),
+					   f->size);
+		if (n == 0 || map_read(f->map + *off, (size_t)n, fold, c)) {
+			msg("input file %s shrank while being sent (it ended at byte %llu of %llu)",
+			    f->path, (unsigned long long)*off,
+			    (unsigned long long)f->size);
+			return EXIT_FAIL;
+		}
+		*off += (uint64_t)n;
+		c->b->moved += (uint64_t)n;
+	}
+	return EXIT_OK;
+}
+
 /* Queue f's frames and data, flushing whenever the buffer is full. */
 static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	uint64_t off = 0;
-	uint32_t crc = 0;
 	unsigned char *dst;
 	size_t room;
 	struct hmac_sha256 *mac = &c->mac;
 	unsigned char sum[SHA256_LEN];
 	ssize_t n;
 
+	c->crc = 0;
 	if (c->o->auth)
 		auth_file_mac_init(mac, c->o->auth, index, f->size);
 	frame_put_file_hdr(hdr, index, f->size);
 	c->start = c->b->moved + c->b->end + sizeof(hdr);
 	if (tx_put(c->b, hdr, sizeof(hdr)))
 		return send_failed(f->path, 0, f->size);
+	if (c->b->method == METHOD_FCNTL && f->map && !c->no_sendfile &&
+	    send_spliced(c, f, &off))
+		return EXIT_FAIL;
 	while (off < f->size) {
 		dst = tx_space(c->b, f->map ? f->map + off : NULL, &room);
 		if (!dst)
@@ -79,7 +137,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 			return EXIT_FAIL;
 		if (room > f->size - off)
 			room = (size_t)(f->size - off);
-		n = infile_copy(f, off, dst, room, &crc);
+		n = infile_copy(f, off, dst, room, &c->crc);
 		if (n < 0)
 			return EXIT_FAIL;
 		if (c->o->auth)
@@ -89,7 +147,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	}
 	if (infile_check_size(f))
 		return EXIT_FAIL;
-	frame_put_trailer(hdr, crc);
+	frame_put_trailer(hdr, c->crc);
 	if (tx_put(c->b, hdr, FRAME_TRAILER_LEN))
 		return send_failed(f->path, data_moved(c, f->size), f->size);
 	if (c->o->auth) {
@@ -100,7 +158,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	}
 	if (c->o->verbose)
 		printf("%s: %llu bytes, crc32c 0x%08x\n", f->path,
-		       (unsigned long long)f->size, crc);
+		       (unsigned long long)f->size, c->crc);
 	return EXIT_OK;
 }
 

@@ -26,12 +26,14 @@
  * buffer rather than mapped (XFER_MAP_MIN, xfer.h): its mapping would cost
  * mmap, madvise, a page fault and munmap to save no copy.  Until one file
  * is mapped any non-empty one is: the course's page-descriptor line is the
- * one of a file's mapping.
+ * one of a file's mapping.  In fcntl mode a file of XFER_MAP_MIN and up is
+ * mapped too: it goes by sendfile(), and its CRC and MAC are computed
+ * from the mapping (xfer_send.c).
  */
 static struct infile *open_inputs(const struct xfer_args *a, uint64_t *total)
 {
 	struct infile *files = xcalloc(a->nfiles, sizeof(*files));
-	uint64_t map_from = a->method == METHOD_MMAP ? 1 : 0;
+	uint64_t map_from = a->method == METHOD_MMAP ? 1 : XFER_MAP_MIN;
 	unsigned int i;
 
 	*total = 0;

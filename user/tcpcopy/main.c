@@ -27,8 +27,10 @@ static void usage_options(FILE *f)
 		"                     do (both sides must say it)\n"
 		"  -z, --zerocopy     the kernel's zero-copy path: send with\n"
 		"                     sendfile(), recv with splice() from the\n"
-		"                     socket through a pipe into the file (plain\n"
-		"                     TCP, one file, no -c, --device or --key)\n"
+		"                     socket through a pipe into the file (one\n"
+		"                     file, no -c or --key); with --device,\n"
+		"                     sendfile() into the master device and\n"
+		"                     read() from the slave device\n"
 		"      --tar          the files as tar | nc moves them (above); both\n"
 		"                     sides must say it\n"
 		"      --rename       recv --tar: temporary names, renamed at the end\n");
@@ -165,8 +167,8 @@ static void check_modes(const struct tcpcopy_opts *o, int send)
 {
 	if (o->tar && (o->crc || o->device || o->key_path))
 		die(EXIT_USAGE, "--tar (or several files) is plain TCP only: no --crc, --device or --key");
-	if (o->zerocopy && (o->crc || o->device || o->key_path || o->tar))
-		die(EXIT_USAGE, "--zerocopy is one file over plain TCP: no --crc, --device, --key or --tar");
+	if (o->zerocopy && (o->crc || o->key_path || o->tar))
+		die(EXIT_USAGE, "--zerocopy is one file without checks: no --crc, --key or --tar");
 	if (o->rename && (send || !o->tar))
 		die(EXIT_USAGE, "--rename is for recv --tar (or recv with several files)");
 }

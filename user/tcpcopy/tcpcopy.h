@@ -53,8 +53,9 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
 		 struct tcpcopy_opts *o);
 
 /*
- * --zerocopy (zerocopy.c), one file, plain TCP: the data of f from *off
- * to its end by sendfile(), *off advanced; 0, -1 with errno on a socket
+ * --zerocopy (zerocopy.c), one file: the data of f from *off to its end
+ * by sendfile() (0 with *off unchanged when the first call is EINVAL or
+ * ENOSYS: the caller copies), *off advanced; 0, -1 with errno on a socket
  * error, or -2 (after a message, or silently when ack_early() said the
  * receiver failed).  The receiver: size bytes from sock into the file fd
  * by splice() through a pipe, *done advanced; the last splice()'s result

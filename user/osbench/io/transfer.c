@@ -51,7 +51,8 @@
  * baseline the targets of master and slave are set against: the same
  * integrity work, without the device.
  */
-enum { TCPCOPY, TCPCOPY_ZC, TCPCOPY_DEV, TCPCOPY_DEV_CRC, TCPCOPY_CRC,
+enum { TCPCOPY, TCPCOPY_ZC, TCPCOPY_DEV, TCPCOPY_DEV_ZC, TCPCOPY_DEV_CRC,
+       TCPCOPY_CRC,
        FCNTL_FCNTL, FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP, NCONF };
 
 struct conf {
@@ -73,6 +74,9 @@ static const struct conf confs[NCONF] = {
 	[TCPCOPY_DEV] = { "tcpcopy --device",
 			  .device = 1, .base = TCPCOPY, .step = "device",
 			  .target_of = TCPCOPY, .want = 0.95 },
+	[TCPCOPY_DEV_ZC] = { "tcpcopy --device --zerocopy", .device = 1,
+			     .zc = 1, .base = TCPCOPY_DEV, .step = "sendfile",
+			     .target_of = -1 },
 	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc",
 			      .crc = 1, .device = 1, .base = TCPCOPY_DEV,
 			      .step = "CRC32C", .target_of = -1 },
@@ -115,9 +119,9 @@ static double run_once(const struct transfer *t, const struct conf *c)
 		memcpy(rargv, ra, sizeof(ra));
 	} else {
 		/* Options after a NULL are dropped: crc before device. */
-		char *crc = c->crc ? "--crc" : c->device ? "--device" :
-			    c->zc ? "--zerocopy" : NULL;
-		char *dev = c->crc && c->device ? "--device" : NULL;
+		char *crc = c->crc ? "--crc" : c->zc ? "--zerocopy" :
+			    c->device ? "--device" : NULL;
+		char *dev = (c->crc || c->zc) && c->device ? "--device" : NULL;
 		char *sa[] = { "tcpcopy", "send", in, "--port", TCP_PORT, crc,
 			       dev, NULL };
 		char *ra[] = { "tcpcopy", "recv", c->device ? "127.0.0.1" :
@@ -228,11 +232,11 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xferopt.h)",
 		    t->reps);
 	report_note(r, "rows",
-		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
+		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); --device --zerocopy: sendfile() into the master device (pages by reference from Linux 6.5, one copy before), read() and write() on the slave side: 2 copies; fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
 	report_note(r, "ratios",
 		    "every ratio (vs_*, step_ratio, the targets) is the median over the rounds of the two rows' ratio in the same round, not a ratio of medians");
 	report_note(r, "steps",
-		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
+		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write, tcpcopy --device --zerocopy sendfile into the device); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
 	report_note(r, "crc32c", "%s",
