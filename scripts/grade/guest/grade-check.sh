@@ -29,7 +29,8 @@ why() {
 # printable ASCII only, 200 characters at most.
 last_said() { tail -n 1 "$1" | tr -cd ' -~' | cut -c 1-200; }
 
-# check_exit: how the program ended; 1 when it did not end well.
+# check_exit: how the program ended; 1 when it did not end well.  A
+# slave whose directory filled up (room_full) fails with that first.
 check_exit() {
 	checks exits
 	p=$cw/$side_
@@ -43,6 +44,9 @@ check_exit() {
 		span "$t0_" "$got"
 		kv secs "$spanned"
 	fi
+	full_=""
+	[ "$side_" = slave ] && room_full && full_=1 &&
+		why "disk full: it filled its directory's $((room >> 20)) MiB (3 x the data set, 16 MiB at least)"
 	if [ -f "$p.stuck" ]; then
 		why "hang: still running after $secs s and after SIGKILL (stuck in the kernel)"
 	elif [ -f "$p.hung" ]; then
@@ -57,7 +61,8 @@ check_exit() {
 	elif [ "$rc" != 0 ]; then
 		why "exit status $rc: $(last_said "$p.out")"
 	else
-		return 0
+		[ -z "$full_" ]
+		return
 	fi
 	return 1
 }

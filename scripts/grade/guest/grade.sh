@@ -23,7 +23,10 @@
 # (at most 10 s later), each in its own session under its own time limit.
 # Each program runs in a mount namespace of its own (confine): a private
 # /tmp holding only its binary and its files (the master its input, the
-# slave its output directory, its working directory), nothing of the
+# slave its output directory, its working directory; the /tmp and the
+# output directory each a tmpfs of the case's room, three times the data
+# set and 16 MiB at least, so that a program that fills its disk fails its
+# case alone, "disk full", and the harness keeps its own), nothing of the
 # shares, this harness or /opt/syncdev, a /dev without console, serial
 # ports or kernel log, /sys and /proc/sys read-only; without the
 # capabilities that would undo that or reach another process (capdrop,
@@ -409,10 +412,15 @@ run_case() {
 	cname=$1.$2-$3 cset=$1 k=$((k + 1))
 	tell "begin $k"
 	cw=$work/case
-	rm -rf "$cw" "$outdir"
-	mkdir -p "$cw/put" "$outdir"
+	rm -rf "$cw"
+	mkdir -p "$cw/put"
 	case_files "$1"
 	case_timeout "$1"
+	room_size
+	if side slave && ! room_up; then
+		give_up "the slave's directory of $cname could not be mounted"
+		exit 0
+	fi
 	side master && wait_no_listener
 	# The case's kernel lines are those after this mark (a count of lines
 	# would go wrong once the ring buffer wraps).  No program can write to
@@ -465,7 +473,7 @@ hand_over_outputs() {
 		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
 			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M 2>/dev/null
 	done
-	rm -rf "$outdir"
+	room_down
 }
 
 # give_up WHY: no more cases in this guest; the host marks the rest.
