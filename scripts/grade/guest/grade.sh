@@ -509,8 +509,13 @@ fi
 device_nodes | grep -vxF -f "$work/devs.before" >"$work/devs"
 # The course's choices of what a legacy SEND returns and what a legacy
 # read() takes (the rubric's legacy_send_result and legacy_read):
-# syncdev.ko takes them as parameters.
-for choice in "legacy_send_result=${GRADE_LEGACY_SEND:-}" "legacy_read=${GRADE_LEGACY_READ:-}"; do
+# syncdev.ko takes them as parameters.  And the course's module listened
+# from insmod on: syncdev.ko's listener lingers for the battery (10 min
+# after its last master), not 2 s, so that a slave started on the
+# previous case's listener never meets it closing before this case's
+# master takes it over.
+for choice in "legacy_send_result=${GRADE_LEGACY_SEND:-}" "legacy_read=${GRADE_LEGACY_READ:-}" \
+	listen_linger_ms=600000; do
 	param=/sys/module/syncdev/parameters/${choice%%=*}
 	if [ -n "${choice#*=}" ] && [ -w "$param" ] &&
 		! echo "${choice#*=}" >"$param" 2>/dev/null; then
