@@ -148,9 +148,11 @@ check "the share is intact" grep -qx secret "$share/results"
 check "no /bin/evil" test ! -e /bin/evil
 
 # A slave that writes until "No space left on device", in its directory
-# and in its /tmp: each is the case's room (room_up, confine --tmp-size),
-# so the case fails with that reason, the harness's /tmp keeps its space
-# and its result is whole, and the next case starts with an empty room.
+# and in its /tmp, after a sparse output file of a terabyte: each is the
+# case's room (room_up, confine --tmp-size), so the case fails with that
+# reason, the harness's /tmp keeps its space and its result is whole, the
+# output is handed over cut short, and the next case starts with an empty
+# room.
 . "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
 # shellcheck disable=SC2034 # total, nfiles, cname, GRADE_STRICT_PAGES: theirs
 total=100000 nfiles=1 cname=small.fcntl-fcntl GRADE_STRICT_PAGES=0
@@ -159,6 +161,7 @@ check_equal "the room of a 100000-byte case is the floor" "$room" 16777216
 check "the slave's directory is mounted" room_up
 cat >"$work/bin/slave" <<'EOF'
 #!/bin/sh
+dd if=/dev/zero of=file1 bs=1 count=1 seek=1099511627775 2>/dev/null
 cat /dev/zero >fill 2>/dev/null
 cat /dev/zero >/tmp/fill 2>/dev/null
 echo "wrote $(wc -c <fill) and $(wc -c </tmp/fill)"
@@ -181,6 +184,17 @@ check_output "the filler's case fails" "^status=fail\$" cat "$res_"
 check_output "its reason: disk full" "^why.exits=slave: disk full: it filled" cat "$res_"
 check_equal "the result is whole (end=1 last)" "$(tail -n 1 "$res_")" "end=1"
 check "the filler's output is handed in" grep -q '^wrote ' "$cw/put/small.fcntl-fcntl.slave.out"
+# Its output file1, sparse, a terabyte long: handed over cut short.
+# shellcheck disable=SC2034 # res: hand_over_outputs'
+res=$share/res
+mkdir -p "$res" "$work/sets"
+echo "file1 100000" >"$work/sets/small"
+hand_over_outputs
+z=$(wc -c <"$res/small.fcntl-fcntl.files/file1")
+[ "${z:-0}" -gt 100000 ] && [ "$z" -le 1048576 ] &&
+	pass "a terabyte-long output is handed over cut to 1 MiB ($z bytes)" ||
+	fail "a terabyte-long output is handed over cut to 1 MiB" "got ${z:-no file}"
+check "the filler's room is gone" test ! -e "$outdir"
 
 # The course's programs, launched the same way (the next case, in a new
 # room), move a file through the device; the slave writes it in its own

@@ -156,6 +156,27 @@ hand_in() {
 	mv -f "$cw"/put/* "$res/"
 }
 
+# hand_over_outputs: the case's output files (regular ones, by the names
+# the data set has) to $res/<case>.files/ for the host to compare, each
+# at most its data file's size and a byte more, rounded up to 1 MiB (a
+# sparse file of a terabyte is as wrong at that length, and the copy
+# ends), then the slave's room goes.
+hand_over_outputs() {
+	rm -rf "$res/$cname.files"
+	mkdir -p "$res/$cname.files"
+	i=0
+	while read -r o z_ _; do
+		i=$((i + 1)) w=$o
+		uses_prefix && w=out_$i
+		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
+		# round trip to QEMU, many times slower under TCG.
+		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
+			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M \
+				count=$((${z_:-0} / 1048576 + 1)) 2>/dev/null
+	done <"$work/sets/$cset"
+	room_down
+}
+
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,
 # whatever a program left under that name (a FIFO would block a write, a
 # link would send it elsewhere).

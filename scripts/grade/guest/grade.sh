@@ -459,23 +459,6 @@ run_case() {
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
 }
 
-# hand_over_outputs: the case's output files (regular ones, by the names
-# the data set has) to $res/<case>.files/ for the host to compare.
-hand_over_outputs() {
-	rm -rf "$res/$cname.files"
-	mkdir -p "$res/$cname.files"
-	i=0
-	for f in $files; do
-		i=$((i + 1)) o=${f##*/} w=${f##*/}
-		uses_prefix && w=out_$i
-		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
-		# round trip to QEMU, many times slower under TCG.
-		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
-			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M 2>/dev/null
-	done
-	room_down
-}
-
 # give_up WHY: no more cases in this guest; the host marks the rest.
 give_up() {
 	echo "$1" >"$work/aborted"
