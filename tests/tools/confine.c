@@ -4,12 +4,15 @@
  * only what a course program needs.
  *
  *	confine [--bind PATH]... [--ro-bind PATH]... [--hide DIR]...
- *		[--dev PATH]... [--chdir DIR] -- COMMAND [ARG...]
+ *		[--dev PATH]... [--chdir DIR] [--tmp-size BYTES]
+ *		-- COMMAND [ARG...]
  *
  * The grader starts each program under test with it
  * (scripts/grade/guest/grade.sh); in the new namespace:
- *   - /tmp is a fresh tmpfs; each --bind or --ro-bind PATH (under /tmp)
- *     is the only thing of the old /tmp there, at the same path;
+ *   - /tmp is a fresh tmpfs of BYTES (--tmp-size, else 64 MiB), so that a
+ *     program filling it fails alone; each --bind or --ro-bind PATH
+ *     (under /tmp) is the only thing of the old /tmp there, at the same
+ *     path;
  *   - each --hide DIR (the shares, /opt/syncdev) is an empty read-only
  *     tmpfs;
  *   - /dev is a fresh tmpfs with null, zero, full, random, urandom, tty,
@@ -48,10 +51,12 @@ static struct bind binds[MAX_ITEMS];
 static struct node nodes[MAX_ITEMS];
 static const char *hides[MAX_ITEMS];
 static int nbinds, nnodes, nhides;
+static unsigned long long tmp_size = 64ULL << 20;
 
 static const char usage[] =
 	"usage: confine [--bind PATH]... [--ro-bind PATH]... [--hide DIR]...\n"
-	"               [--dev PATH]... [--chdir DIR] -- COMMAND [ARG...]\n";
+	"               [--dev PATH]... [--chdir DIR] [--tmp-size BYTES]\n"
+	"               -- COMMAND [ARG...]\n";
 
 /* PATH is absolute, under PREFIX and has no "." or ".." component. */
 static int clean_under(const char *path, const char *prefix)
@@ -136,7 +141,8 @@ static void make_tmp(void)
 		if (binds[i].fd < 0)
 			die_errno("cannot open %s", binds[i].path);
 	}
-	do_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
+	snprintf(src, sizeof(src), "size=%llu,mode=1777", tmp_size);
+	do_mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, src);
 	for (i = 0; i < nbinds; i++) {
 		if (fstat(binds[i].fd, &st))
 			die_errno("cannot stat %s", binds[i].path);
@@ -157,6 +163,18 @@ static void make_tmp(void)
 				 MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL);
 		close(binds[i].fd);
 	}
+}
+
+/* --tmp-size's BYTES: decimal, 1 MiB to 1 TiB. */
+static void set_tmp_size(const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	tmp_size = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || tmp_size < (1ULL << 20) ||
+	    tmp_size > (1ULL << 40))
+		die(EXIT_USAGE, "--tmp-size takes bytes from 1 MiB to 1 TiB, not '%s'", arg);
 }
 
 static void make_node(const char *path, mode_t mode, dev_t dev)
@@ -265,10 +283,11 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("%s\nRun COMMAND in a mount namespace of its own: a fresh /tmp with\n"
-		       "only the bound paths, the hidden directories empty, a /dev with\n"
-		       "only harmless nodes and the --dev ones, /proc/sys, /sys and /\n"
-		       "read-only, no descriptor above 2.\n", usage);
+		printf("%s\nRun COMMAND in a mount namespace of its own: a fresh /tmp of\n"
+		       "BYTES (64 MiB unless told) with only the bound paths, the\n"
+		       "hidden directories empty, a /dev with only harmless nodes and\n"
+		       "the --dev ones, /proc/sys, /sys and / read-only, no descriptor\n"
+		       "above 2.\n", usage);
 		return EXIT_OK;
 	}
 	close_others();
@@ -283,6 +302,8 @@ int main(int argc, char **argv)
 			hides[nhides++] = argv[i + 1];
 		else if (!strcmp(argv[i], "--chdir"))
 			dir = argv[i + 1];
+		else if (!strcmp(argv[i], "--tmp-size"))
+			set_tmp_size(argv[i + 1]);
 		else
 			die(EXIT_USAGE, "unknown option '%s'\n%s", argv[i], usage);
 	}

@@ -5,7 +5,8 @@
 # start_side: confine, then capdrop) on hostile programs: each attack on the
 # harness, the console, the kernel log or its level, the reference programs
 # or the other side's files fails, and the harness's files stay as they
-# were; the real master and slave, launched the same way, still move a
+# were; a slave that fills its disk fails its case alone, with that
+# reason; the real master and slave, launched the same way, still move a
 # file through the device, and the slave's result counts its bytes.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
@@ -146,10 +147,62 @@ check "nothing planted in the master's input" test ! -e "$work/data/small/plante
 check "the share is intact" grep -qx secret "$share/results"
 check "no /bin/evil" test ! -e /bin/evil
 
-# The course's programs, launched the same way, move a file through the
-# device; the slave writes it in its own directory.
-rm -rf "$outdir" "$cw"
-mkdir -p "$outdir" "$cw"
+# A slave that writes until "No space left on device", in its directory
+# and in its /tmp, after a sparse output file of a terabyte: each is the
+# case's room (room_up, confine --tmp-size), so the case fails with that
+# reason, the harness's /tmp keeps its space and its result is whole, the
+# output is handed over cut short, and the next case starts with an empty
+# room.
+. "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
+# shellcheck disable=SC2034 # total, nfiles, cname, GRADE_STRICT_PAGES: theirs
+total=100000 nfiles=1 cname=small.fcntl-fcntl GRADE_STRICT_PAGES=0
+room_size
+check_equal "the room of a 100000-byte case is the floor" "$room" 16777216
+check "the slave's directory is mounted" room_up
+cat >"$work/bin/slave" <<'EOF'
+#!/bin/sh
+dd if=/dev/zero of=file1 bs=1 count=1 seek=1099511627775 2>/dev/null
+cat /dev/zero >fill 2>/dev/null
+cat /dev/zero >/tmp/fill 2>/dev/null
+echo "wrote $(wc -c <fill) and $(wc -c </tmp/fill)"
+exit 1
+EOF
+rm -rf "$cw"
+mkdir -p "$cw/put"
+run slave
+read -r _ in_dir _ in_tmp <"$cw/slave.out"
+[ "${in_dir:-0}" -gt 0 ] && [ "$in_dir" -le "$room" ] && [ "${in_tmp:-0}" -gt 0 ] &&
+	[ "$in_tmp" -le "$room" ] &&
+	pass "the filler stopped at its room ($in_dir and $in_tmp bytes)" ||
+	fail "the filler stopped at its room" "$(cat "$cw/slave.out")"
+head -c 4194304 /dev/zero >"$cw/room-check" 2>/dev/null &&
+	pass "the harness can still write 4 MiB" ||
+	fail "the harness can still write 4 MiB" "$(df -k /tmp)"
+check_side slave fcntl fcntl
+res_=$cw/put/small.fcntl-fcntl.slave.res
+check_output "the filler's case fails" "^status=fail\$" cat "$res_"
+check_output "its reason: disk full" "^why.exits=slave: disk full: it filled" cat "$res_"
+check_equal "the result is whole (end=1 last)" "$(tail -n 1 "$res_")" "end=1"
+check "the filler's output is handed in" grep -q '^wrote ' "$cw/put/small.fcntl-fcntl.slave.out"
+# Its output file1, sparse, a terabyte long: handed over cut short.
+# shellcheck disable=SC2034 # res: hand_over_outputs'
+res=$share/res
+mkdir -p "$res" "$work/sets"
+echo "file1 100000" >"$work/sets/small"
+hand_over_outputs
+z=$(wc -c <"$res/small.fcntl-fcntl.files/file1")
+[ "${z:-0}" -gt 100000 ] && [ "$z" -le 1048576 ] &&
+	pass "a terabyte-long output is handed over cut to 1 MiB ($z bytes)" ||
+	fail "a terabyte-long output is handed over cut to 1 MiB" "got ${z:-no file}"
+check "the filler's room is gone" test ! -e "$outdir"
+
+# The course's programs, launched the same way (the next case, in a new
+# room), move a file through the device; the slave writes it in its own
+# directory.
+rm -rf "$cw"
+mkdir -p "$cw"
+check "the next case's room is mounted" room_up
+check_equal "the next case's room is empty" "$(ls -A "$outdir")" ""
 head -c 100000 /dev/urandom >"$work/data/small/file1"
 cp "$(command -v master)" "$work/bin/master"
 cp "$(command -v slave)" "$work/bin/slave"
@@ -164,7 +217,6 @@ done
 check_equal "confined master: exit 0" "$(cat "$cw/master.rc")" 0
 check_equal "confined slave: exit 0" "$(cat "$cw/slave.rc")" 0
 check_same "confined pair: identical" "$work/data/small/file1" "$outdir/file1"
-. "$SYNCDEV_ROOT/scripts/grade/guest/grade-check.sh"
 # shellcheck disable=SC2034 # rtmp, side_, GRADE_STRICT_PAGES, klog_name: grade-check.sh's
 mark=$m0 rtmp=$cw/res GRADE_STRICT_PAGES=1 klog_name=klog
 mkdir -p "$cw/put"
@@ -191,5 +243,6 @@ check_equal "device_bytes without the device's lines" "$(bytes slave)" 0
 kill "$(cat "$cw/master.dog")" "$(cat "$cw/slave.dog")" 2>/dev/null
 
 echo "$old_userns" >/proc/sys/user/max_user_namespaces
+room_down
 rm -rf "$work" /mnt/share /mnt/input
 finish

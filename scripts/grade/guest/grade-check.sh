@@ -29,7 +29,8 @@ why() {
 # printable ASCII only, 200 characters at most.
 last_said() { tail -n 1 "$1" | tr -cd ' -~' | cut -c 1-200; }
 
-# check_exit: how the program ended; 1 when it did not end well.
+# check_exit: how the program ended; 1 when it did not end well.  A
+# slave whose directory filled up (room_full) fails with that first.
 check_exit() {
 	checks exits
 	p=$cw/$side_
@@ -43,6 +44,9 @@ check_exit() {
 		span "$t0_" "$got"
 		kv secs "$spanned"
 	fi
+	full_=""
+	[ "$side_" = slave ] && room_full && full_=1 &&
+		why "disk full: it filled its directory's $((room >> 20)) MiB (3 x the data set, 16 MiB at least)"
 	if [ -f "$p.stuck" ]; then
 		why "hang: still running after $secs s and after SIGKILL (stuck in the kernel)"
 	elif [ -f "$p.hung" ]; then
@@ -57,7 +61,8 @@ check_exit() {
 	elif [ "$rc" != 0 ]; then
 		why "exit status $rc: $(last_said "$p.out")"
 	else
-		return 0
+		[ -z "$full_" ]
+		return
 	fi
 	return 1
 }
@@ -149,6 +154,27 @@ hand_in() {
 	# shellcheck disable=SC2086 # $t_: the targets, names without a space
 	rm -rf $t_
 	mv -f "$cw"/put/* "$res/"
+}
+
+# hand_over_outputs: the case's output files (regular ones, by the names
+# the data set has) to $res/<case>.files/ for the host to compare, each
+# at most its data file's size and a byte more, rounded up to 1 MiB (a
+# sparse file of a terabyte is as wrong at that length, and the copy
+# ends), then the slave's room goes.
+hand_over_outputs() {
+	rm -rf "$res/$cname.files"
+	mkdir -p "$res/$cname.files"
+	i=0
+	while read -r o z_ _; do
+		i=$((i + 1)) w=$o
+		uses_prefix && w=out_$i
+		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
+		# round trip to QEMU, many times slower under TCG.
+		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
+			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M \
+				count=$((${z_:-0} / 1048576 + 1)) 2>/dev/null
+	done <"$work/sets/$cset"
+	room_down
 }
 
 # put FILE TARGET: FILE (on this guest's tmpfs) becomes TARGET in the share,

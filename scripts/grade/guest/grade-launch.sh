@@ -133,11 +133,45 @@ start_side() {
 
 # confined SIDE: $conf, confine's words for SIDE's program, but for its
 # files: its binary, nothing of the shares, this harness, /run or
-# /opt/syncdev, and the device nodes the loaded modules made ($work/devs).
+# /opt/syncdev, the device nodes the loaded modules made ($work/devs), and
+# a private /tmp of the case's room ($room bytes).
 confined() {
-	conf="confine --ro-bind $work/bin/$1 --hide /opt/syncdev --hide /run --hide $share"
+	conf="confine --tmp-size ${room:-67108864} --ro-bind $work/bin/$1 --hide /opt/syncdev"
+	conf="$conf --hide /run --hide $share"
 	conf="$conf --hide $input"
 	while read -r d_; do conf="$conf --dev $d_"; done <"$work/devs"
+}
+
+# room_size: $room, the bytes a program of the case may write: three times
+# the data set's ($total), 16 MiB at least.
+room_size() {
+	room=$((total * 3))
+	[ "$room" -ge 16777216 ] || room=16777216
+}
+
+# room_up: the slave's output directory ($outdir) made anew as a tmpfs of
+# its own of $room bytes, so that a program that fills it fails alone: the
+# harness's /tmp keeps its space; 1 when it cannot be mounted.
+room_up() {
+	room_down
+	mkdir -p "$outdir" &&
+		mount -t tmpfs -o "size=$room,nr_inodes=$((nfiles * 2 + 1024)),mode=0755" \
+			tmpfs "$outdir"
+}
+
+# room_down: the slave's output directory gone, its tmpfs detached even if
+# a stuck program still holds it.
+room_down() {
+	umount -l "$outdir" 2>/dev/null
+	rm -rf "$outdir"
+}
+
+# room_full: the slave's output directory has (almost) no block or inode
+# left: its program met "No space left on device".
+room_full() {
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(stat -f -c '%a %d' "$outdir" 2>/dev/null)
+	[ "${1:-16}" -lt 16 ] || [ "${2:-1}" = 0 ]
 }
 
 # device_nodes: the device nodes under /dev whose names confine takes, one

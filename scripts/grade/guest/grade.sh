@@ -23,7 +23,10 @@
 # (at most 10 s later), each in its own session under its own time limit.
 # Each program runs in a mount namespace of its own (confine): a private
 # /tmp holding only its binary and its files (the master its input, the
-# slave its output directory, its working directory), nothing of the
+# slave its output directory, its working directory; the /tmp and the
+# output directory each a tmpfs of the case's room, three times the data
+# set and 16 MiB at least, so that a program that fills its disk fails its
+# case alone, "disk full", and the harness keeps its own), nothing of the
 # shares, this harness or /opt/syncdev, a /dev without console, serial
 # ports or kernel log, /sys and /proc/sys read-only; without the
 # capabilities that would undo that or reach another process (capdrop,
@@ -409,10 +412,15 @@ run_case() {
 	cname=$1.$2-$3 cset=$1 k=$((k + 1))
 	tell "begin $k"
 	cw=$work/case
-	rm -rf "$cw" "$outdir"
-	mkdir -p "$cw/put" "$outdir"
+	rm -rf "$cw"
+	mkdir -p "$cw/put"
 	case_files "$1"
 	case_timeout "$1"
+	room_size
+	if side slave && ! room_up; then
+		give_up "the slave's directory of $cname could not be mounted"
+		exit 0
+	fi
 	side master && wait_no_listener
 	# The case's kernel lines are those after this mark (a count of lines
 	# would go wrong once the ring buffer wraps).  No program can write to
@@ -451,23 +459,6 @@ run_case() {
 	! [ -f "$cw/master.stuck" ] && ! [ -f "$cw/slave.stuck" ]
 }
 
-# hand_over_outputs: the case's output files (regular ones, by the names
-# the data set has) to $res/<case>.files/ for the host to compare.
-hand_over_outputs() {
-	rm -rf "$res/$cname.files"
-	mkdir -p "$res/$cname.files"
-	i=0
-	for f in $files; do
-		i=$((i + 1)) o=${f##*/} w=${f##*/}
-		uses_prefix && w=out_$i
-		# dd in 1 MiB writes: cp writes a 9p file a page at a time, each a
-		# round trip to QEMU, many times slower under TCG.
-		[ -f "$outdir/$w" ] && ! [ -L "$outdir/$w" ] &&
-			dd if="$outdir/$w" of="$res/$cname.files/$o" bs=1M 2>/dev/null
-	done
-	rm -rf "$outdir"
-}
-
 # give_up WHY: no more cases in this guest; the host marks the rest.
 give_up() {
 	echo "$1" >"$work/aborted"
@@ -501,8 +492,13 @@ fi
 device_nodes | grep -vxF -f "$work/devs.before" >"$work/devs"
 # The course's choices of what a legacy SEND returns and what a legacy
 # read() takes (the rubric's legacy_send_result and legacy_read):
-# syncdev.ko takes them as parameters.
-for choice in "legacy_send_result=${GRADE_LEGACY_SEND:-}" "legacy_read=${GRADE_LEGACY_READ:-}"; do
+# syncdev.ko takes them as parameters.  And the course's module listened
+# from insmod on: syncdev.ko's listener lingers for the battery (10 min
+# after its last master), not 2 s, so that a slave started on the
+# previous case's listener never meets it closing before this case's
+# master takes it over.
+for choice in "legacy_send_result=${GRADE_LEGACY_SEND:-}" "legacy_read=${GRADE_LEGACY_READ:-}" \
+	listen_linger_ms=600000; do
 	param=/sys/module/syncdev/parameters/${choice%%=*}
 	if [ -n "${choice#*=}" ] && [ -w "$param" ] &&
 		! echo "${choice#*=}" >"$param" 2>/dev/null; then
