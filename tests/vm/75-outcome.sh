@@ -163,46 +163,32 @@ else
 fi
 no_output "slave killed after the last byte"
 
-# An input truncated during an mmap send is a message, not SIGBUS.
-# The slave is stopped, so the master is blocked in SEND mid-file when
-# its input is cut.
-gen shrink 16777216 7
-if stopped_slave 1 out fcntl -b 64K; then
-	master 1 shrink mmap -b 64K >master.log 2>&1 &
-	mpid=$!
-	check "the master is blocked in SEND" wait_syscall $mpid 16
-	: >shrink
-	kill -CONT $spid
-	wait_gone $mpid 60
-	check_equal "input truncated during an mmap send: master exit 1" "$?" 1
-	check_output "input truncated during an mmap send: master says so" \
-		"input file shrink shrank while being sent" cat master.log
-	wait_gone $spid 60
-	check_equal "input truncated during an mmap send: slave exit 1" "$?" 1
-else
-	fail "input truncated during an mmap send" "the slave never waited in read(): $(cat slave.log)"
-fi
-no_output "input truncated during an mmap send"
-
-# The same in fcntl mode, where the master is blocked in sendfile() (40)
-# into the device: the file ends early, a message, and the slave fails.
-gen shrink 16777216 7
-if stopped_slave 1 out fcntl -b 64K; then
-	master 1 shrink fcntl -b 64K >master.log 2>&1 &
-	mpid=$!
-	check "the master is blocked in sendfile()" wait_syscall $mpid 40
-	: >shrink
-	kill -CONT $spid
-	wait_gone $mpid 60
-	check_equal "input truncated during a sendfile(): master exit 1" "$?" 1
-	check_output "input truncated during a sendfile(): master says so" \
-		"input file shrink shrank while being sent" cat master.log
-	wait_gone $spid 60
-	check_equal "input truncated during a sendfile(): slave exit 1" "$?" 1
-else
-	fail "input truncated during a sendfile()" "the slave never waited in read(): $(cat slave.log)"
-fi
-no_output "input truncated during a sendfile()"
+# truncated_during METHOD SYSCALL WHAT: the master, in METHOD mode, blocked
+# in the system call SYSCALL (the slave is stopped) mid-file when its
+# input is cut to nothing: a message, not SIGBUS, and both sides exit 1.
+truncated_during() {
+	gen shrink 16777216 7
+	if stopped_slave 1 out fcntl -b 64K; then
+		master 1 shrink "$1" -b 64K >master.log 2>&1 &
+		mpid=$!
+		check "the master is blocked in $3" wait_syscall $mpid "$2"
+		: >shrink
+		kill -CONT $spid
+		wait_gone $mpid 60
+		check_equal "input truncated during $3: master exit 1" "$?" 1
+		check_output "input truncated during $3: master says so" \
+			"input file shrink shrank while being sent" cat master.log
+		wait_gone $spid 60
+		check_equal "input truncated during $3: slave exit 1" "$?" 1
+	else
+		fail "input truncated during $3" "the slave never waited in read(): $(cat slave.log)"
+	fi
+	no_output "input truncated during $3"
+}
+# mmap mode blocks in SEND (ioctl, 16); fcntl mode in sendfile() (40)
+# into the device.
+truncated_during mmap 16 "an mmap send"
+truncated_during fcntl 40 "a sendfile()"
 
 # The slave writes regular files only.
 master 1 a fcntl >master.log 2>&1 &
