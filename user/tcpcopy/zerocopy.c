@@ -18,22 +18,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/sendfile.h>
 #include <unistd.h>
 
 ssize_t tcpcopy_zc_send(int sock, struct infile *f, uint64_t *off,
 			const struct tcpcopy_opts *o, struct ack_in *in)
 {
-	off_t pos = (off_t)*off;
 	size_t n;
 	ssize_t r;
 
 	while (*off < f->size) {
 		n = f->size - *off < o->bufsize ? (size_t)(f->size - *off) :
 		    o->bufsize;
-		r = sendfile(sock, f->fd, &pos, n);
-		if (r < 0 && errno == EINTR)
-			continue;
+		r = infile_sendfile(f, sock, *off, n);
 		/* A device without splice_write: the copy (send.c). */
 		if (r < 0 && !*off && (errno == EINVAL || errno == ENOSYS))
 			return 0;
