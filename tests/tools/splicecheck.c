@@ -49,26 +49,30 @@ static void fail(const char *name, const char *why)
 	failed = 1;
 }
 
-/* A file of @len bytes of pattern @seed; its descriptor, at offset 0. */
-static int make_file(const char *path, size_t len, unsigned int seed)
+/* @len bytes of pattern @seed into @fd: 0, or -1 with errno. */
+static int write_pattern(int fd, size_t len, unsigned int seed)
 {
 	static unsigned char buf[CHUNK];
 	size_t off, n;
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
-	if (fd < 0) {
-		printf("FAIL splicecheck: create %s: %s\n", path,
-		       strerror(errno));
-		exit(1);
-	}
 	for (off = 0; off < len; off += n) {
 		n = len - off < CHUNK ? len - off : CHUNK;
 		testpat_fill(buf, n, off, seed);
-		if (write(fd, buf, n) != (ssize_t)n) {
-			printf("FAIL splicecheck: write %s: %s\n", path,
-			       strerror(errno));
-			exit(1);
-		}
+		if (write(fd, buf, n) != (ssize_t)n)
+			return -1;
+	}
+	return 0;
+}
+
+/* A file of @len bytes of pattern @seed; its descriptor, at offset 0. */
+static int make_file(const char *path, size_t len, unsigned int seed)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write_pattern(fd, len, seed)) {
+		printf("FAIL splicecheck: write %s: %s\n", path,
+		       strerror(errno));
+		exit(1);
 	}
 	return fd;
 }
@@ -161,20 +165,12 @@ static ssize_t send_all(int m, int fd, size_t len)
 /* A writer process: @len bytes of pattern @seed into pipe @w. */
 static pid_t pipe_writer(int p[2], size_t len, unsigned int seed)
 {
-	static unsigned char buf[CHUNK];
-	size_t off, n;
 	pid_t pid = fork();
 
 	if (pid)
 		return pid;
 	close(p[0]);
-	for (off = 0; off < len; off += n) {
-		n = len - off < CHUNK ? len - off : CHUNK;
-		testpat_fill(buf, n, off, seed);
-		if (write(p[1], buf, n) != (ssize_t)n)
-			_exit(1);
-	}
-	_exit(0);
+	_exit(write_pattern(p[1], len, seed) ? 1 : 0);
 }
 
 /* splice() @len bytes from a pipe a writer fills into @m. */
