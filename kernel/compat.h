@@ -15,10 +15,12 @@
 #ifndef SYNCDEV_COMPAT_H
 #define SYNCDEV_COMPAT_H
 
+#include <linux/bvec.h>
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
+#include <linux/uio.h>
 #include <linux/version.h>
 
 #ifndef kzalloc_obj
@@ -53,18 +55,45 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 
 /*
  * 6.5 made TCP's sendmsg() take the pages of a bvec iterator by reference
- * with MSG_SPLICE_PAGES (sendpage's successor): the socket buffers hold
- * the pages, no byte is copied.  Earlier kernels (Debian's 6.1 defines
- * the flag, its TCP ignores it) copy the bvec's bytes into socket buffers
- * instead, once: the same bytes arrive, and no page outlives the call.
- * kernel_sendpage() would save that copy, but sends one page per call
- * outside sendmsg(), so it would need a second send loop beside
- * syncdev_xmit()'s timeouts and signal handling; the copy keeps one.
+ * with MSG_SPLICE_PAGES, and retired sendpage.  Before, kernel_sendpage()
+ * sends one page by reference (and copies a page the stack may not hold,
+ * as sendmsg() does); Debian's 6.1 defines the flag, but its TCP ignores
+ * it.  The device's splice actor sends one pipe buffer a call, so there a
+ * one-segment bvec with the flag goes by kernel_sendpage(), which honours
+ * the same socket timeouts and signals as sendmsg() and returns the same
+ * way.  MSG_MORE then also says "not the last page", as splice() does.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-#define SYNCDEV_MSG_SPLICE_PAGES 0
+#ifdef MSG_SPLICE_PAGES
+#define SYNCDEV_MSG_SPLICE_PAGES MSG_SPLICE_PAGES
+#else
+#define SYNCDEV_MSG_SPLICE_PAGES 0x8000000	/* its value from 6.5 on */
+#endif
+static inline int syncdev_sock_sendmsg(struct socket *sock,
+				       struct msghdr *msg)
+{
+	const struct bio_vec *bv = msg->msg_iter.bvec;
+	int flags = msg->msg_flags & ~SYNCDEV_MSG_SPLICE_PAGES;
+	int ret;
+
+	if (!(msg->msg_flags & SYNCDEV_MSG_SPLICE_PAGES))
+		return sock_sendmsg(sock, msg);
+	if (!iov_iter_is_bvec(&msg->msg_iter) || msg->msg_iter.nr_segs != 1) {
+		msg->msg_flags = flags;
+		return sock_sendmsg(sock, msg);
+	}
+	if (flags & MSG_MORE)
+		flags |= MSG_SENDPAGE_NOTLAST;
+	ret = kernel_sendpage(sock, bv->bv_page,
+			      bv->bv_offset + msg->msg_iter.iov_offset,
+			      iov_iter_count(&msg->msg_iter), flags);
+	if (ret > 0)
+		iov_iter_advance(&msg->msg_iter, ret);
+	return ret;
+}
 #else
 #define SYNCDEV_MSG_SPLICE_PAGES MSG_SPLICE_PAGES
+#define syncdev_sock_sendmsg sock_sendmsg
 #endif
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)

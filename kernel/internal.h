@@ -165,6 +165,23 @@ void sess_info_peer(struct syncdev_session *s, const char *fmt, ...);
 
 /* session.c: the file operations of both devices. */
 extern const struct file_operations syncdev_fops;
+int syncdev_lock(struct syncdev_session *s, int flags);
+
+/* splice.c: splice() and sendfile() on the devices. */
+struct pipe_inode_info;
+struct syncdev_pipe_dst {
+	struct pipe_inode_info *pipe;
+	unsigned int flags;		/* SPLICE_F_* */
+};
+
+ssize_t syncdev_splice_write(struct pipe_inode_info *pipe, struct file *out,
+			     loff_t *ppos, size_t len, unsigned int flags);
+ssize_t syncdev_splice_read(struct file *in, loff_t *ppos,
+			    struct pipe_inode_info *pipe, size_t len,
+			    unsigned int flags);
+int syncdev_sock_splice(struct socket *sock,
+			const struct syncdev_pipe_dst *dst, size_t len,
+			int flags);
 
 /* transport.c: the TCP connection of a session; callers hold s->lock. */
 int syncdev_accept(struct syncdev_session *s);
@@ -189,6 +206,9 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		 int flags, enum syncdev_xmit_how how, size_t *moved);
 int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
 			size_t len, enum syncdev_xmit_how how, size_t *moved);
+int syncdev_recv_pipe(struct syncdev_session *s,
+		      const struct syncdev_pipe_dst *dst, size_t len, int flags,
+		      size_t *moved);
 
 /* xfer.c: transfers of the buffer that survive signals; s->lock held. */
 long syncdev_buf_xfer(struct syncdev_session *s, bool send, u64 offset,

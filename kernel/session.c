@@ -17,9 +17,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/nsproxy.h>
-#include <linux/pipe_fs_i.h>
 #include <linux/slab.h>
-#include <linux/splice.h>
 #include <linux/user_namespace.h>
 #include <linux/uio.h>
 #include <net/net_namespace.h>
@@ -100,7 +98,7 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 }
 
 /* A non-blocking call does not wait behind another one either. */
-static int syncdev_lock(struct syncdev_session *s, int flags)
+int syncdev_lock(struct syncdev_session *s, int flags)
 {
 	if (flags & MSG_DONTWAIT)
 		return mutex_trylock(&s->lock) ? 0 : -EAGAIN;
@@ -154,81 +152,13 @@ static ssize_t syncdev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return syncdev_rw_iter(iocb, to, false);
 }
 
-/*
- * One pipe buffer of a splice() or sendfile() into the device, to the
- * socket as a bvec.  With MSG_SPLICE_PAGES (6.5 and later, compat.h) the
- * socket buffers take its page by reference, as splice() to a socket
- * does: no byte is copied on this side, and the page stays referenced
- * until the peer's socket has let go of it, after the call returned
- * (the sendfile() contract, docs/design.md).  A page the network stack
- * may not hold (slab) is copied.  MSG_MORE while more of this splice
- * waits in the pipe, so that TCP sends full segments.
- */
-static int syncdev_splice_actor(struct pipe_inode_info *pipe,
-				struct pipe_buffer *buf,
-				struct splice_desc *sd)
-{
-	struct syncdev_session *s = sd->u.file->private_data;
-	int flags = sd->u.file->f_flags & O_NONBLOCK ? MSG_DONTWAIT : 0;
-	struct iov_iter iter;
-	struct bio_vec bv;
-	size_t moved = 0;
-	int ret;
-
-	if (sendpage_ok(buf->page))
-		flags |= SYNCDEV_MSG_SPLICE_PAGES;
-	if ((sd->flags & SPLICE_F_MORE) ||
-	    (sd->len < sd->total_len &&
-	     pipe_occupancy(pipe->head, pipe->tail) > 1))
-		flags |= MSG_MORE;
-	bvec_set_page(&bv, buf->page, sd->len, buf->offset);
-	iov_iter_bvec(&iter, ITER_SOURCE, &bv, 1, sd->len);
-	ret = syncdev_xmit(s, true, &iter, flags, SYNCDEV_XMIT_ALL, &moved);
-	return moved ? moved : ret;
-}
-
-/*
- * splice() from a pipe, and sendfile() (a splice through the kernel's own
- * pipe): what write() does with the same bytes, from the pipe's pages.
- * As write(): a short count says how much went before a signal or an
- * error, and the error is left for the next call.  The session's lock is
- * taken before the pipe's, and nothing takes them the other way round:
- * the device has no splice_read, and its fault handler takes neither.  The
- * other order cannot be: __splice_from_pipe() drops and retakes the pipe's
- * lock while it waits for a writer, which would be under the session's.
- */
-static ssize_t syncdev_splice_write(struct pipe_inode_info *pipe,
-				    struct file *out, loff_t *ppos,
-				    size_t len, unsigned int flags)
-{
-	struct syncdev_session *s = out->private_data;
-	struct splice_desc sd = {
-		.total_len = len,
-		.flags = flags,
-		.pos = *ppos,
-		.u.file = out,
-	};
-	ssize_t ret;
-
-	ret = syncdev_lock(s, out->f_flags & O_NONBLOCK ? MSG_DONTWAIT : 0);
-	if (ret)
-		return ret;
-	ret = syncdev_partial_check(s, true);
-	if (!ret) {
-		pipe_lock(pipe);
-		ret = __splice_from_pipe(pipe, &sd, syncdev_splice_actor);
-		pipe_unlock(pipe);
-	}
-	mutex_unlock(&s->lock);
-	return ret;
-}
-
 const struct file_operations syncdev_fops = {
 	.owner = THIS_MODULE,
 	.open = syncdev_open,
 	.release = syncdev_release,
 	.read_iter = syncdev_read_iter,
 	.write_iter = syncdev_write_iter,
+	.splice_read = syncdev_splice_read,
 	.splice_write = syncdev_splice_write,
 	.mmap = syncdev_mmap,
 	.unlocked_ioctl = syncdev_ioctl,

@@ -779,8 +779,27 @@ static int syncdev_wait_expired(struct syncdev_session *s, bool send,
 	return -ETIMEDOUT;
 }
 
+/* One socket call: to or from @msg's iterator, or into @dst's pipe. */
+static int syncdev_sock_call(struct syncdev_session *s, bool send,
+			     struct msghdr *msg,
+			     const struct syncdev_pipe_dst *dst)
+{
+	int ret;
+
+	if (send)
+		return syncdev_sock_sendmsg(s->sock, msg);
+	if (!dst)
+		return sock_recvmsg(s->sock, msg, msg->msg_flags);
+	ret = syncdev_sock_splice(s->sock, dst, msg_data_left(msg),
+				  msg->msg_flags);
+	if (ret > 0)
+		iov_iter_advance(&msg->msg_iter, ret);
+	return ret;
+}
+
 /*
- * Move the bytes described by @iter over the session's connection, as
+ * Move the bytes described by @iter over the session's connection (a
+ * receive into @dst's pipe when there is one, @iter only counting), as
  * nbd's __sock_xmit() does, and keep error and progress apart: the return
  * value is 0 or -errno, and *@moved grows by the bytes moved either way
  * (@iter is advanced by as much).  @how says when the transfer is over:
@@ -800,8 +819,10 @@ static int syncdev_wait_expired(struct syncdev_session *s, bool send,
  * until one of these limits has passed: the limits may have moved
  * meanwhile (an acknowledgment, a connection in the accept queue).
  */
-int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
-		 int flags, enum syncdev_xmit_how how, size_t *moved)
+static int syncdev_xmit_to(struct syncdev_session *s, bool send,
+			   struct iov_iter *iter,
+			   const struct syncdev_pipe_dst *dst, int flags,
+			   enum syncdev_xmit_how how, size_t *moved)
 {
 	bool nowait = flags & MSG_DONTWAIT;
 	unsigned long since = jiffies;
@@ -826,10 +847,7 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 		WRITE_ONCE(s->sock->sk->sk_sndtimeo, max(timeo, 1L));
 		WRITE_ONCE(s->sock->sk->sk_rcvtimeo, max(timeo, 1L));
 		msg.msg_flags = flags | MSG_NOSIGNAL;
-		if (send)
-			ret = sock_sendmsg(s->sock, &msg);
-		else
-			ret = sock_recvmsg(s->sock, &msg, msg.msg_flags);
+		ret = syncdev_sock_call(s, send, &msg, dst);
 		/* The limits are looked at again: one may have moved. */
 		if (ret == -EAGAIN && !nowait)
 			continue;
@@ -856,6 +874,24 @@ int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
 	if (ret)
 		syncdev_note_error(s, ret);
 	return ret;
+}
+
+int syncdev_xmit(struct syncdev_session *s, bool send, struct iov_iter *iter,
+		 int flags, enum syncdev_xmit_how how, size_t *moved)
+{
+	return syncdev_xmit_to(s, send, iter, NULL, flags, how, moved);
+}
+
+/* One receive of at most @len bytes into a pipe, as syncdev_xmit() ONCE. */
+int syncdev_recv_pipe(struct syncdev_session *s,
+		      const struct syncdev_pipe_dst *dst, size_t len, int flags,
+		      size_t *moved)
+{
+	struct iov_iter counter;
+
+	iov_iter_discard(&counter, ITER_DEST, len);
+	return syncdev_xmit_to(s, false, &counter, dst, flags,
+			       SYNCDEV_XMIT_ONCE, moved);
 }
 
 int syncdev_xmit_kernel(struct syncdev_session *s, bool send, void *data,
