@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * splicecheck: sendfile() and splice() into /dev/master_device (the
- * device's splice_write).  "PASS name" / "FAIL name: why" and "# note"
- * lines.  Runs in the test guest with the module loaded, in a directory
- * it may write files to.
+ * device's splice_write) and out of /dev/slave_device (its splice_read).
+ * "PASS name" / "FAIL name: why" and "# note" lines.  Runs in the test
+ * guest with the module loaded, in a directory it may write files to.
  *
  *	splicecheck
  *
  * Each case is a connected pair over 127.0.0.1 (devtest.h) and a slave
- * process that reads the stream with read() and checks it byte for byte:
+ * process that reads the stream with read(), or with splice() into a pipe
+ * that it reads, and checks it byte for byte:
  *
  *   sendfile, splice   a file of 0, 1, 4095, 4096, 4097 bytes, one device
  *                      buffer and 3 MiB + 1, by sendfile() from the file
  *                      and by splice() from a pipe a writer process
- *                      fills; then a marker sent with write(), so that a
- *                      byte too many or too few shows as a wrong marker;
+ *                      fills, each read by read() and by splice(); then a
+ *                      marker sent with write(), so that a byte too many
+ *                      or too few shows as a wrong marker;
+ *   splice read        on the slave: nothing arrived and O_NONBLOCK is
+ *                      EAGAIN; a signal while nothing arrives is EINTR;
+ *                      the master closed is 0, the end of the stream; a
+ *                      peer's urgent byte (MSG_OOB) left out of the
+ *                      stream, as read() leaves it;
  *   rewritten          the file overwritten right after sendfile()
  *                      returned, the slave reading only after that: every
  *                      byte is the old or the new one, in its place (how
@@ -77,14 +84,49 @@ static int make_file(const char *path, size_t len, unsigned int seed)
 	return fd;
 }
 
-/* read() exactly @len bytes of the slave's stream (fewer at its end). */
+/*
+ * How the slave takes the stream out of its device.  (sendfile() takes
+ * a regular file or a block device only, never a device like this.)
+ */
+enum reader { BY_READ, BY_SPLICE };
+static const char *const reader_name[] = {
+	[BY_READ] = "read()",
+	[BY_SPLICE] = "splice()",
+};
+static enum reader slave_reader;
+
+/* The slave's pipe, BY_SPLICE. */
+static int spliced[2] = { -1, -1 };
+
+/* One read of the slave's stream, as slave_reader says. */
+static ssize_t read_some(int s, unsigned char *p, size_t len)
+{
+	ssize_t n, got;
+
+	if (slave_reader == BY_READ)
+		return read(s, p, len);
+	n = splice(s, NULL, spliced[1], NULL, len, 0);
+	if (n <= 0)
+		return n;
+	/* The pipe holds what the splice put there: read it all. */
+	for (got = 0; got < n; got += len) {
+		len = (size_t)read(spliced[0], p + got, (size_t)(n - got));
+		if ((ssize_t)len <= 0) {
+			errno = EIO;
+			return -1;
+		}
+	}
+	return n;
+}
+
+/* Exactly @len bytes of the slave's stream (fewer at its end). */
 static size_t read_full(int s, unsigned char *p, size_t len)
 {
 	size_t got = 0;
 	ssize_t n;
 
 	while (got < len) {
-		n = read(s, p + got, len - got);
+		n = read_some(s, p + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -221,7 +263,8 @@ static int pair_open(struct pair *pr, const char *name, size_t len,
 		close(pr->m);
 		close(pr->go[1]);
 		alarm(WATCHDOG_S);
-		if (read(pr->go[0], &c, 1) != 1)
+		if (read(pr->go[0], &c, 1) != 1 ||
+		    (slave_reader == BY_SPLICE && pipe(spliced)))
 			_exit(1);
 		ret = check_stream(s, name, len, seed, acc, &newer);
 		if (!ret && acc == OR_NEW)
@@ -262,17 +305,19 @@ static int pair_close(struct pair *pr, const char *name, int marker)
 	return st;
 }
 
-/* One size by sendfile() (@pipe 0) or splice() (1). */
-static void one_size(size_t len, int use_pipe)
+/* One size by sendfile() (@pipe 0) or splice() (1), read as @r says. */
+static void one_size(size_t len, int use_pipe, enum reader r)
 {
 	const char *how = use_pipe ? "splice" : "sendfile";
 	unsigned int seed = (unsigned int)len + (unsigned int)use_pipe;
 	struct pair pr;
-	char name[80], why[120];
+	char name[120], why[120];
 	ssize_t n;
 	int fd = -1;
 
-	snprintf(name, sizeof(name), "%s %zu bytes into the master", how, len);
+	snprintf(name, sizeof(name), "%s %zu bytes into the master, %s on the slave",
+		 how, len, reader_name[r]);
+	slave_reader = r;
 	if (!use_pipe)
 		fd = make_file("splice.src", len, seed);
 	if (pair_open(&pr, name, len, seed, EXACT))
@@ -289,6 +334,7 @@ static void one_size(size_t len, int use_pipe)
 		       name);
 	if (fd >= 0)
 		close(fd);
+	slave_reader = BY_READ;
 }
 
 /* The source rewritten (@truncate 0) or truncated after the call. */
@@ -415,13 +461,111 @@ static void peer_closed(void)
 	close(fd);
 }
 
+static void expect(const char *name, ssize_t n, int err, ssize_t want,
+		   int want_err)
+{
+	char why[120];
+
+	if (n == want && (want >= 0 || err == want_err)) {
+		printf("PASS %s\n", name);
+		return;
+	}
+	snprintf(why, sizeof(why), "returned %zd (%s), want %zd (%s)", n,
+		 n < 0 ? strerror(err) : "-", want,
+		 want < 0 ? strerror(want_err) : "-");
+	fail(name, why);
+}
+
+/* splice() out of the slave when nothing comes, and at the end. */
+static void splice_read_edges(void)
+{
+	struct sigaction sa;
+	int m, s, p[2], fl;
+	ssize_t n;
+
+	if (dt_pair(&m, &s) || pipe(p)) {
+		fail("splice() out of the slave", "no connected pair");
+		return;
+	}
+	fl = fcntl(s, F_GETFL);
+	if (fl < 0 || fcntl(s, F_SETFL, fl | O_NONBLOCK))
+		fail("splice() out of the slave", "fcntl O_NONBLOCK");
+	n = splice(s, NULL, p[1], NULL, 4096, 0);
+	expect("splice() out of the slave, O_NONBLOCK, nothing arrived: EAGAIN",
+	       n, errno, -1, EAGAIN);
+	if (fcntl(s, F_SETFL, fl))
+		fail("splice() out of the slave", "fcntl blocking");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	ualarm(200000, 0);
+	n = splice(s, NULL, p[1], NULL, 4096, 0);
+	expect("splice() out of the slave, a signal while nothing arrives: EINTR",
+	       n, errno, -1, EINTR);
+	close(m);
+	n = splice(s, NULL, p[1], NULL, 4096, 0);
+	expect("splice() out of the slave, the master closed: 0 (end of stream)",
+	       n, errno, 0, 0);
+	close(s);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * A peer's urgent byte: TCP keeps it out of the stream, and tcp_read_sock()
+ * stops in front of it; splice() must go on past it as read() does.
+ */
+static void urgent_byte(void)
+{
+	const char *name = "splice() out of the slave past a peer's urgent byte";
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	unsigned char got[8];
+	int l, c = -1, s;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(l, 1) || getsockname(l, (struct sockaddr *)&a, &alen)) {
+		fail(name, "no listening socket");
+		return;
+	}
+	s = dt_open("/dev/slave_device", O_RDWR);
+	if (dt_connect(s, "127.0.0.1", ntohs(a.sin_port), 5000) ||
+	    (c = accept(l, NULL, NULL)) < 0 ||
+	    send(c, "abc", 3, 0) != 3 || send(c, "U", 1, MSG_OOB) != 1 ||
+	    send(c, "def", 3, 0) != 3) {
+		fail(name, strerror(errno));
+	} else {
+		close(c);
+		c = -1;
+		slave_reader = BY_SPLICE;
+		if (pipe(spliced)) {
+			fail(name, "pipe");
+		} else if (read_full(s, got, sizeof(got)) != 6 ||
+			   memcmp(got, "abcdef", 6)) {
+			fail(name, "the stream is not abcdef");
+		} else {
+			printf("PASS %s: abcdef, the urgent byte left out as read() leaves it\n",
+			       name);
+		}
+		close(spliced[0]);
+		close(spliced[1]);
+		slave_reader = BY_READ;
+	}
+	if (c >= 0)
+		close(c);
+	close(s);
+	close(l);
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 0, 1, 4095, 4096, 4097, 0,
 					(3u << 20) + 1 };
 	struct syncdev_info info;
 	int m, s, p;
-	size_t i;
+	size_t i, len;
 
 	(void)argv;
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -436,8 +580,13 @@ int main(int argc, char **argv)
 	close(m);
 	close(s);
 	for (p = 0; p < 2; p++)
-		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-			one_size(i == 5 ? info.buf_size : sizes[i], p);
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			len = i == 5 ? info.buf_size : sizes[i];
+			one_size(len, p, BY_READ);
+			one_size(len, p, BY_SPLICE);
+		}
+	splice_read_edges();
+	urgent_byte();
 	changed_after(1u << 20, 0);
 	changed_after(1u << 20, 1);
 	signalled();
