@@ -32,14 +32,17 @@ static int recv_data(int fd, struct outfile *f, const struct tcpcopy_opts *o,
 		     uint32_t *sum, struct xfer_report *r,
 		     struct hmac_sha256 *mac)
 {
-	/* The slave device has no splice_read: read() it. */
-	int zc = o->zerocopy && !o->device;
+	int zc = o->zerocopy;
 	char *buf = xmalloc(o->bufsize);
 	uint64_t total = 0;
 	ssize_t n = 1;
 
 	if (zc)
 		n = tcpcopy_zc_recv(fd, f->fd, f->size, &total, o);
+	if (n == -3) {
+		zc = 0;		/* no splice() out of fd: read() it */
+		n = 1;
+	}
 	if (n == -2) {
 		dev_xfer_failed("writing", f->path, total, f->size, "sender");
 		r->status = FRAME_ST_STORE;

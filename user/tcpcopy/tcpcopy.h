@@ -59,8 +59,9 @@ int tcpcopy_recv(struct in_addr addr, uint16_t port, const char *path,
  * error, or -2 (after a message, or silently when ack_early() said the
  * receiver failed).  The receiver: size bytes from sock into the file fd
  * by splice() through a pipe, *done advanced; the last splice()'s result
- * (> 0 or, size 0, 1: all in; 0: the sender closed; -1: errno), or -2
- * when writing the file failed (errno).
+ * (> 0 or, size 0, 1: all in; 0: the sender closed; -1: errno), -2
+ * when writing the file failed (errno), or -3 when the first splice() is
+ * EINVAL or ENOSYS, nothing moved (the caller reads).
  */
 struct ack_in;
 struct infile;

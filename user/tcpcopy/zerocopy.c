@@ -7,9 +7,9 @@
  * receiver moves the socket's buffers into a pipe and the pipe into the
  * file with splice(), so that a byte is copied once, from the socket's
  * buffers into the file's page cache, and never through this program.
- * With --device the sender's sendfile() goes into the master device (its
- * splice_write sends the pages by reference as well) and the receiver
- * read()s the slave device, which has no splice_read.
+ * With --device the sender's sendfile() goes into the master device and
+ * the receiver's splice() comes out of the slave device, whose
+ * splice_write and splice_read take the pages by reference as well.
  */
 #include "tcpcopy.h"
 #include "ack.h"
@@ -86,6 +86,11 @@ ssize_t tcpcopy_zc_recv(int sock, int fd, uint64_t size, uint64_t *done,
 		n = splice(sock, NULL, p[1], NULL, want, SPLICE_F_MOVE);
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A device or kernel without splice_read: read() it. */
+		if (n < 0 && !*done && (errno == EINVAL || errno == ENOSYS)) {
+			n = -3;
+			break;
+		}
 		if (n <= 0)
 			break;
 		if (drain(p[0], fd, (size_t)n)) {
