@@ -75,7 +75,7 @@ static const struct conf confs[NCONF] = {
 			  .device = 1, .base = TCPCOPY, .step = "device",
 			  .target_of = TCPCOPY, .want = 0.95 },
 	[TCPCOPY_DEV_ZC] = { "tcpcopy --device --zerocopy", .device = 1,
-			     .zc = 1, .base = TCPCOPY_DEV, .step = "sendfile",
+			     .zc = 1, .base = TCPCOPY_DEV, .step = "sendfile/splice",
 			     .target_of = -1 },
 	[TCPCOPY_DEV_CRC] = { "tcpcopy --device --crc",
 			      .crc = 1, .device = 1, .base = TCPCOPY_DEV,
@@ -232,11 +232,11 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xferopt.h)",
 		    t->reps);
 	report_note(r, "rows",
-		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); --device --zerocopy: sendfile() into the master device (pages by reference from Linux 6.5, one copy before), read() and write() on the slave side: 2 copies; fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
+		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); --device --zerocopy: sendfile() into the master device and splice() out of the slave device (the pages by reference both ways): 1 copy, as --zerocopy; fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
 	report_note(r, "ratios",
 		    "every ratio (vs_*, step_ratio, the targets) is the median over the rounds of the two rows' ratio in the same round, not a ratio of medians");
 	report_note(r, "steps",
-		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write, tcpcopy --device --zerocopy sendfile into the device); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
+		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write, tcpcopy --device --zerocopy sendfile/splice through the device); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
 	report_note(r, "crc32c", "%s",
