@@ -8,8 +8,10 @@
 #include "xfer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Record what failed for the answer to the master; returns code. */
 static int failed(struct xfer_report *r, unsigned int status, int code)
@@ -77,33 +79,142 @@ static int bad_frame(struct xfer_report *r, int err, struct frame_at at,
 	return failed(r, FRAME_ST_FRAMING, EXIT_CORRUPT);
 }
 
+/*
+ * fcntl mode: the data of a file, XFER_MAP_MIN and up, goes from the
+ * device into the file by splice() through this pipe whenever the buffer
+ * holds none of it: the device's splice_read hands over the socket's
+ * pages and the file copies them once, where read() and write() copy
+ * twice (docs/design.md, "Data path and copies").  fd[0] < 0: read() and
+ * write() (mmap mode, or a device, kernel or file system that refused).
+ */
+struct rx_pipe {
+	int fd[2];
+	size_t cap;		/* at most the buffer's: a refusal drains into it */
+};
+
+static void rx_pipe_open(struct rx_pipe *rp, const struct devbuf *b)
+{
+	int cap;
+
+	rp->fd[0] = rp->fd[1] = -1;
+	if (b->method != METHOD_FCNTL || pipe2(rp->fd, O_CLOEXEC))
+		return;
+	(void)fcntl(rp->fd[1], F_SETPIPE_SZ, (int)(b->cap < 1u << 20 ?
+						   b->cap : 1u << 20));
+	cap = fcntl(rp->fd[1], F_GETPIPE_SZ);
+	rp->cap = cap > 0 && (size_t)cap < b->cap ? (size_t)cap : b->cap;
+}
+
+static void rx_pipe_close(struct rx_pipe *rp)
+{
+	if (rp->fd[0] < 0)
+		return;
+	close(rp->fd[0]);
+	close(rp->fd[1]);
+	rp->fd[0] = rp->fd[1] = -1;
+}
+
+/* Where the CRC and the MAC of what went into the file are folded. */
+struct rx_fold {
+	uint32_t *crc;
+	struct hmac_sha256 *mac;	/* NULL: no key */
+};
+
+static void rx_fold(void *ctx, const void *p, size_t n)
+{
+	struct rx_fold *c = ctx;
+
+	*c->crc = crc32c(*c->crc, p, n);
+	if (c->mac)
+		hmac_sha256_update(c->mac, p, n);
+}
+
+/*
+ * Up to the pipe's room of f's data from off, device → pipe → file.
+ * Returns the bytes now in f (folded), 0 when the master closed, -1
+ * (errno) when receiving failed, -2 when storing did, or -3 when the
+ * device or the file refused splice() (rp closed; what the pipe held is
+ * in b's buffer, for read()'s path).
+ */
+static ssize_t recv_spliced(struct devbuf *b, struct outfile *f, uint64_t off,
+			    struct rx_pipe *rp, struct rx_fold *c)
+{
+	size_t want = f->size - off < rp->cap ? (size_t)(f->size - off) :
+		      rp->cap;
+	ssize_t n;
+
+	do
+		n = splice(b->fd, NULL, rp->fd[1], NULL, want, SPLICE_F_MOVE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EINVAL || errno == ENOSYS)) {
+		rx_pipe_close(rp);
+		return -3;
+	}
+	if (n <= 0)
+		return n;
+	if (!outfile_splice(f, off, rp->fd[0], (size_t)n, rx_fold, c))
+		return n;
+	if (errno != EINVAL)
+		return -2;
+	if (read_full(rp->fd[0], b->buf, (size_t)n) != n)
+		return -2;
+	b->pos = 0;
+	b->end = (size_t)n;
+	rx_pipe_close(rp);
+	return -3;
+}
+
+/* The master closed the connection in the middle of f's data. */
+static int closed_in(struct outfile *f, uint64_t off, struct xfer_report *r)
+{
+	msg("the master closed the connection in the middle of %s (after %llu of %llu bytes)",
+	    f->path, (unsigned long long)off, (unsigned long long)f->size);
+	return failed(r, FRAME_ST_RECV, EXIT_FAIL);
+}
+
+static int store_failed(struct outfile *f, uint64_t off,
+			struct xfer_report *r)
+{
+	dev_xfer_failed("writing", f->path, off, f->size, "master");
+	return failed(r, FRAME_ST_STORE, EXIT_FAIL);
+}
+
 /* Move size bytes from the stream into f, returning their CRC in *crc. */
 static int recv_data(struct devbuf *b, struct outfile *f, uint32_t *crc,
 		     struct xfer_pages *pg, const struct xfer_opts *o,
-		     struct xfer_report *r, struct hmac_sha256 *mac)
+		     struct xfer_report *r, struct hmac_sha256 *mac,
+		     struct rx_pipe *rp)
 {
+	struct rx_fold fc = { crc, o->auth ? mac : NULL };
 	const unsigned char *p;
 	uint64_t off = 0;
 	ssize_t n;
 
 	*crc = 0;
 	while (off < f->size) {
+		if (rp->fd[0] >= 0 && b->pos == b->end && !f->map &&
+		    f->size - off >= XFER_MAP_MIN) {
+			n = recv_spliced(b, f, off, rp, &fc);
+			if (n == -1)
+				return recv_failed(r, f->path, off, f->size);
+			if (n == -2)
+				return store_failed(f, off, r);
+			if (n == 0)
+				return closed_in(f, off, r);
+			if (n > 0) {
+				off += (uint64_t)n;
+				continue;
+			}
+		}
 		n = rx_peek(b, f->size - off < SIZE_MAX ?
 			       (size_t)(f->size - off) : SIZE_MAX,
 			    f->map ? f->map + off : NULL, &p);
 		if (n < 0)
 			return recv_failed(r, f->path, off, f->size);
-		if (n == 0) {
-			msg("the master closed the connection in the middle of %s (after %llu of %llu bytes)",
-			    f->path, (unsigned long long)off,
-			    (unsigned long long)f->size);
-			return failed(r, FRAME_ST_RECV, EXIT_FAIL);
-		}
-		if (outfile_write(f, off, p, (size_t)n, crc)) {
-			dev_xfer_failed("writing", f->path, off, f->size,
-					"master");
-			return failed(r, FRAME_ST_STORE, EXIT_FAIL);
-		}
+		if (n == 0)
+			return closed_in(f, off, r);
+		if (outfile_write(f, off, p, (size_t)n, crc))
+			return store_failed(f, off, r);
 		if (o->auth)
 			hmac_sha256_update(mac, p, (size_t)n);
 		rx_consume(b, (size_t)n);
@@ -204,7 +315,7 @@ void xfer_recv_pages(const struct devbuf *b, struct xfer_pages *pg, int ok)
 
 static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		     const struct xfer_opts *o, struct xfer_report *r,
-		     struct xfer_pages *pg)
+		     struct xfer_pages *pg, struct rx_pipe *rp)
 {
 	unsigned char hdr[FRAME_FILE_HDR_LEN];
 	struct frame_at at = { "header", index };
@@ -226,7 +337,7 @@ static int recv_file(struct devbuf *b, const char *path, unsigned int index,
 		return failed(r, FRAME_ST_STORE, EXIT_FAIL);
 	if (o->auth)
 		auth_file_mac_init(&mac, o->auth, index, size);
-	ret = recv_data(b, &f, &crc, pg, o, r, &mac);
+	ret = recv_data(b, &f, &crc, pg, o, r, &mac, rp);
 	if (!ret)
 		ret = check_trailer(b, &f, crc, index, r);
 	if (!ret && o->auth)
@@ -257,14 +368,17 @@ static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
 		      const struct xfer_opts *o, struct xfer_report *r,
 		      struct xfer_pages *pg)
 {
+	struct rx_pipe rp;
 	unsigned int done;
 	int ret = EXIT_OK;
 
+	rx_pipe_open(&rp, b);
 	for (r->index = 0; r->index < n && !ret; r->index++) {
-		ret = recv_file(b, paths[r->index], r->index, o, r, pg);
+		ret = recv_file(b, paths[r->index], r->index, o, r, pg, &rp);
 		if (!ret)
 			r->files++;
 	}
+	rx_pipe_close(&rp);
 	if (!ret)
 		r->index = FRAME_NO_FILE;
 	else

@@ -121,6 +121,16 @@ int outfile_create(struct outfile *f, const char *path, uint64_t size,
 int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 		  uint32_t *crc);
 /*
+ * fcntl mode (outsplice.c): n bytes from the pipe pipe_fd appended to f by
+ * splice(), at offset off (where the file's writes have got to), then
+ * handed to fn(ctx, p, n) through a read-only mapping of where they
+ * landed: one copy, into the page cache.  0, or -1 with errno; EINVAL
+ * before a byte moved: the file takes no splice(), and the bytes are
+ * still in the pipe.
+ */
+int outfile_splice(struct outfile *f, uint64_t off, int pipe_fd, size_t n,
+		   void (*fn)(void *ctx, const void *p, size_t n), void *ctx);
+/*
  * The data is complete and verified: unmap and close the temporary file
  * (flushing it first where outdir_fsync_each).  It waits for
  * outfile_commit_all.  Prints a message, removes the temporary file and
