@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/miscdevice.h>
+#include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/ratelimit.h>
@@ -165,7 +166,16 @@ void sess_info_peer(struct syncdev_session *s, const char *fmt, ...);
 
 /* session.c: the file operations of both devices. */
 extern const struct file_operations syncdev_fops;
-int syncdev_lock(struct syncdev_session *s, int flags);
+
+/* A non-blocking call does not wait behind another one either. */
+static inline int syncdev_lock(struct syncdev_session *s, int flags)
+{
+	if (flags & MSG_DONTWAIT)
+		return mutex_trylock(&s->lock) ? 0 : -EAGAIN;
+	if (mutex_lock_interruptible(&s->lock))
+		return -ERESTARTSYS;
+	return 0;
+}
 
 /* splice.c: splice() and sendfile() on the devices. */
 struct pipe_inode_info;
@@ -179,6 +189,8 @@ ssize_t syncdev_splice_write(struct pipe_inode_info *pipe, struct file *out,
 ssize_t syncdev_splice_read(struct file *in, loff_t *ppos,
 			    struct pipe_inode_info *pipe, size_t len,
 			    unsigned int flags);
+
+/* sockpipe.c: the socket's side of splice_read. */
 int syncdev_sock_splice(struct socket *sock,
 			const struct syncdev_pipe_dst *dst, size_t len,
 			int flags);

@@ -97,16 +97,6 @@ static int syncdev_msg_flags(const struct kiocb *iocb)
 	return 0;
 }
 
-/* A non-blocking call does not wait behind another one either. */
-int syncdev_lock(struct syncdev_session *s, int flags)
-{
-	if (flags & MSG_DONTWAIT)
-		return mutex_trylock(&s->lock) ? 0 : -EAGAIN;
-	if (mutex_lock_interruptible(&s->lock))
-		return -ERESTARTSYS;
-	return 0;
-}
-
 /*
  * A write sends all of it unless interrupted (a short count says how much
  * went); a read returns what has arrived (at least one byte), or 0 once the

@@ -189,12 +189,14 @@ check_output "master --help: -b's block read" "at most 1G" block master "-b, --b
 check_output "tcpcopy --help: --key's block read" "secret in FILE" block tcpcopy "--key"
 check_output "tcpcopy --help: --progress-timeout's block read" "nothing moves" \
 	block tcpcopy "--progress-timeout"
-for w in "-t 5" "--timeout 5" "-v" "--peer 1.2.3.4" "--no-sync"; do
+for w in "-t 5" "--timeout 5" "-v" "--peer 1.2.3.4" "--no-sync" "--copy"; do
 	# shellcheck disable=SC2086 # $w is an option and its value
 	check_exit "tcpcopy $w: a usage error" 2 $B/tcpcopy send "$T/in" $w
 done
 check_output "tcpcopy -t: refused as the slave's --timeout, not taken as --tar" \
 	"-t/--timeout is not an option of tcpcopy" $B/tcpcopy send "$T/in" -t 5
+check_output "master mmap --copy: refused, fcntl only" \
+	"--copy is for the fcntl method" $B/master 1 "$T/in" mmap --copy
 check_output "master --wait: refused by name" \
 	"-w/--wait is not an option of master" $B/master 1 "$T/in" fcntl --wait 5
 

@@ -184,6 +184,14 @@ static void test_security_options(void)
 	      "slave --no-sync --key=k");
 	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--no-sync") == -1,
 	      "master --no-sync rejected (the slave's)");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl", "--copy") == 0 &&
+	      a.opt.copy, "master fcntl --copy");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "fcntl", "1.2.3.4", "--copy") == 0 &&
+	      a.opt.copy, "slave fcntl --copy");
+	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--copy") == -1,
+	      "slave mmap --copy rejected (fcntl only)");
+	CHECK(PARSE(ROLE_MASTER, &a, "1", "f1", "fcntl") == 0 && !a.opt.copy,
+	      "no --copy: sendfile()/splice() for large files");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--peer",
 		    "host") == -1, "--peer with a host name rejected");
 	CHECK(PARSE(ROLE_SLAVE, &a, "1", "o1", "mmap", "1.2.3.4", "--peer",

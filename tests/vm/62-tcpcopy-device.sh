@@ -48,7 +48,7 @@ for s in 0 1 4097 $mid $big; do
 	devcopy "tcpcopy --device -b 4K --crc $s bytes" "f$s" -b 4K --crc
 done
 
-# The ladder: ten rows, every copy checked by CRC32C inside osbench.
+# The ladder: eleven rows, every copy checked by CRC32C inside osbench.
 # One sample per row under a debug kernel (bench_reps).
 # shellcheck disable=SC2046 # an option or none
 if osbench transfer --smoke $(bench_reps -) --dir . --csv >transfer.csv 2>transfer.log; then
@@ -57,9 +57,8 @@ else
 	fail "osbench transfer --smoke" "$(tail -n 5 transfer.log)"
 fi
 for row in "tcpcopy" "tcpcopy --zerocopy" "tcpcopy --device" "tcpcopy --device --zerocopy" \
-	"tcpcopy --device --crc" \
-	"tcpcopy --crc" "fcntl -> fcntl" "fcntl -> mmap" "mmap -> fcntl" \
-	"mmap -> mmap"; do
+	"tcpcopy --device --crc" "tcpcopy --crc" "fcntl -> fcntl" \
+	"fcntl -> fcntl --copy" "fcntl -> mmap" "mmap -> fcntl" "mmap -> mmap"; do
 	check_output "osbench transfer: a row '$row'" "^$row," cat transfer.csv
 done
 check_output "osbench transfer: the targets with met/missed" \

@@ -45,6 +45,8 @@ struct xfer_opts {
 	const struct auth_session *auth;
 	/* Slave: per file, 1 when nothing had its name when checked (OUTFILE_ABSENT). */
 	const unsigned char *absent;
+	/* fcntl mode: read() and write() only, no sendfile()/splice() (--copy). */
+	int copy;
 };
 
 struct ack_in;

@@ -84,20 +84,21 @@ static int bad_frame(struct xfer_report *r, int err, struct frame_at at,
  * device into the file by splice() through this pipe whenever the buffer
  * holds none of it: the device's splice_read hands over the socket's
  * pages and the file copies them once, where read() and write() copy
- * twice (docs/design.md, "Data path and copies").  fd[0] < 0: read() and
- * write() (mmap mode, or a device, kernel or file system that refused).
+ * twice (docs/copies.md).  fd[0] < 0: read() and write() (mmap mode,
+ * --copy, or a device, kernel or file system that refused).
  */
 struct rx_pipe {
 	int fd[2];
 	size_t cap;		/* at most the buffer's: a refusal drains into it */
 };
 
-static void rx_pipe_open(struct rx_pipe *rp, const struct devbuf *b)
+static void rx_pipe_open(struct rx_pipe *rp, const struct devbuf *b,
+			 const struct xfer_opts *o)
 {
 	int cap;
 
 	rp->fd[0] = rp->fd[1] = -1;
-	if (b->method != METHOD_FCNTL || pipe2(rp->fd, O_CLOEXEC))
+	if (b->method != METHOD_FCNTL || o->copy || pipe2(rp->fd, O_CLOEXEC))
 		return;
 	(void)fcntl(rp->fd[1], F_SETPIPE_SZ, (int)(b->cap < 1u << 20 ?
 						   b->cap : 1u << 20));
@@ -372,7 +373,7 @@ static int recv_files(struct devbuf *b, char *const *paths, unsigned int n,
 	unsigned int done;
 	int ret = EXIT_OK;
 
-	rx_pipe_open(&rp, b);
+	rx_pipe_open(&rp, b, o);
 	for (r->index = 0; r->index < n && !ret; r->index++) {
 		ret = recv_file(b, paths[r->index], r->index, o, r, pg, &rp);
 		if (!ret)

@@ -126,6 +126,7 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	if (tx_put(c->b, hdr, sizeof(hdr)))
 		return send_failed(f->path, 0, f->size);
 	if (c->b->method == METHOD_FCNTL && f->map && !c->no_sendfile &&
+	    !c->o->copy &&
 	    send_spliced(c, f, &off))
 		return EXIT_FAIL;
 	while (off < f->size) {

@@ -28,12 +28,14 @@
  * is mapped any non-empty one is: the course's page-descriptor line is the
  * one of a file's mapping.  In fcntl mode a file of XFER_MAP_MIN and up is
  * mapped too: it goes by sendfile(), and its CRC and MAC are computed
- * from the mapping (xfer_send.c).
+ * from the mapping (xfer_send.c); with --copy none is, every file is
+ * read().
  */
 static struct infile *open_inputs(const struct xfer_args *a, uint64_t *total)
 {
 	struct infile *files = xcalloc(a->nfiles, sizeof(*files));
-	uint64_t map_from = a->method == METHOD_MMAP ? 1 : XFER_MAP_MIN;
+	uint64_t map_from = a->method == METHOD_MMAP ? 1 :
+			    a->opt.copy ? UINT64_MAX : XFER_MAP_MIN;
 	unsigned int i;
 
 	*total = 0;

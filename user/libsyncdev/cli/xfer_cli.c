@@ -106,9 +106,13 @@ int xfer_parse_args(int argc, char **argv, enum xfer_role role,
 			      slave ? XO_SLAVE : XO_MASTER, NULL, &a->opt);
 	if (first == XFEROPT_HELP)
 		return 1;
-	if (first < 0)
+	if (first < 0 || parse_positional(argc - first, argv + first, a))
 		return -1;
-	return parse_positional(argc - first, argv + first, a);
+	if (a->opt.copy && a->method != METHOD_FCNTL) {
+		msg("--copy is for the fcntl method: mmap copies through the device's buffer");
+		return -1;
+	}
+	return 0;
 }
 
 int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
@@ -138,6 +142,7 @@ int xfer_open_device(const struct xfer_args *a, struct devbuf *b,
 	o->print_pages = a->method == METHOD_MMAP;
 	o->auth = NULL;
 	o->absent = NULL;
+	o->copy = a->opt.copy;
 	return fd;
 }
 

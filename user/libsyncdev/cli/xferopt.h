@@ -17,6 +17,7 @@
  *	    --peer ADDR           the only peer
  *	    --no-sync             no flush before confirming
  *	    --handshake-timeout MS  hello and key proofs within MS
+ *	    --copy                fcntl: read() and write() only
  *	-h, --help
  *
  * An option of the table that the program does not take is refused by
@@ -43,11 +44,12 @@ enum xferopt_bit {
 	XO_PEER		= 1u << 8,
 	XO_NO_SYNC	= 1u << 9,
 	XO_HANDSHAKE	= 1u << 10,
+	XO_COPY		= 1u << 11,
 };
 
 /* The sets of the programs. */
 #define XO_MASTER (XO_BUFFER | XO_VERBOSE | XO_DEVICE | XO_PROGRESS | \
-		   XO_KEY | XO_PEER | XO_HANDSHAKE)
+		   XO_KEY | XO_PEER | XO_HANDSHAKE | XO_COPY)
 #define XO_SLAVE  (XO_MASTER | XO_TIMEOUT | XO_WAIT | XO_NO_SYNC)
 #define XO_TCPCOPY (XO_BUFFER | XO_VIA_DEVICE | XO_WAIT | XO_PROGRESS | \
 		    XO_KEY)
@@ -72,6 +74,7 @@ struct xferopt {
 	struct in_addr peer;	/* --peer, 0 = any */
 	int no_sync;
 	uint32_t handshake_ms;
+	int copy;		/* --copy: no sendfile()/splice() */
 };
 
 /*

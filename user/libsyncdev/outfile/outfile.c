@@ -489,6 +489,9 @@ static void outfile_unmap(struct outfile *f)
 	if (f->map)
 		munmap(f->map, f->size);
 	f->map = NULL;
+	if (f->rmap)
+		munmap((void *)f->rmap, f->size);
+	f->rmap = NULL;
 }
 
 int outfile_close(struct outfile *f)

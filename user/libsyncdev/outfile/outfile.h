@@ -49,6 +49,7 @@ struct outfile {
 	uint64_t size;
 	uint64_t reserved;	/* mmap mode: bytes allocated from 0 */
 	unsigned char *map;	/* mmap mode, size > 0 only */
+	const unsigned char *rmap;	/* fcntl mode: read-only, outfile_splice */
 	/*
 	 * mmap mode on tmpfs: the pages are filled by UFFDIO_COPY as the
 	 * bytes arrive (fill.fd >= 0), a partial page through stage.

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ int outfile_splice(struct outfile *f, uint64_t off, int pipe_fd, size_t n,
 {
 	size_t done = 0;
 	ssize_t w;
+	int ret;
 
 	while (done < n) {
 		w = splice(pipe_fd, NULL, f->fd, NULL, n - done, SPLICE_F_MOVE);
@@ -52,5 +54,16 @@ int outfile_splice(struct outfile *f, uint64_t off, int pipe_fd, size_t n,
 		}
 		done += (size_t)w;
 	}
-	return fold_range(f->fd, off, n, fn, ctx);
+	if (!f->rmap && f->size <= SIZE_MAX) {
+		f->rmap = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED,
+			       f->fd, 0);
+		if (f->rmap == MAP_FAILED)
+			f->rmap = NULL;
+	}
+	if (!f->rmap)
+		return fold_range(f->fd, off, n, fn, ctx);
+	ret = map_read(f->rmap + off, n, fn, ctx);
+	if (ret)
+		errno = EIO;
+	return ret;
 }

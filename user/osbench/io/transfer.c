@@ -53,13 +53,14 @@
  */
 enum { TCPCOPY, TCPCOPY_ZC, TCPCOPY_DEV, TCPCOPY_DEV_ZC, TCPCOPY_DEV_CRC,
        TCPCOPY_CRC,
-       FCNTL_FCNTL, FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP, NCONF };
+       FCNTL_FCNTL, FCNTL_COPY, FCNTL_MMAP, MMAP_FCNTL, MMAP_MMAP, NCONF };
 
 struct conf {
 	const char *name;
 	const char *send;	/* master method, NULL: tcpcopy */
 	const char *recv;
 	int crc, device, zc;	/* tcpcopy --crc, --device, --zerocopy */
+	int copy;		/* master/slave --copy */
 	int base;		/* the row this one adds a step to, or -1 */
 	const char *step;	/* what the step adds */
 	int target_of;		/* the row the target is a ratio to, or -1 */
@@ -85,6 +86,9 @@ static const struct conf confs[NCONF] = {
 	[FCNTL_FCNTL] = { "fcntl -> fcntl", "fcntl", "fcntl",
 			  .base = TCPCOPY_DEV_CRC, .step = "framing",
 			  .target_of = TCPCOPY_CRC, .want = 0.95 },
+	[FCNTL_COPY] = { "fcntl -> fcntl --copy", "fcntl", "fcntl", .copy = 1,
+			 .base = FCNTL_FCNTL, .step = "read/write",
+			 .target_of = -1 },
 	[FCNTL_MMAP] = { "fcntl -> mmap", "fcntl", "mmap",
 			 .base = FCNTL_FCNTL, .step = "mmap receiver",
 			 .target_of = -1 },
@@ -111,9 +115,10 @@ static double run_once(const struct transfer *t, const struct conf *c)
 	char *sargv[8], *rargv[10], *in = (char *)t->in, *out = (char *)t->out;
 
 	if (c->send) {
-		char *sa[] = { "master", "1", in, (char *)c->send, NULL };
+		char *copy = c->copy ? "--copy" : NULL;
+		char *sa[] = { "master", "1", in, (char *)c->send, copy, NULL };
 		char *ra[] = { "slave", "1", out, (char *)c->recv,
-			       "127.0.0.1", "--wait", WAIT_MS, NULL };
+			       "127.0.0.1", "--wait", WAIT_MS, copy, NULL };
 
 		memcpy(sargv, sa, sizeof(sa));
 		memcpy(rargv, ra, sizeof(ra));
@@ -232,11 +237,11 @@ static void print_notes(struct report *r, const struct benchopt *o,
 		    "rate = size / the receiver's Transmission time (connection established to last byte written and the file in place, before its answer; MiB = 2^20 bytes); median of %u runs per row after one untimed warm-up round, rows interleaved in a new order each round; every program with its default buffer (xferopt.h)",
 		    t->reps);
 	report_note(r, "rows",
-		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); --device --zerocopy: sendfile() into the master device and splice() out of the slave device (the pages by reference both ways): 1 copy, as --zerocopy; fcntl/mmap: master -> slave, with their frames (docs/protocol.md)");
+		    "every row sends the size first and ends with the receiver's answer (file in place, or why not); tcpcopy: plain userspace TCP; --device: the same copy through the device (write() on the master side, read() on the slave side: the raw device stream); --crc: + the CRC32C of every byte (sent after the data, no frames); --zerocopy: the kernel's zero-copy path, sendfile() on the sender (the file's pages sent by reference: no copy), splice() socket -> pipe -> file on the receiver (one copy, socket buffers into the page cache), so 1 copy a byte where tcpcopy takes 4 (file -> buffer -> socket, socket -> buffer -> file); --device --zerocopy: sendfile() into the master device and splice() out of the slave device (the pages by reference both ways): 1 copy, as --zerocopy; fcntl/mmap: master -> slave, with their frames (docs/protocol.md), fcntl sending and receiving files of 64 KiB and up by sendfile() and splice(); --copy: read() and write() only, as the course's programs");
 	report_note(r, "ratios",
 		    "every ratio (vs_*, step_ratio, the targets) is the median over the rounds of the two rows' ratio in the same round, not a ratio of medians");
 	report_note(r, "steps",
-		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write, tcpcopy --device --zerocopy sendfile/splice through the device); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
+		    "step: what the row adds to the row before it in the ladder tcpcopy, --device, --device --crc, fcntl -> fcntl, mmap (tcpcopy --crc adds the CRC to tcpcopy, tcpcopy --zerocopy sendfile/splice in place of read/write, tcpcopy --device --zerocopy sendfile/splice through the device, fcntl -> fcntl --copy read/write in place of sendfile/splice); step_ratio: the row's rate over that row's, so 1 - step_ratio is the share of the time the step costs");
 	report_note(r, "check",
 		    "the warm-up copy of every row compared by CRC32C with the input: identical");
 	report_note(r, "crc32c", "%s",
