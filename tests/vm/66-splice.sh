@@ -8,7 +8,8 @@
 # the new one or zero, in place); a long sendfile() stopped by a signal
 # and resumed; the slave closing mid-stream (ECONNRESET) (splicecheck).
 # The fallbacks where sendfile() and splice() fail with EINVAL or ENOSYS
-# (nosplice): the master's fcntl mode and tcpcopy --device --zerocopy.
+# (nosplice): the master's and the slave's fcntl mode, tcpcopy --device
+# --zerocopy.
 . "$SYNCDEV_ROOT/tests/lib.sh"
 . "$SYNCDEV_ROOT/tests/lib-xfer.sh"
 
@@ -20,7 +21,8 @@ wait_no_listener >/dev/null
 # (a kernel or seccomp profile without the calls).  nosplice's filter
 # makes them fail; --probe shows that it does, with exactly that errno,
 # and fails without the filter or with the other errno.  Every byte of
-# 1 MiB + 1 (above the master's 64 KiB for sendfile()) checked.
+# 1 MiB + 1 (above the 64 KiB from which master and slave take the
+# calls) checked.
 fallback_part() {
 	e=$1 other=$2
 	check "nosplice --errno $e: sendfile() and splice() fail with $e" \
@@ -32,6 +34,12 @@ fallback_part() {
 	mpid=$!
 	slave 1 fb.out fcntl 127.0.0.1 -w "$WAIT_MS" >slave.log 2>&1 &
 	check_pair "fcntl master under nosplice $e -> fcntl slave: identical, both exit 0" \
+		$mpid $! fb.in fb.out
+	rm -f fb.out
+	master 1 fb.in fcntl >master.log 2>&1 &
+	mpid=$!
+	nosplice --errno "$e" -- slave 1 fb.out fcntl 127.0.0.1 -w "$WAIT_MS" >slave.log 2>&1 &
+	check_pair "fcntl master -> fcntl slave under nosplice $e: identical, both exit 0" \
 		$mpid $! fb.in fb.out
 	rm -f fb.out
 	nosplice --errno "$e" -- tcpcopy send fb.in --device --zerocopy >send.log 2>&1 &
