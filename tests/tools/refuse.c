@@ -10,14 +10,11 @@
  *
  *	refuse CALL[,CALL]... COMMAND [ARG]...
  */
+#include "denycalls.h"
+
 #include <errno.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,12 +42,8 @@ static int usage(FILE *to, int status)
 	return status;
 }
 
-/*
- * The filter's refusals for list into code[*n .. cap - 2] (one place
- * left for the final allow): 0, or -1 after a message.
- */
-static int add_calls(char *list, struct sock_filter *code, unsigned int *n,
-		     unsigned int cap)
+/* The numbers of the calls named in list into nrs[]: 0, or -1 after a message. */
+static int parse_calls(char *list, unsigned int *nrs, size_t *n)
 {
 	char *name, *save = NULL;
 	size_t i;
@@ -64,45 +57,27 @@ static int add_calls(char *list, struct sock_filter *code, unsigned int *n,
 				name);
 			return -1;
 		}
-		if (*n + 3 > cap) {
+		if (*n == DENYCALLS_MAX) {
 			fprintf(stderr, "refuse: too many system calls\n");
 			return -1;
 		}
-		code[(*n)++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-							    BPF_K, calls[i].nr,
-							    0, 1);
-		code[(*n)++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-							    SECCOMP_RET_ERRNO |
-							    EPERM);
+		nrs[(*n)++] = calls[i].nr;
 	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct sock_filter code[4 + 2 * NCALLS + 1] = {
-		/* Another architecture's numbers mean other calls: refuse. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-	};
-	unsigned int n = 4;
-	struct sock_fprog prog = { .filter = code };
+	unsigned int nrs[DENYCALLS_MAX];
+	size_t n = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "--help"))
 		return usage(stdout, 0);
 	if (argc < 3)
 		return usage(stderr, 2);
-	if (add_calls(argv[1], code, &n, sizeof(code) / sizeof(code[0])))
+	if (parse_calls(argv[1], nrs, &n))
 		return 2;
-	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-						 SECCOMP_RET_ALLOW);
-	prog.len = (unsigned short)n;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+	if (deny_calls(nrs, n, EPERM)) {
 		fprintf(stderr, "refuse: cannot install the filter: %s\n",
 			strerror(errno));
 		return 1;
