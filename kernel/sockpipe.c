@@ -26,12 +26,6 @@ static int syncdev_pipe_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	return ret;
 }
 
-static const struct pipe_buf_operations syncdev_copied_buf_ops = {
-	.release = generic_pipe_buf_release,
-	.try_steal = generic_pipe_buf_try_steal,
-	.get = generic_pipe_buf_get,
-};
-
 /*
  * What tcp_read_sock() will not pass, urgent data, is received as read()
  * receives it (the urgent byte left out of the stream), into a page of
@@ -41,7 +35,8 @@ static int syncdev_pipe_copy(struct socket *sock,
 			     const struct syncdev_pipe_dst *dst, size_t len,
 			     int flags)
 {
-	struct pipe_buffer buf = { .ops = &syncdev_copied_buf_ops };
+	/* The kernel's operations, never the module's: the pipe outlives it. */
+	struct pipe_buffer buf = { .ops = &nosteal_pipe_buf_ops };
 	struct msghdr msg = { .msg_flags = flags };
 	struct bio_vec bv;
 	ssize_t added;
@@ -51,7 +46,7 @@ static int syncdev_pipe_copy(struct socket *sock,
 		send_sig(SIGPIPE, current, 0);
 		return -EPIPE;
 	}
-	buf.page = alloc_page(GFP_KERNEL);
+	buf.page = alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT);
 	if (!buf.page)
 		return -ENOMEM;
 	bvec_set_page(&bv, buf.page, min_t(size_t, len, PAGE_SIZE), 0);
@@ -93,9 +88,11 @@ int syncdev_sock_splice(struct socket *sock,
 			release_sock(sk);
 			return syncdev_pipe_copy(sock, dst, len, flags);
 		}
+		/* In tcp_recvmsg()'s order: a clean end before an error. */
+		if (sock_flag(sk, SOCK_DONE))
+			break;
 		ret = sock_error(sk);
-		if (ret || sock_flag(sk, SOCK_DONE) ||
-		    (sk->sk_shutdown & RCV_SHUTDOWN))
+		if (ret || (sk->sk_shutdown & RCV_SHUTDOWN))
 			break;
 		if (sk->sk_state == TCP_CLOSE) {
 			ret = -ENOTCONN;

@@ -86,8 +86,8 @@ ssize_t syncdev_splice_write(struct pipe_inode_info *pipe, struct file *out,
 }
 
 /*
- * splice() into a pipe, and the kernel's reads for sendfile() out of the
- * device: what read() returns, by reference.  A legacy slave session's
+ * splice() into a pipe, and sendfile() out of the device into a pipe:
+ * what read() returns, by reference.  A legacy slave session's
  * read() fills whole units for course programs (xfer.c), which a pipe's
  * room cannot promise, so it has no splice.
  */

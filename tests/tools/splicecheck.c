@@ -8,13 +8,14 @@
  *	splicecheck
  *
  * Each case is a connected pair over 127.0.0.1 (devtest.h) and a slave
- * process that reads the stream with read(), or with splice() into a pipe
- * that it reads, and checks it byte for byte:
+ * process that reads the stream with read(), or with splice() or
+ * sendfile() into a pipe that it reads, and checks it byte for byte:
  *
  *   sendfile, splice   a file of 0, 1, 4095, 4096, 4097 bytes, one device
  *                      buffer and 3 MiB + 1, by sendfile() from the file
  *                      and by splice() from a pipe a writer process
- *                      fills, each read by read() and by splice(); then a
+ *                      fills, each read by read() and by splice() (and
+ *                      the sendfile() ones by sendfile() too); then a
  *                      marker sent with write(), so that a byte too many
  *                      or too few shows as a wrong marker;
  *   splice read        on the slave: nothing arrived and O_NONBLOCK is
@@ -85,17 +86,19 @@ static int make_file(const char *path, size_t len, unsigned int seed)
 }
 
 /*
- * How the slave takes the stream out of its device.  (sendfile() takes
- * a regular file or a block device only, never a device like this.)
+ * How the slave takes the stream out of its device: read(), or into a
+ * pipe by splice() or by sendfile() (whose direct path into a file takes
+ * a regular file or a block device to read, never a device like this).
  */
-enum reader { BY_READ, BY_SPLICE };
+enum reader { BY_READ, BY_SPLICE, BY_SENDFILE };
 static const char *const reader_name[] = {
 	[BY_READ] = "read()",
 	[BY_SPLICE] = "splice()",
+	[BY_SENDFILE] = "sendfile() into a pipe",
 };
 static enum reader slave_reader;
 
-/* The slave's pipe, BY_SPLICE. */
+/* The slave's pipe, BY_SPLICE and BY_SENDFILE. */
 static int spliced[2] = { -1, -1 };
 
 /* One read of the slave's stream, as slave_reader says. */
@@ -105,7 +108,10 @@ static ssize_t read_some(int s, unsigned char *p, size_t len)
 
 	if (slave_reader == BY_READ)
 		return read(s, p, len);
-	n = splice(s, NULL, spliced[1], NULL, len, 0);
+	if (slave_reader == BY_SPLICE)
+		n = splice(s, NULL, spliced[1], NULL, len, 0);
+	else
+		n = sendfile(spliced[1], s, NULL, len);
 	if (n <= 0)
 		return n;
 	/* The pipe holds what the splice put there: read it all. */
@@ -264,7 +270,7 @@ static int pair_open(struct pair *pr, const char *name, size_t len,
 		close(pr->go[1]);
 		alarm(WATCHDOG_S);
 		if (read(pr->go[0], &c, 1) != 1 ||
-		    (slave_reader == BY_SPLICE && pipe(spliced)))
+		    (slave_reader != BY_READ && pipe(spliced)))
 			_exit(1);
 		ret = check_stream(s, name, len, seed, acc, &newer);
 		if (!ret && acc == OR_NEW)
@@ -584,6 +590,8 @@ int main(int argc, char **argv)
 			len = i == 5 ? info.buf_size : sizes[i];
 			one_size(len, p, BY_READ);
 			one_size(len, p, BY_SPLICE);
+			if (!p)
+				one_size(len, p, BY_SENDFILE);
 		}
 	splice_read_edges();
 	urgent_byte();

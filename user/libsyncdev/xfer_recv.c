@@ -143,6 +143,7 @@ static ssize_t recv_spliced(struct devbuf *b, struct outfile *f, uint64_t off,
 	size_t want = f->size - off < rp->cap ? (size_t)(f->size - off) :
 		      rp->cap;
 	ssize_t n;
+	int r;
 
 	do
 		n = splice(b->fd, NULL, rp->fd[1], NULL, want, SPLICE_F_MOVE);
@@ -153,10 +154,10 @@ static ssize_t recv_spliced(struct devbuf *b, struct outfile *f, uint64_t off,
 	}
 	if (n <= 0)
 		return n;
-	if (!outfile_splice(f, off, rp->fd[0], (size_t)n, rx_fold, c))
-		return n;
-	if (errno != EINVAL)
-		return -2;
+	r = outfile_splice(f, off, rp->fd[0], (size_t)n, rx_fold, c, b->buf,
+			   b->cap);
+	if (r <= 0)
+		return r ? -2 : n;
 	if (read_full(rp->fd[0], b->buf, (size_t)n) != n)
 		return -2;
 	b->pos = 0;

@@ -489,7 +489,7 @@ static void outfile_unmap(struct outfile *f)
 	if (f->map)
 		munmap(f->map, f->size);
 	f->map = NULL;
-	if (f->rmap)
+	if (f->rmap && f->rmap != MAP_FAILED)
 		munmap((void *)f->rmap, f->size);
 	f->rmap = NULL;
 }

@@ -49,7 +49,8 @@ struct outfile {
 	uint64_t size;
 	uint64_t reserved;	/* mmap mode: bytes allocated from 0 */
 	unsigned char *map;	/* mmap mode, size > 0 only */
-	const unsigned char *rmap;	/* fcntl mode: read-only, outfile_splice */
+	/* fcntl mode, outfile_splice: read-only, or MAP_FAILED once refused */
+	const void *rmap;
 	/*
 	 * mmap mode on tmpfs: the pages are filled by UFFDIO_COPY as the
 	 * bytes arrive (fill.fd >= 0), a partial page through stage.
@@ -124,13 +125,14 @@ int outfile_write(struct outfile *f, uint64_t off, const void *p, size_t n,
 /*
  * fcntl mode (outsplice.c): n bytes from the pipe pipe_fd appended to f by
  * splice(), at offset off (where the file's writes have got to), then
- * handed to fn(ctx, p, n) through a read-only mapping of where they
- * landed: one copy, into the page cache.  0, or -1 with errno; EINVAL
- * before a byte moved: the file takes no splice(), and the bytes are
- * still in the pipe.
+ * handed to fn(ctx, p, n) where they landed: through a read-only mapping,
+ * or read back into scratch (scratch_len bytes) where the file maps none.
+ * One copy, into the page cache.  0; 1 when the file takes no splice()
+ * (EINVAL before a byte moved: all n are still in the pipe); -1 with errno.
  */
 int outfile_splice(struct outfile *f, uint64_t off, int pipe_fd, size_t n,
-		   void (*fn)(void *ctx, const void *p, size_t n), void *ctx);
+		   void (*fn)(void *ctx, const void *p, size_t n), void *ctx,
+		   void *scratch, size_t scratch_len);
 /*
  * The data is complete and verified: unmap and close the temporary file
  * (flushing it first where outdir_fsync_each).  It waits for
