@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # vm-timeout: 300
-# vm-cost: 27
+# vm-cost: 30
 # sendfile() and splice() into /dev/master_device (its splice_write): the
 # sizes around a page, one device buffer and 3 MiB + 1 by both, every
 # byte checked on the slave and a marker written after them; the source
