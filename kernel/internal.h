@@ -9,10 +9,10 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/miscdevice.h>
-#include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/ratelimit.h>
@@ -166,6 +166,12 @@ void sess_info_peer(struct syncdev_session *s, const char *fmt, ...);
 
 /* session.c: the file operations of both devices. */
 extern const struct file_operations syncdev_fops;
+
+/* A call on a non-blocking file never waits for the connection. */
+static inline int syncdev_file_msg_flags(const struct file *file)
+{
+	return file->f_flags & O_NONBLOCK ? MSG_DONTWAIT : 0;
+}
 
 /* A non-blocking call does not wait behind another one either. */
 static inline int syncdev_lock(struct syncdev_session *s, int flags)

@@ -91,10 +91,9 @@ static int syncdev_release(struct inode *inode, struct file *file)
 
 static int syncdev_msg_flags(const struct kiocb *iocb)
 {
-	if ((iocb->ki_filp->f_flags & O_NONBLOCK) ||
-	    (iocb->ki_flags & IOCB_NOWAIT))
+	if (iocb->ki_flags & IOCB_NOWAIT)
 		return MSG_DONTWAIT;
-	return 0;
+	return syncdev_file_msg_flags(iocb->ki_filp);
 }
 
 /*

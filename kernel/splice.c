@@ -23,12 +23,6 @@
 #include <linux/splice.h>
 #include <linux/uio.h>
 
-/* A splice never waits on a non-blocking device file. */
-static int syncdev_file_msg_flags(const struct file *file)
-{
-	return file->f_flags & O_NONBLOCK ? MSG_DONTWAIT : 0;
-}
-
 /*
  * One pipe buffer, to the socket as a bvec.  With MSG_SPLICE_PAGES
  * (compat.h before 6.5) the socket buffers take its page by reference:
