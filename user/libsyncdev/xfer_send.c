@@ -22,7 +22,7 @@ struct send_ctx {
 	uint64_t start;		/* stream offset of this file's data */
 	struct hmac_sha256 mac;	/* keyed: the current file's MAC */
 	uint32_t crc;		/* the current file's CRC32C */
-	int no_sendfile;	/* the device took no sendfile() */
+	int no_sendfile;	/* --copy, or the device took no sendfile() */
 };
 
 /*
@@ -126,7 +126,6 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 	if (tx_put(c->b, hdr, sizeof(hdr)))
 		return send_failed(f->path, 0, f->size);
 	if (c->b->method == METHOD_FCNTL && f->map && !c->no_sendfile &&
-	    !c->o->copy &&
 	    send_spliced(c, f, &off))
 		return EXIT_FAIL;
 	while (off < f->size) {
@@ -166,7 +165,8 @@ static int send_file(struct send_ctx *c, struct infile *f, unsigned int index)
 int xfer_send(struct devbuf *b, struct infile *files, unsigned int n,
 	      const struct xfer_opts *o, struct ack_in *in)
 {
-	struct send_ctx c = { .b = b, .o = o, .in = in, .seen = b->moved };
+	struct send_ctx c = { .b = b, .o = o, .in = in, .seen = b->moved,
+			      .no_sendfile = o->copy };
 	unsigned char hdr[FRAME_STREAM_HDR_LEN];
 	unsigned int i;
 	int ret;
